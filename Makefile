@@ -1,0 +1,45 @@
+# PipeKSP: thin wrapper around CMake. `make run` and `make test` install missing Debian packages first.
+BUILD    ?= build
+JOBS     ?= 2
+PREFIX   ?= $(CURDIR)/install
+CMAKE_FLAGS ?=
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+export OMPI_MCA_rmaps_base_oversubscribe := 1
+
+.PHONY: all deps configure build run test bench bench-long install clean
+
+all: build
+
+deps:
+	@bash config/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: deps
+	@$(MAKE) --no-print-directory build
+	@bash bench/run-default.sh $(BUILD)
+
+test: deps
+	@$(MAKE) --no-print-directory build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600
+
+bench: deps
+	@$(MAKE) --no-print-directory build
+	@bash bench/bench.sh $(BUILD)
+
+bench-long: deps
+	@$(MAKE) --no-print-directory build
+	@PIPEKSP_BENCH_LONG=1 bash bench/bench.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(PREFIX)

@@ -1,0 +1,75 @@
+/* PipeKSP: communication-hiding Krylov solvers, the ASDD-IC(0) preconditioner and the
+   GeoFEM/Cube generator, as a PETSc plugin. */
+#ifndef PIPEKSP_H
+#define PIPEKSP_H
+
+#include <petscksp.h>
+#include <petscdmda.h>
+
+#define PIPEKSP_VERSION_MAJOR 0
+#define PIPEKSP_VERSION_MINOR 1
+
+/* Type names we register. None of them exists in PETSc 3.18 (registering one that does would replace it). */
+#define KSPPIPEGROPP "pipegropp"
+#define KSPPIPEGV    "pipegv"
+#define KSPCHRONGEAR "chrongear"
+#define PCASDDIC     "asddic"
+
+/* Registers everything; called by PetscDLLibraryRegister_pipeksp() for -dll_append, and by
+   programs that link the library directly (after PetscInitialize()). Safe to call repeatedly. */
+PETSC_EXTERN PetscErrorCode PipeKSPInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PipeKSPFinalizePackage(void);
+
+/* ---------------- progress-aware reduction scheduling (src/sys) ---------------- */
+typedef enum {
+  PIPEKSP_PROGRESS_NONE,     /* start, wait at the end: what PETSc's pipecg/groppcg do */
+  PIPEKSP_PROGRESS_POLL,     /* throttled MPI_Test from poll points inside SpMV and PC */
+  PIPEKSP_PROGRESS_THREAD,   /* helper thread drives progress (needs MPI_THREAD_MULTIPLE) */
+  PIPEKSP_PROGRESS_AUTO,     /* measure at setup; pick none or poll */
+  PIPEKSP_PROGRESS_BLOCKING  /* MPI_Allreduce in the same algorithm (the seeds' "AR") */
+} PipeKSPProgressType;
+PETSC_EXTERN const char *const PipeKSPProgressTypes[];
+
+/* Counters of one reduction engine (one per KSP). */
+typedef struct {
+  PetscInt64     reductions;     /* reductions started */
+  PetscInt64     polls;          /* poll-hook calls that reached MPI_Test */
+  PetscInt64     done_before_wait; /* reductions already complete when the wait began */
+  PetscLogDouble wait_time;      /* seconds spent blocked in the wait */
+  PetscLogDouble overlap_time;   /* seconds between start and wait (compute overlapped) */
+} PipeKSPStats;
+
+/* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */
+PETSC_EXTERN PetscErrorCode PipeKSPProgressPoll(void);
+
+/* Settings of pipegropp / pipegv / chrongear (no-ops on other KSP types). */
+PETSC_EXTERN PetscErrorCode KSPPipeSetProgress(KSP, PipeKSPProgressType);
+PETSC_EXTERN PetscErrorCode KSPPipeGetProgress(KSP, PipeKSPProgressType *);
+PETSC_EXTERN PetscErrorCode KSPPipeSetPollInterval(KSP, PetscReal);
+PETSC_EXTERN PetscErrorCode KSPPipeSetReplacePeriod(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
+
+/* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
+PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
+
+/* ---------------- PC asddic (src/pc) ---------------- */
+typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
+PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
+
+/* ---------------- GeoFEM/Cube generator (src/mesh) ---------------- */
+typedef struct _p_PipeKSPCube *PipeKSPCube;
+PETSC_EXTERN PetscErrorCode PipeKSPCubeCreate(MPI_Comm, PipeKSPCube *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube, PetscReal);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube, MatType);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube, DM *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube, Mat *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube, Vec *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube, Vec *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *);
+
+#endif
