@@ -72,4 +72,14 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube, Vec *);
 PETSC_EXTERN PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *);
 
+/* ---- cube extras (src/mesh/cube.c) ----
+   PipeKSPCubeAssembleOnDM: the one assembly path, usable on objects the caller owns (e.g. from petsc4py).
+   da: 3D DMDA, dof 3, box stencil width >= 1, no periodicity; unit spacing unless it already has
+   uniform coordinates. A (from DMCreateMatrix(da)), b, xexact (global vectors of da) may each be NULL.
+   Attaches the rigid-body near null space to A. */
+PETSC_EXTERN PetscErrorCode PipeKSPCubeAssembleOnDM(DM, PetscReal, PetscReal, PetscReal, Mat, Vec, Vec);
+/* sizes (nodes) and material of a cube; any output may be NULL */
+PETSC_EXTERN PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube, PetscInt *, PetscInt *, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+/* ---- end cube extras ---- */
+
 #endif

@@ -1,3 +1,448 @@
-/* placeholder: replaced by the real implementation */
+/* The GeoFEM/Cube problem (ALGORITHMS.md §4): 3D linear elasticity on a box of Q1 hexahedra,
+   rollers on the three min faces, uniform traction in +z on z = zmax, exact solution known. */
+#include <petsc/private/petscimpl.h>
 #include <pipeksp/pipekspimpl.h>
-PetscErrorCode PipeKSPCubeInitializePackage(void) { return 0; }
+
+struct _p_PipeKSPCube {
+  MPI_Comm  comm;
+  PetscInt  nx, ny, nz; /* nodes per direction */
+  PetscReal E, nu, load;
+  char      mattype[256];
+  PetscBool setupcalled;
+  DM        da;
+  Mat       A;
+  Vec       b, xexact;
+};
+
+static PetscLogEvent CUBE_Assembly         = 0;
+static PetscBool     CubePackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode PipeKSPCubeFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  CubePackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (CubePackageInitialized) PetscFunctionReturn(0);
+  CubePackageInitialized = PETSC_TRUE;
+  PetscCall(PetscLogEventRegister("CubeAssembly", PIPEKSP_CLASSID, &CUBE_Assembly));
+  PetscCall(PetscRegisterFinalize(PipeKSPCubeFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/* ---- input checks, shared by the setters and by PipeKSPCubeAssembleOnDM() ---- */
+static PetscErrorCode CubeCheckSizes(MPI_Comm comm, PetscInt nx, PetscInt ny, PetscInt nz)
+{
+  PetscFunctionBegin;
+  PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Cube needs at least 2 nodes in every direction (one element), got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": use -cube_n/-cube_nx/-cube_ny/-cube_nz >= 2", nx, ny, nz);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CubeCheckMaterial(MPI_Comm comm, PetscReal E, PetscReal nu, PetscReal load)
+{
+  PetscFunctionBegin;
+  PetscCheck(PetscIsNormalReal(E) && E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Young's modulus E must be finite and > 0, got %g: use -cube_E > 0", (double)E);
+  PetscCheck(!PetscIsInfOrNanReal(nu) && nu > -1.0 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Poisson's ratio nu must satisfy -1 < nu < 0.5 (else the material is not positive definite), got %g: use -cube_nu in (-1, 0.5)", (double)nu);
+  PetscCheck(!PetscIsInfOrNanReal(load), comm, PETSC_ERR_ARG_OUTOFRANGE, "The load must be a finite number, got %g: use a finite -cube_load", (double)load);
+  PetscFunctionReturn(0);
+}
+
+/* Element stiffness of a hx x hy x hz brick, 2x2x2 Gauss. Local node a = ia + 2 ja + 4 ka (ia,ja,ka in {0,1}),
+   dof 3a+c; Ke is 24x24 row-major. */
+static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, PetscReal E, PetscReal nu, PetscScalar Ke[])
+{
+  const PetscReal lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
+  const PetscReal g = 1.0 / PetscSqrtReal(3.0), gp[2] = {-g, g}, h[3] = {hx, hy, hz};
+  const PetscReal detJ = hx * hy * hz / 8.0; /* reference [-1,1]^3, Gauss weights are 1 */
+  PetscInt        q, a, b, c, d, k;
+
+  for (a = 0; a < 24 * 24; a++) Ke[a] = 0;
+  for (q = 0; q < 8; q++) {
+    const PetscReal xi[3] = {gp[q & 1], gp[(q >> 1) & 1], gp[(q >> 2) & 1]};
+    PetscReal       dN[8][3];
+    for (a = 0; a < 8; a++) {
+      const PetscReal s[3] = {(a & 1) ? 1.0 : -1.0, ((a >> 1) & 1) ? 1.0 : -1.0, ((a >> 2) & 1) ? 1.0 : -1.0};
+      for (d = 0; d < 3; d++) {
+        PetscReal v = s[d] / 8.0;
+        for (k = 0; k < 3; k++)
+          if (k != d) v *= 1 + s[k] * xi[k];
+        dN[a][d] = v * 2.0 / h[d];
+      }
+    }
+    for (a = 0; a < 8; a++)
+      for (b = 0; b < 8; b++) {
+        PetscReal dd = 0;
+        for (k = 0; k < 3; k++) dd += dN[a][k] * dN[b][k];
+        for (c = 0; c < 3; c++)
+          for (d = 0; d < 3; d++) Ke[(3 * a + c) * 24 + 3 * b + d] += detJ * (lambda * dN[a][c] * dN[b][d] + mu * dN[a][d] * dN[b][c] + (c == d ? mu * dd : 0));
+      }
+  }
+}
+
+PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscReal load, Mat A, Vec b, Vec xexact)
+{
+  MPI_Comm               comm;
+  PetscInt               dim, nx, ny, nz, dof, sw, xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm, i, j, k, a, r, c;
+  DMDAStencilType        st;
+  DMBoundaryType         bx, by, bz;
+  PetscReal              gmin[3], gmax[3], hx, hy, hz;
+  PetscScalar            Ke[24 * 24], Kl[24 * 24];
+  PetscBool              isda;
+  Vec                    coords;
+  MatType                mtype;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(da, DM_CLASSID, 1);
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
+  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
+  PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "The cube is assembled on a DMDA; got another DM type");
+  PetscCall(DMDAGetInfo(da, &dim, &nx, &ny, &nz, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
+  PetscCheck(dim == 3 && dof == 3, comm, PETSC_ERR_ARG_WRONG, "The cube needs a 3D DMDA with 3 dof per node, got dim %" PetscInt_FMT " dof %" PetscInt_FMT, dim, dof);
+  PetscCheck(st == DMDA_STENCIL_BOX && sw >= 1, comm, PETSC_ERR_ARG_WRONG, "Q1 hexahedra need a box stencil of width >= 1 on the DMDA (got %s, width %" PetscInt_FMT ")", st == DMDA_STENCIL_BOX ? "box" : "star", sw);
+  PetscCheck(bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && bz == DM_BOUNDARY_NONE, comm, PETSC_ERR_ARG_WRONG, "The cube DMDA must have DM_BOUNDARY_NONE in all directions");
+  PetscCall(CubeCheckSizes(comm, nx, ny, nz));
+  PetscCall(CubeCheckMaterial(comm, E, nu, load));
+
+  PetscCall(PetscLogEventBegin(CUBE_Assembly, A, b, xexact, 0));
+  /* unit spacing unless the caller put (uniform) coordinates on the DM */
+  PetscCall(DMGetCoordinates(da, &coords));
+  if (!coords) {
+    PetscCall(DMDASetUniformCoordinates(da, 0.0, (PetscReal)(nx - 1), 0.0, (PetscReal)(ny - 1), 0.0, (PetscReal)(nz - 1)));
+    PetscCall(DMGetCoordinates(da, &coords));
+  }
+  PetscCall(DMGetBoundingBox(da, gmin, gmax));
+  hx = (gmax[0] - gmin[0]) / (nx - 1);
+  hy = (gmax[1] - gmin[1]) / (ny - 1);
+  hz = (gmax[2] - gmin[2]) / (nz - 1);
+  PetscCheck(hx > 0 && hy > 0 && hz > 0, comm, PETSC_ERR_ARG_WRONG, "The DM coordinates span an empty box");
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
+
+  if (A) {
+    MatNullSpace nsp;
+    PetscInt     ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1), ize = PetscMin(zs + zm, nz - 1);
+    PetscBool    issbaij;
+
+    PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
+    PetscCall(MatGetType(A, &mtype));
+    PetscCall(PetscStrendswith(mtype, "sbaij", &issbaij));
+    if (issbaij) PetscCall(MatSetOption(A, MAT_IGNORE_LOWER_TRIANGULAR, PETSC_TRUE));
+    /* a missing preallocated entry is a bug: error instead of a silent malloc */
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+    PetscCall(MatZeroEntries(A));
+    CubeElementStiffness(hx, hy, hz, E, nu, Ke);
+    /* each rank assembles the elements whose lower corner node it owns */
+    for (k = zs; k < ize; k++)
+      for (j = ys; j < iye; j++)
+        for (i = xs; i < ixe; i++) {
+          PetscInt idx[8];
+          PetscInt fixed[24];
+          for (a = 0; a < 8; a++) {
+            const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
+            idx[a]            = ((kk - gzs) * gym + (jj - gys)) * gxm + (ii - gxs);
+            fixed[3 * a + 0]  = (ii == 0);
+            fixed[3 * a + 1]  = (jj == 0);
+            fixed[3 * a + 2]  = (kk == 0);
+          }
+          /* symmetric Dirichlet: drop rows AND columns of the roller dofs (values are 0, so b is unchanged) */
+          for (r = 0; r < 24; r++)
+            for (c = 0; c < 24; c++) Kl[r * 24 + c] = (fixed[r] || fixed[c]) ? 0.0 : Ke[r * 24 + c];
+          PetscCall(MatSetValuesBlockedLocal(A, 8, idx, 8, idx, Kl, ADD_VALUES));
+        }
+    /* unit diagonal on the roller dofs of owned nodes */
+    for (k = zs; k < zs + zm; k++)
+      for (j = ys; j < ys + ym; j++)
+        for (i = xs; i < xs + xm; i++) {
+          PetscScalar D[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+          PetscInt    idx;
+          if (i != 0 && j != 0 && k != 0) continue;
+          D[0] = (i == 0) ? 1.0 : 0.0;
+          D[4] = (j == 0) ? 1.0 : 0.0;
+          D[8] = (k == 0) ? 1.0 : 0.0;
+          idx  = ((k - gzs) * gym + (j - gys)) * gxm + (i - gxs);
+          PetscCall(MatSetValuesBlockedLocal(A, 1, &idx, 1, &idx, D, ADD_VALUES));
+        }
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+    /* rigid-body modes from the DM coordinates, for GAMG */
+    PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
+    PetscCall(MatSetNearNullSpace(A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  }
+
+  if (b) {
+    Vec            bl;
+    PetscScalar ****ba;
+    /* consistent nodal loads: 2x2 Gauss on each top face; bilinear shape functions give p hx hy / 4 per node */
+    const PetscReal g = 1.0 / PetscSqrtReal(3.0), gp[2] = {-g, g};
+
+    PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
+    PetscCall(DMGetLocalVector(da, &bl));
+    PetscCall(VecZeroEntries(bl));
+    PetscCall(DMDAVecGetArrayDOF(da, bl, &ba));
+    if (zs + zm == nz) {
+      const PetscInt ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1);
+      for (j = ys; j < iye; j++)
+        for (i = xs; i < ixe; i++)
+          for (a = 0; a < 4; a++) {
+            PetscReal f = 0;
+            PetscInt  q;
+            for (q = 0; q < 4; q++) {
+              const PetscReal sx = (a & 1) ? 1.0 : -1.0, sy = (a & 2) ? 1.0 : -1.0;
+              f += load * 0.25 * (1 + sx * gp[q & 1]) * (1 + sy * gp[q >> 1]) * (hx * hy / 4.0);
+            }
+            ba[nz - 1][j + ((a >> 1) & 1)][i + (a & 1)][2] += f;
+          }
+    }
+    PetscCall(DMDAVecRestoreArrayDOF(da, bl, &ba));
+    PetscCall(VecZeroEntries(b));
+    PetscCall(DMLocalToGlobal(da, bl, ADD_VALUES, b));
+    PetscCall(DMRestoreLocalVector(da, &bl));
+    /* roller dofs have value 0 */
+    PetscCall(DMDAVecGetArrayDOF(da, b, &ba));
+    for (k = zs; k < zs + zm; k++)
+      for (j = ys; j < ys + ym; j++)
+        for (i = xs; i < xs + xm; i++) {
+          if (i == 0) ba[k][j][i][0] = 0;
+          if (j == 0) ba[k][j][i][1] = 0;
+          if (k == 0) ba[k][j][i][2] = 0;
+        }
+    PetscCall(DMDAVecRestoreArrayDOF(da, b, &ba));
+  }
+
+  if (xexact) {
+    DM                   cda;
+    PetscScalar      ****xa;
+    const PetscScalar ****ca;
+
+    PetscValidHeaderSpecific(xexact, VEC_CLASSID, 7);
+    PetscCall(DMGetCoordinateDM(da, &cda));
+    PetscCall(DMDAVecGetArrayDOFRead(cda, coords, (void *)&ca));
+    PetscCall(DMDAVecGetArrayDOF(da, xexact, &xa));
+    /* uniaxial stress sigma_zz = load, measured from the min faces */
+    for (k = zs; k < zs + zm; k++)
+      for (j = ys; j < ys + ym; j++)
+        for (i = xs; i < xs + xm; i++) {
+          xa[k][j][i][0] = -nu * load * (PetscRealPart(ca[k][j][i][0]) - gmin[0]) / E;
+          xa[k][j][i][1] = -nu * load * (PetscRealPart(ca[k][j][i][1]) - gmin[1]) / E;
+          xa[k][j][i][2] = load * (PetscRealPart(ca[k][j][i][2]) - gmin[2]) / E;
+        }
+    PetscCall(DMDAVecRestoreArrayDOF(da, xexact, &xa));
+    PetscCall(DMDAVecRestoreArrayDOFRead(cda, coords, (void *)&ca));
+  }
+  PetscCall(PetscLogEventEnd(CUBE_Assembly, A, b, xexact, 0));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------- the object API ---------------- */
+PetscErrorCode PipeKSPCubeCreate(MPI_Comm comm, PipeKSPCube *cube)
+{
+  PipeKSPCube c;
+
+  PetscFunctionBegin;
+  PetscValidPointer(cube, 2);
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscNew(&c));
+  c->comm = comm;
+  c->nx = c->ny = c->nz = 17;
+  c->E                  = 1.0;
+  c->nu                 = 0.3;
+  c->load               = 1.0;
+  PetscCall(PetscStrncpy(c->mattype, MATBAIJ, sizeof(c->mattype)));
+  *cube = c;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CubeCheckNotSetUp(PipeKSPCube cube)
+{
+  PetscFunctionBegin;
+  PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
+  PetscCheck(!cube->setupcalled, cube->comm, PETSC_ERR_ORDER, "Cube settings must be changed before PipeKSPCubeSetUp()");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CubeCheckSetUp(PipeKSPCube cube)
+{
+  PetscFunctionBegin;
+  PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
+  PetscCheck(cube->setupcalled, cube->comm, PETSC_ERR_ORDER, "Call PipeKSPCubeSetUp() before getting the cube's objects");
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube cube, PetscInt nx, PetscInt ny, PetscInt nz)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckNotSetUp(cube));
+  PetscCall(CubeCheckSizes(cube->comm, nx, ny, nz));
+  cube->nx = nx;
+  cube->ny = ny;
+  cube->nz = nz;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube cube, PetscReal E, PetscReal nu)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckNotSetUp(cube));
+  PetscCall(CubeCheckMaterial(cube->comm, E, nu, cube->load));
+  cube->E  = E;
+  cube->nu = nu;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube cube, PetscReal load)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckNotSetUp(cube));
+  PetscCall(CubeCheckMaterial(cube->comm, cube->E, cube->nu, load));
+  cube->load = load;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckNotSetUp(cube));
+  PetscValidCharPointer(type, 2);
+  PetscCall(PetscStrncpy(cube->mattype, type, sizeof(cube->mattype)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
+{
+  PetscInt  n, nx, ny, nz;
+  PetscReal E, nu, load;
+  char      type[256];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(CubeCheckNotSetUp(cube));
+  nx = cube->nx, ny = cube->ny, nz = cube->nz, E = cube->E, nu = cube->nu, load = cube->load;
+  PetscOptionsBegin(cube->comm, NULL, "GeoFEM/Cube problem options", "PipeKSPCube");
+  n = nx;
+  PetscCall(PetscOptionsInt("-cube_n", "Nodes in each direction", "PipeKSPCubeSetSizes", n, &n, &set));
+  if (set) nx = ny = nz = n;
+  PetscCall(PetscOptionsInt("-cube_nx", "Nodes in x", "PipeKSPCubeSetSizes", nx, &nx, NULL));
+  PetscCall(PetscOptionsInt("-cube_ny", "Nodes in y", "PipeKSPCubeSetSizes", ny, &ny, NULL));
+  PetscCall(PetscOptionsInt("-cube_nz", "Nodes in z", "PipeKSPCubeSetSizes", nz, &nz, NULL));
+  PetscCall(PetscOptionsReal("-cube_E", "Young's modulus", "PipeKSPCubeSetMaterial", E, &E, NULL));
+  PetscCall(PetscOptionsReal("-cube_nu", "Poisson's ratio", "PipeKSPCubeSetMaterial", nu, &nu, NULL));
+  PetscCall(PetscOptionsReal("-cube_load", "Traction in +z on the face z = zmax", "PipeKSPCubeSetLoad", load, &load, NULL));
+  PetscCall(PetscOptionsFList("-cube_mat_type", "Matrix type (baij, aij, sbaij, ...)", "PipeKSPCubeSetMatType", MatList, cube->mattype, type, sizeof(type), &set));
+  PetscOptionsEnd();
+  PetscCall(PipeKSPCubeSetSizes(cube, nx, ny, nz));
+  PetscCall(CubeCheckMaterial(cube->comm, E, nu, load));
+  cube->E = E, cube->nu = nu, cube->load = load;
+  if (set) PetscCall(PipeKSPCubeSetMatType(cube, type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
+{
+  PetscFunctionBegin;
+  PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
+  if (cube->setupcalled) PetscFunctionReturn(0);
+  PetscCall(DMDACreate3d(cube->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, cube->nx, cube->ny, cube->nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &cube->da));
+  /* -da_processors_x/y/z etc.; DMSetUp checks the processor grid against the communicator size */
+  PetscCall(DMSetFromOptions(cube->da));
+  PetscCall(DMSetUp(cube->da));
+  PetscCall(DMDAGetInfo(cube->da, NULL, &cube->nx, &cube->ny, &cube->nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDASetFieldName(cube->da, 0, "u_x"));
+  PetscCall(DMDASetFieldName(cube->da, 1, "u_y"));
+  PetscCall(DMDASetFieldName(cube->da, 2, "u_z"));
+  PetscCall(DMDASetUniformCoordinates(cube->da, 0.0, (PetscReal)(cube->nx - 1), 0.0, (PetscReal)(cube->ny - 1), 0.0, (PetscReal)(cube->nz - 1)));
+  PetscCall(DMSetMatType(cube->da, cube->mattype));
+  PetscCall(DMCreateMatrix(cube->da, &cube->A));
+  PetscCall(DMCreateGlobalVector(cube->da, &cube->b));
+  PetscCall(VecDuplicate(cube->b, &cube->xexact));
+  PetscCall(PetscObjectSetName((PetscObject)cube->A, "CubeStiffness"));
+  PetscCall(PetscObjectSetName((PetscObject)cube->b, "CubeRHS"));
+  PetscCall(PetscObjectSetName((PetscObject)cube->xexact, "CubeExactSolution"));
+  PetscCall(PipeKSPCubeAssembleOnDM(cube->da, cube->E, cube->nu, cube->load, cube->A, cube->b, cube->xexact));
+  cube->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube cube, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckSetUp(cube));
+  *da = cube->da;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube cube, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckSetUp(cube));
+  *A = cube->A;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube cube, Vec *b)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckSetUp(cube));
+  *b = cube->b;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube cube, Vec *x)
+{
+  PetscFunctionBegin;
+  PetscCall(CubeCheckSetUp(cube));
+  *x = cube->xexact;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube cube, PetscInt *nx, PetscInt *ny, PetscInt *nz, PetscReal *E, PetscReal *nu, PetscReal *load)
+{
+  PetscFunctionBegin;
+  PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
+  if (nx) *nx = cube->nx;
+  if (ny) *ny = cube->ny;
+  if (nz) *nz = cube->nz;
+  if (E) *E = cube->E;
+  if (nu) *nu = cube->nu;
+  if (load) *load = cube->load;
+  PetscFunctionReturn(0);
+}
+
+/* max-norm error against the exact solution, relative to its max norm (absolute if the exact solution is 0) */
+PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
+{
+  Vec       e;
+  PetscReal ne, nx;
+
+  PetscFunctionBegin;
+  PetscCall(CubeCheckSetUp(cube));
+  PetscValidHeaderSpecific(x, VEC_CLASSID, 2);
+  PetscValidRealPointer(err, 3);
+  PetscCall(VecDuplicate(cube->xexact, &e));
+  PetscCall(VecWAXPY(e, -1.0, cube->xexact, x));
+  PetscCall(VecNorm(e, NORM_INFINITY, &ne));
+  PetscCall(VecNorm(cube->xexact, NORM_INFINITY, &nx));
+  PetscCall(VecDestroy(&e));
+  *err = nx > 0 ? ne / nx : ne;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *cube)
+{
+  PetscFunctionBegin;
+  if (!cube || !*cube) PetscFunctionReturn(0);
+  PetscCall(MatDestroy(&(*cube)->A));
+  PetscCall(VecDestroy(&(*cube)->b));
+  PetscCall(VecDestroy(&(*cube)->xexact));
+  PetscCall(DMDestroy(&(*cube)->da));
+  PetscCall(PetscFree(*cube));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,79 @@
+static char help[] = "Solves the GeoFEM/Cube elasticity problem (Q1 hexahedra, rollers, traction on top) and checks\n\
+the solution against the exact one (uniaxial stress).\n\
+  -cube_n <n>, -cube_nx/-cube_ny/-cube_nz <n> : nodes per direction\n\
+  -cube_E <E>, -cube_nu <nu>, -cube_load <p>   : material and traction\n\
+  -cube_mat_type <baij|aij|sbaij>              : matrix type\n\
+  -check_error <tol>    : report the max-norm relative error as below this bound (default 1e-3)\n\
+  -check_residual <tol> : report the true relative residual as below this bound (default 100 rtol)\n\n";
+
+/* Prints only numbers that are stable across rank counts: the iteration count and whether the
+   true residual and the error are below the given bounds (their values when they are not). */
+#include <pipeksp.h>
+
+int main(int argc, char **argv)
+{
+  PipeKSPCube cube;
+  KSP         ksp;
+  PC          pc;
+  Mat         A;
+  Vec         b, x, r;
+  PetscInt    nx, ny, nz, its, N;
+  PetscReal   E, nu, load, rtol, rnorm, bnorm, err, check_err = 1e-3, check_res = -1;
+  KSPType     ktype;
+  PCType      ptype;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetFromOptions(cube));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(PipeKSPCubeGetInfo(cube, &nx, &ny, &nz, &E, &nu, &load));
+  PetscCall(VecGetSize(b, &N));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GeoFEM/Cube %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " nodes, %" PetscInt_FMT " unknowns, E %g nu %g load %g\n", nx, ny, nz, N, (double)E, (double)nu, (double)load));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+
+  PetscCall(KSPGetType(ksp, &ktype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &ptype));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  check_res = 100 * rtol;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "ex1 checks", NULL);
+  PetscCall(PetscOptionsReal("-check_error", "Bound for the max-norm relative error", NULL, check_err, &check_err, NULL));
+  PetscCall(PetscOptionsReal("-check_residual", "Bound for the true relative residual", NULL, check_res, &check_res, NULL));
+  PetscOptionsEnd();
+
+  /* true residual, not the solver's recurrence */
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(PipeKSPCubeComputeError(cube, x, &err));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP %s, PC %s: %s after %" PetscInt_FMT " iterations\n", ktype, ptype, reason > 0 ? "converged" : "DIVERGED", its));
+  if (reason <= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  reason %s\n", KSPConvergedReasons[reason]));
+  if (rnorm <= check_res * bnorm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "True relative residual ||b-Ax||/||b|| < %g\n", (double)check_res));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "True relative residual ||b-Ax||/||b|| = %g NOT below %g\n", (double)(rnorm / bnorm), (double)check_res));
+  if (err <= check_err) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Max-norm relative error vs exact solution < %g\n", (double)check_err));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Max-norm relative error vs exact solution = %g NOT below %g\n", (double)err, (double)check_err));
+
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscCall(PetscFinalize());
+  return 0;
+}
