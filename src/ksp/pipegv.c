@@ -1,3 +1,233 @@
-/* placeholder: replaced by the real implementation */
-#include <pipeksp/pipekspimpl.h>
-PetscErrorCode KSPCreate_PipeGV(KSP ksp) { SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "placeholder"); }
+/* KSP pipegv: pipelined CG of Ghysels and Vanroose (ALGORITHMS.md section 1, #4). One non-blocking
+   reduction per iteration (gamma, delta and the norm packed) overlapped with m = M^{-1} w and n = A m;
+   the 8 AXPY-type updates and the next local dot products run in one fused pass over memory. */
+#include <pipeksp/pipecommon.h>
+
+enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
+
+static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPSetUp_Pipe(ksp, GV_NWORK));
+  PetscFunctionReturn(0);
+}
+
+/* local gamma = (r,u), delta = (w,u), (r,r), (u,u) */
+static PetscErrorCode LocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
+{
+  const PetscScalar *r, *u, *w;
+  PetscInt           i, n;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetArrayRead(R, &r));
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayRead(W, &w));
+  for (i = 0; i < n; i++) {
+    ru += r[i] * PetscConj(u[i]);
+    wu += w[i] * PetscConj(u[i]);
+    rr += r[i] * PetscConj(r[i]);
+    uu += u[i] * PetscConj(u[i]);
+  }
+  PetscCall(VecRestoreArrayRead(R, &r));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayRead(W, &w));
+  d[0] = ru;
+  d[1] = wu;
+  d[2] = rr;
+  d[3] = uu;
+  PetscFunctionReturn(0);
+}
+
+/* The 8 updates in one loop (first: z = n, q = m, s = w, p = u), then the local dots of the next
+   reduction from the fresh r, u, w while they are still in cache. */
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[4])
+{
+  Vec               *v = ksp->work;
+  PetscScalar       *x, *r, *u, *w, *z, *q, *s, *p;
+  const PetscScalar *m, *nn;
+  PetscInt           i, n;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
+  PetscCall(VecGetArray(ksp->vec_sol, &x));
+  PetscCall(VecGetArray(v[GV_R], &r));
+  PetscCall(VecGetArray(v[GV_U], &u));
+  PetscCall(VecGetArray(v[GV_W], &w));
+  PetscCall(VecGetArray(v[GV_Z], &z));
+  PetscCall(VecGetArray(v[GV_Q], &q));
+  PetscCall(VecGetArray(v[GV_S], &s));
+  PetscCall(VecGetArray(v[GV_P], &p));
+  PetscCall(VecGetArrayRead(v[GV_M], &m));
+  PetscCall(VecGetArrayRead(v[GV_N], &nn));
+  if (first) beta = 0.0;
+  for (i = 0; i < n; i++) {
+    if (first) {
+      z[i] = nn[i];
+      q[i] = m[i];
+      s[i] = w[i];
+      p[i] = u[i];
+    } else {
+      z[i] = nn[i] + beta * z[i];
+      q[i] = m[i] + beta * q[i];
+      s[i] = w[i] + beta * s[i];
+      p[i] = u[i] + beta * p[i];
+    }
+    x[i] += alpha * p[i];
+    r[i] -= alpha * s[i];
+    u[i] -= alpha * q[i];
+    w[i] -= alpha * z[i];
+    ru += r[i] * PetscConj(u[i]);
+    wu += w[i] * PetscConj(u[i]);
+    rr += r[i] * PetscConj(r[i]);
+    uu += u[i] * PetscConj(u[i]);
+  }
+  PetscCall(VecRestoreArray(ksp->vec_sol, &x));
+  PetscCall(VecRestoreArray(v[GV_R], &r));
+  PetscCall(VecRestoreArray(v[GV_U], &u));
+  PetscCall(VecRestoreArray(v[GV_W], &w));
+  PetscCall(VecRestoreArray(v[GV_Z], &z));
+  PetscCall(VecRestoreArray(v[GV_Q], &q));
+  PetscCall(VecRestoreArray(v[GV_S], &s));
+  PetscCall(VecRestoreArray(v[GV_P], &p));
+  PetscCall(VecRestoreArrayRead(v[GV_M], &m));
+  PetscCall(VecRestoreArrayRead(v[GV_N], &nn));
+  PetscCall(PetscLogFlops(24.0 * n));
+  d[0] = ru;
+  d[1] = wu;
+  d[2] = rr;
+  d[3] = uu;
+  PetscFunctionReturn(0);
+}
+
+static inline PetscReal NormFromSums(KSP ksp, const PetscScalar g[4])
+{
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(g[3]));
+  case KSP_NORM_UNPRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(g[2]));
+  case KSP_NORM_NATURAL:
+    return PetscSqrtReal(PetscAbsScalar(g[0]));
+  default:
+    return 0.0;
+  }
+}
+
+static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
+{
+  KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
+  PipeKSPRed  red;
+  Mat         A, Pmat;
+  Vec        *v, X, B;
+  PetscScalar loc[4], glob[4], gamma, gammaold = 0.0, delta, den, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscReal   dp;
+  PetscInt    i = 0;
+  PetscBool   diagonalscale;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  if (!pipe->red) PetscCall(KSPSetUp_PipeGV(ksp));
+  red = pipe->red;
+  v   = ksp->work;
+  X   = ksp->vec_sol;
+  B   = ksp->vec_rhs;
+  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+
+  ksp->its    = 0;
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall(KSPPipeResidual(ksp, A, v[GV_R]));              /* r = b - A x */
+  PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
+  PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
+  PetscCall(LocalDots(v[GV_R], v[GV_U], v[GV_W], loc));
+
+  for (;;) {
+    /* ONE reduction of gamma, delta and the norm, overlapped with m = M^{-1} w and n = A m */
+    PetscCall(PipeKSPRedStart(red, 4, loc));
+    PetscCall(KSPPipePCApply(ksp, v[GV_W], v[GV_M]));
+    PetscCall(KSPPipeMatMult(ksp, A, v[GV_M], v[GV_N]));
+    PetscCall(PipeKSPRedWait(red, glob));
+    gamma = glob[0];
+    delta = glob[1];
+    KSPCheckDot(ksp, gamma);
+    KSPCheckDot(ksp, delta);
+    dp = NormFromSums(ksp, glob);
+    PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
+    if (ksp->reason) break;
+    if (i >= ksp->max_it) {
+      ksp->reason = KSP_DIVERGED_ITS;
+      break;
+    }
+    if (PetscRealPart(gamma) < 0.0) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
+      break;
+    } else if (gamma == 0.0) {
+      ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
+      PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
+      break;
+    }
+    if (i == 0) {
+      beta = 0.0;
+      den  = delta;
+    } else {
+      if (gammaold == 0.0 || alphaold == 0.0) {
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
+        break;
+      }
+      beta = gamma / gammaold;
+      den  = delta - beta * gamma / alphaold; /* = (p,Ap) */
+    }
+    if (PetscIsInfOrNanScalar(den)) {
+      ksp->reason = KSP_DIVERGED_NANORINF;
+      break;
+    }
+    if (PetscRealPart(den) <= 0.0) {
+      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+      PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g\n", (double)PetscRealPart(den)));
+      break;
+    }
+    alpha = gamma / den;
+    PetscCall(FusedUpdate(ksp, (PetscBool)(i == 0), alpha, beta, loc));
+    gammaold = gamma;
+    alphaold = alpha;
+    i++;
+    if (KSPPipeReplaceNow(ksp, i)) { /* r = b - A x and the auxiliaries from it and from p */
+      PetscCall(KSP_MatMult(ksp, A, X, v[GV_R]));
+      PetscCall(VecAYPX(v[GV_R], -1.0, B));
+      PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));
+      PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));
+      PetscCall(KSP_MatMult(ksp, A, v[GV_P], v[GV_S]));
+      PetscCall(KSP_PCApply(ksp, v[GV_S], v[GV_Q]));
+      PetscCall(KSP_MatMult(ksp, A, v[GV_Q], v[GV_Z]));
+      PetscCall(LocalDots(v[GV_R], v[GV_U], v[GV_W], loc));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPIPEGV - "pipegv": pipelined preconditioned CG (Ghysels and Vanroose 2014) with one
+   non-blocking packed reduction per iteration overlapped with the preconditioner and the SpMV.
+
+   Options:
++  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
+.  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
+-  -ksp_pipe_replace <n> - recompute r = b - A x and the auxiliary vectors every n iterations (default 50, 0 = off)
+
+   Level: intermediate
+
+.seealso: `KSPPIPEGROPP`, `KSPCHRONGEAR`, `KSPPIPECG`, `KSPPipeSetProgress()`
+M*/
+PetscErrorCode KSPCreate_PipeGV(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeCreateCommon(ksp, PETSC_FALSE));
+  ksp->ops->setup = KSPSetUp_PipeGV;
+  ksp->ops->solve = KSPSolve_PipeGV;
+  PetscFunctionReturn(0);
+}

@@ -1,5 +1,329 @@
-/* placeholder: replaced by the real implementation */
-#include <pipeksp/pipekspimpl.h>
-const char *const PipeKSPProgressTypes[] = {"none","poll","thread","auto","blocking","PipeKSPProgressType","PIPEKSP_PROGRESS_",NULL};
-PetscErrorCode PipeKSPProgressPoll(void) { return 0; }
-PetscErrorCode PipeKSPProgressInitializePackage(void) { return 0; }
+/* The reduction/progress engine (ALGORITHMS.md section 2): one packed MPI_Iallreduce at a time,
+   driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
+   (a helper thread calling MPI_Test), auto (measured at set-up) or blocking (MPI_Allreduce). */
+#include <pipeksp/progressimpl.h>
+#include <time.h>
+#include <sched.h>
+
+const char *const PipeKSPProgressTypes[] = {"none", "poll", "thread", "auto", "blocking", "PipeKSPProgressType", "PIPEKSP_PROGRESS_", NULL};
+
+static PetscLogEvent PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap, PIPEKSP_RedStart;
+static PetscBool     ProgressPackageInitialized = PETSC_FALSE;
+static PipeKSPRed    ActiveRed = NULL; /* the engine whose request the poll hook tests */
+
+static PetscErrorCode PipeKSPProgressFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  ProgressPackageInitialized = PETSC_FALSE;
+  ActiveRed                  = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPProgressInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (ProgressPackageInitialized) PetscFunctionReturn(0);
+  ProgressPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscLogEventRegister("PipeRedStart", PIPEKSP_CLASSID, &PIPEKSP_RedStart));
+  PetscCall(PetscLogEventRegister("PipeRedWait", PIPEKSP_CLASSID, &PIPEKSP_RedWait));
+  PetscCall(PetscLogEventRegister("PipeRedPoll", PIPEKSP_CLASSID, &PIPEKSP_RedPoll));
+  PetscCall(PetscLogEventRegister("PipeOverlap", PIPEKSP_CLASSID, &PIPEKSP_Overlap));
+  PetscCall(PetscRegisterFinalize(PipeKSPProgressFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+static inline double WallTime(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void SleepMicro(double us)
+{
+  struct timespec ts;
+  if (us <= 0) {
+    sched_yield();
+    return;
+  }
+  ts.tv_sec  = (time_t)(us * 1e-6);
+  ts.tv_nsec = (long)((us - 1e6 * (double)ts.tv_sec) * 1e3);
+  nanosleep(&ts, NULL);
+}
+
+/*
+   PipeKSPProgressPoll - the poll hook. Call it from inside work that overlaps a reduction (SpMV row
+   chunks, PC colours). Costs a pointer test when nothing is pending or the policy is not poll; otherwise
+   it calls MPI_Test at most once per poll interval (-ksp_pipe_poll_interval, microseconds of wall time).
+*/
+PetscErrorCode PipeKSPProgressPoll(void)
+{
+  PipeKSPRed r = ActiveRed;
+  double     now;
+  int        flag = 0;
+
+  if (!r || r->type != PIPEKSP_PROGRESS_POLL || r->complete) return 0;
+  now = WallTime();
+  if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
+  PetscFunctionBegin;
+  r->last_test = now;
+  PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE));
+  PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
+  r->stats.polls++;
+  if (flag) r->complete = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Helper thread: sleeps on the condition variable until a request is handed over, then tests it
+   every poll interval until it completes or the main thread takes it back (at the wait). */
+static void *PipeKSPRedThreadMain(void *ctx)
+{
+  PipeKSPRed r = (PipeKSPRed)ctx;
+
+  pthread_mutex_lock(&r->mtx);
+  for (;;) {
+    while (!r->thr_quit && !r->thr_work) pthread_cond_wait(&r->cv, &r->mtx);
+    if (r->thr_quit) break;
+    r->thr_busy = 1;
+    pthread_mutex_unlock(&r->mtx);
+    for (;;) {
+      int flag = 0;
+      MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+      pthread_mutex_lock(&r->mtx);
+      r->thr_tests++;
+      if (flag) r->thr_done = 1;
+      if (flag || r->thr_stop || r->thr_quit) {
+        r->thr_work = 0;
+        r->thr_busy = 0;
+        pthread_cond_broadcast(&r->cv);
+        break; /* keeps the mutex locked for the outer loop */
+      }
+      pthread_mutex_unlock(&r->mtx);
+      SleepMicro(r->interval_us);
+    }
+  }
+  pthread_mutex_unlock(&r->mtx);
+  return NULL;
+}
+
+PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PipeKSPRed *red)
+{
+  PipeKSPRed r;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPProgressInitializePackage());
+  PetscCall(PetscNew(&r));
+  /* a private communicator: our non-blocking collectives never interleave with other libraries' */
+  PetscCallMPI(MPI_Comm_dup(comm, &r->comm));
+  PetscCallMPI(MPI_Comm_size(r->comm, &r->size));
+  r->requested   = PIPEKSP_PROGRESS_AUTO;
+  r->type        = PIPEKSP_PROGRESS_NONE;
+  r->interval_us = 5.0;
+  r->req         = MPI_REQUEST_NULL;
+  *red           = r;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PipeKSPRedStopThread(PipeKSPRed r)
+{
+  PetscFunctionBegin;
+  if (!r->thr_started) PetscFunctionReturn(0);
+  pthread_mutex_lock(&r->mtx);
+  r->thr_quit = 1;
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mtx);
+  pthread_join(r->thr, NULL);
+  pthread_mutex_destroy(&r->mtx);
+  pthread_cond_destroy(&r->cv);
+  r->thr_started = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
+{
+  PipeKSPRed r = *red;
+
+  PetscFunctionBegin;
+  if (!r) PetscFunctionReturn(0);
+  if (r->pending) { /* an error unwound a solve between start and wait: finish the collective */
+    PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+    if (ActiveRed == r) ActiveRed = r->prev_active;
+  }
+  PetscCall(PipeKSPRedStopThread(r));
+  PetscCallMPI(MPI_Comm_free(&r->comm));
+  PetscCall(PetscFree(*red));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
+{
+  PetscFunctionBegin;
+  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
+  if (type != r->requested) r->resolved = PETSC_FALSE;
+  r->requested = type;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed r, PetscReal us)
+{
+  PetscFunctionBegin;
+  PetscCheck(us >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g microseconds must be >= 0 (0 = MPI_Test on every poll)", (double)us);
+  r->interval_us = us;
+  PetscFunctionReturn(0);
+}
+
+/* auto: does a pending Iallreduce finish without our help? Start one, stay out of MPI for ~2 ms,
+   then a single MPI_Test. All ranks must agree, so the verdict is reduced (MIN). */
+static PetscErrorCode PipeKSPRedMeasureProgress(PipeKSPRed r, PetscBool *progresses)
+{
+  double      in = 1.0, out = 0.0;
+  MPI_Request req;
+  int         flag = 0, all = 0;
+
+  PetscFunctionBegin;
+  if (r->size == 1) {
+    *progresses = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Barrier(r->comm));
+  PetscCallMPI(MPI_Iallreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, r->comm, &req));
+  SleepMicro(2000.0);
+  PetscCallMPI(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  PetscCallMPI(MPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_MIN, r->comm));
+  *progresses = all ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
+{
+  PetscFunctionBegin;
+  if (r->resolved) PetscFunctionReturn(0);
+  r->note[0] = 0;
+  switch (r->requested) {
+  case PIPEKSP_PROGRESS_AUTO: {
+    PetscBool progresses = PETSC_FALSE;
+    PetscCall(PipeKSPRedMeasureProgress(r, &progresses));
+    r->type = progresses ? PIPEKSP_PROGRESS_NONE : PIPEKSP_PROGRESS_POLL;
+    PetscCall(PetscSNPrintf(r->note, sizeof(r->note), "auto -> %s (%s)", PipeKSPProgressTypes[r->type], r->size == 1 ? "one rank" : (progresses ? "MPI progressed a pending reduction on its own" : "MPI did not progress a pending reduction on its own")));
+    PetscCall(PetscInfo(NULL, "PipeKSP progress %s\n", r->note));
+  } break;
+  case PIPEKSP_PROGRESS_THREAD: {
+    int provided;
+    PetscCallMPI(MPI_Query_thread(&provided));
+    if (provided < MPI_THREAD_MULTIPLE) {
+      r->type = PIPEKSP_PROGRESS_POLL;
+      PetscCall(PetscSNPrintf(r->note, sizeof(r->note), "thread -> poll (MPI lacks MPI_THREAD_MULTIPLE; set PETSC_MPI_THREAD_REQUIRED)"));
+      PetscCall(PetscInfo(NULL, "PipeKSP progress thread needs MPI_THREAD_MULTIPLE (MPI provides level %d); falling back to poll\n", provided));
+    } else {
+      r->type = PIPEKSP_PROGRESS_THREAD;
+      if (!r->thr_started) {
+        r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = r->thr_done = 0;
+        PetscCheck(!pthread_mutex_init(&r->mtx, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_mutex_init failed");
+        PetscCheck(!pthread_cond_init(&r->cv, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_cond_init failed");
+        PetscCheck(!pthread_create(&r->thr, NULL, PipeKSPRedThreadMain, r), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_create failed for the progress thread");
+        r->thr_started = PETSC_TRUE;
+      }
+    }
+  } break;
+  default:
+    r->type = r->requested;
+  }
+  if (r->type != PIPEKSP_PROGRESS_THREAD) PetscCall(PipeKSPRedStopThread(r));
+  r->resolved = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait(). */
+PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
+  PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
+  if (!r->resolved) PetscCall(PipeKSPRedSetUp(r));
+  PetscCall(PetscArraycpy(r->lbuf, local, n));
+  r->n        = n;
+  r->complete = PETSC_FALSE;
+  r->pending  = PETSC_TRUE;
+  r->stats.reductions++;
+  if (r->type == PIPEKSP_PROGRESS_BLOCKING) {
+    double t0 = WallTime();
+    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+    PetscCallMPI(MPI_Allreduce(r->lbuf, r->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
+    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
+    r->stats.wait_time += WallTime() - t0;
+    r->complete = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Iallreduce(r->lbuf, r->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &r->req));
+  PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
+  r->tstart    = WallTime();
+  r->last_test = r->tstart;
+  r->prev_active = ActiveRed;
+  ActiveRed      = r;
+  if (r->type == PIPEKSP_PROGRESS_THREAD) {
+    pthread_mutex_lock(&r->mtx);
+    r->thr_done = 0;
+    r->thr_stop = 0;
+    r->thr_work = 1;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mtx);
+  }
+  PetscCall(PetscLogEventBegin(PIPEKSP_Overlap, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
+{
+  int    flag = 0;
+  double t0;
+
+  PetscFunctionBegin;
+  PetscCheck(r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending on this engine");
+  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
+    t0 = WallTime();
+    PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
+    r->stats.overlap_time += t0 - r->tstart;
+    if (r->type == PIPEKSP_PROGRESS_THREAD) { /* take the request back before touching it */
+      pthread_mutex_lock(&r->mtx);
+      if (!r->thr_busy) r->thr_work = 0;
+      else {
+        r->thr_stop = 1;
+        while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
+      }
+      r->thr_stop = 0;
+      if (r->thr_done) r->complete = PETSC_TRUE;
+      r->stats.polls += r->thr_tests;
+      r->thr_tests = 0;
+      pthread_mutex_unlock(&r->mtx);
+    }
+    if (!r->complete) PetscCallMPI(MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE));
+    if (r->complete || flag) r->stats.done_before_wait++;
+    else {
+      PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+      PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+      PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
+      r->stats.wait_time += WallTime() - t0;
+    }
+    ActiveRed = r->prev_active;
+  }
+  r->pending  = PETSC_FALSE;
+  r->complete = PETSC_FALSE;
+  PetscCall(PetscArraycpy(global, r->gbuf, r->n));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
+{
+  const PipeKSPStats *s = &r->stats;
+
+  PetscFunctionBegin;
+  if (r->resolved && r->note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s [%s]\n", PipeKSPProgressTypes[r->type], r->note));
+  else if (r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s\n", PipeKSPProgressTypes[r->type]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at the first solve)\n", PipeKSPProgressTypes[r->requested]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s\n", s->reductions, s->polls, s->done_before_wait, (double)s->wait_time, (double)s->overlap_time));
+  PetscFunctionReturn(0);
+}

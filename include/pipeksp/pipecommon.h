@@ -1,0 +1,33 @@
+/* Private: pieces shared by the KSP types pipegropp, pipegv and chrongear (src/ksp/pipecommon.c). */
+#ifndef PIPEKSP_PIPECOMMON_H
+#define PIPEKSP_PIPECOMMON_H
+
+#include <pipeksp/progressimpl.h>
+#include <petsc/private/kspimpl.h>
+
+typedef struct {
+  PipeKSPRed          red;           /* created at set-up on the KSP's communicator */
+  PipeKSPProgressType progress;      /* requested policy */
+  PetscReal           interval;      /* poll interval, microseconds */
+  PetscInt            replace;       /* residual replacement period, 0 = off */
+  PetscInt            nreplaced;     /* replacements done (all solves) */
+  PetscBool           blocking_only; /* chrongear: nothing to overlap, always MPI_Allreduce */
+} KSP_Pipe;
+
+PETSC_INTERN PetscErrorCode KSPPipeCreateCommon(KSP, PetscBool);
+PETSC_INTERN PetscErrorCode KSPSetUp_Pipe(KSP, PetscInt);
+PETSC_INTERN PetscErrorCode KSPDestroy_Pipe(KSP);
+PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
+/* log, monitor and test convergence of residual norm dp at iteration its */
+PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest(KSP, PetscInt, PetscReal);
+/* y = A x with poll points (plain MatMultTranspose for transpose solves) */
+PETSC_INTERN PetscErrorCode KSPPipeMatMult(KSP, Mat, Vec, Vec);
+/* y = M^{-1} x with polls around it (the PC may poll inside too) */
+PETSC_INTERN PetscErrorCode KSPPipePCApply(KSP, Vec, Vec);
+/* r = b - A x (or r = b for a zero guess, setting x = 0) */
+PETSC_INTERN PetscErrorCode KSPPipeResidual(KSP, Mat, Vec);
+/* true when iteration its ends with a residual replacement */
+PETSC_INTERN PetscBool KSPPipeReplaceNow(KSP, PetscInt);
+
+#endif

@@ -1,0 +1,46 @@
+/* Private: the reduction/progress engine shared by pipegropp, pipegv and chrongear (src/sys/progress.c). */
+#ifndef PIPEKSP_PROGRESSIMPL_H
+#define PIPEKSP_PROGRESSIMPL_H
+
+#include <pipeksp/pipekspimpl.h>
+#include <pthread.h>
+
+#define PIPEKSP_RED_MAX 8 /* scalars in one packed reduction */
+
+typedef struct _n_PipeKSPRed *PipeKSPRed;
+struct _n_PipeKSPRed {
+  MPI_Comm            comm; /* private duplicate of the KSP's communicator */
+  PetscMPIInt         size;
+  PipeKSPProgressType requested; /* what the user asked for */
+  PipeKSPProgressType type;      /* what runs: none, poll, thread or blocking */
+  PetscBool           resolved;  /* requested -> type decided (auto measured, thread checked) */
+  char                note[96];  /* e.g. "auto -> poll", shown by -ksp_view */
+  PetscReal           interval_us;
+  double              last_test; /* wall time of the last MPI_Test from the poll hook */
+  MPI_Request         req;
+  PetscBool           pending;  /* started, not yet waited */
+  PetscBool           complete; /* a poll or the helper thread saw it finish */
+  int                 n;
+  PetscScalar         lbuf[PIPEKSP_RED_MAX], gbuf[PIPEKSP_RED_MAX];
+  PipeKSPStats        stats;
+  double              tstart;
+  PipeKSPRed          prev_active; /* nesting: the engine that was active before our start */
+  /* helper thread (type thread): sleeps on cv while nothing is pending */
+  PetscBool           thr_started;
+  pthread_t           thr;
+  pthread_mutex_t     mtx;
+  pthread_cond_t      cv;
+  int                 thr_work, thr_busy, thr_stop, thr_quit, thr_done;
+  PetscInt64          thr_tests;
+};
+
+PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PipeKSPRed *);
+PETSC_INTERN PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetType(PipeKSPRed, PipeKSPProgressType);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed, PetscReal);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetUp(PipeKSPRed);
+PETSC_INTERN PetscErrorCode PipeKSPRedStart(PipeKSPRed, int, const PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedWait(PipeKSPRed, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedView(PipeKSPRed, PetscViewer);
+
+#endif
