@@ -171,7 +171,6 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
         }
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
     /* rigid-body modes from the DM coordinates, for GAMG */
     PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
     PetscCall(MatSetNearNullSpace(A, nsp));
@@ -345,11 +344,36 @@ PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
   PetscFunctionReturn(0);
 }
 
+/* Check -da_processors_x/y/z against the communicator before the DMDA exists, with a message that says what to do */
+static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
+{
+  const char     *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
+  const PetscInt  nodes[3] = {cube->nx, cube->ny, cube->nz};
+  PetscInt        m[3], d, prod = 1, nset = 0;
+  PetscBool       set[3];
+  PetscMPIInt     size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(cube->comm, &size));
+  for (d = 0; d < 3; d++) {
+    m[d] = PETSC_DECIDE;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, names[d], &m[d], &set[d]));
+    if (!set[d] || m[d] == PETSC_DECIDE) continue;
+    PetscCheck(m[d] >= 1 && m[d] <= nodes[d], cube->comm, PETSC_ERR_ARG_OUTOFRANGE, "Processor grid: %s %" PetscInt_FMT " must be between 1 and the %" PetscInt_FMT " nodes in that direction", names[d], m[d], nodes[d]);
+    prod *= m[d];
+    nset++;
+  }
+  PetscCheck(size % prod == 0 && (nset < 3 || prod == size), cube->comm, PETSC_ERR_ARG_INCOMP,
+             "Processor grid -da_processors_x/y/z (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d = decide) does not match the %d MPI ranks: the product must equal the number of ranks", m[0], m[1], m[2], (int)PETSC_DECIDE, (int)size);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
 {
   PetscFunctionBegin;
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
   if (cube->setupcalled) PetscFunctionReturn(0);
+  PetscCall(CubeCheckProcessorGrid(cube));
   PetscCall(DMDACreate3d(cube->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, cube->nx, cube->ny, cube->nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &cube->da));
   /* -da_processors_x/y/z etc.; DMSetUp checks the processor grid against the communicator size */
   PetscCall(DMSetFromOptions(cube->da));
