@@ -1,4 +1,549 @@
-/* placeholder: replaced by the real implementation */
-#include <pipeksp/pipekspimpl.h>
-PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y) { PetscFunctionBegin; PetscCall(PipeKSPProgressPoll()); PetscCall(MatMult(A, x, y)); PetscCall(PipeKSPProgressPoll()); PetscFunctionReturn(0); }
-PetscErrorCode PipeKSPMatMultInitializePackage(void) { return 0; }
+/* PipeKSPMatMult: y = A x with poll points for the progress engine.
+
+   SeqAIJ/SeqBAIJ/MPIAIJ/MPIBAIJ run our own split of the product, the way PETSc's MPIAIJ MatMult
+   is split: start the halo scatter, multiply the diagonal block in row chunks calling
+   PipeKSPProgressPoll() between chunks, finish the scatter, add the off-diagonal block (PETSc's own
+   MatMultAdd on the compressed-row Ao). Every other type gets MatMult() with polls around it.
+   What depends on the sparsity pattern (halo scatter, row groups) is cached on the Mat in a
+   PetscContainer and rebuilt when the type or the nonzero state changes. */
+#include <pipeksp/spmvimpl.h>
+#include <petsc/private/petscimpl.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+  #define PIPEKSP_INLINE static inline __attribute__((always_inline))
+#else
+  #define PIPEKSP_INLINE static inline
+#endif
+
+#define SPMV_KEY        "PipeKSPMatMult_ctx"
+#define SPMV_NODE_MAX   5   /* rows sharing one column list that AIJ multiplies together */
+#define SPMV_CHUNK_DEF  256 /* rows between polls (ALGORITHMS.md: 100-500) */
+
+static PetscLogEvent   PIPEKSP_MatMult = 0;
+static PetscBool       SpMVPackageInitialized = PETSC_FALSE;
+static PetscInt64      SpMVPolls = 0;
+static PipeKSPSpMVPath SpMVLastPath = PIPEKSP_SPMV_FALLBACK;
+
+typedef struct {
+  Mat              owner;      /* the Mat this cache was composed on (not referenced: no cycle) */
+  PipeKSPSpMVPath  path;
+  char             type[64];   /* MatType the cache was built for */
+  PetscObjectState state;      /* A's object state when last validated: changes only collectively */
+  PetscObjectState nzstate;    /* A's nonzero state at set-up */
+  Mat              Ad, Ao;     /* MPI paths: the blocks, referenced so their addresses stay unique */
+  PetscInt         nghost;     /* columns of Ao at set-up */
+  PetscInt         bs, mb;     /* block size (1 for AIJ), local block rows */
+  PetscInt         chunk;      /* scalar rows per chunk */
+  /* AIJ: groups of consecutive rows with identical columns, rebuilt when Ad's pattern changes */
+  Mat              nodes_of;
+  PetscObjectState nodes_nzstate;
+  PetscInt         nnodes, *nodes;
+  PetscScalar     *work;       /* bs sums for BAIJ with bs > 8 */
+  VecScatter       halo;       /* x -> ghost (the columns of Ao) */
+  Vec              ghost, yseq;
+  PetscLayout      xmap, ymap; /* layouts of x and y already checked against A collectively */
+} SpMVCtx;
+
+static inline PetscErrorCode SpMVPoll(void)
+{
+  SpMVPolls++;
+  return PipeKSPProgressPoll();
+}
+
+static PetscErrorCode SpMVReset(SpMVCtx *c)
+{
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&c->Ad));
+  PetscCall(MatDestroy(&c->Ao));
+  PetscCall(PetscFree(c->nodes));
+  PetscCall(PetscFree(c->work));
+  PetscCall(VecScatterDestroy(&c->halo));
+  PetscCall(VecDestroy(&c->ghost));
+  PetscCall(VecDestroy(&c->yseq));
+  c->nodes_of = NULL;
+  c->nnodes   = 0;
+  c->type[0]  = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SpMVCtxDestroy(void *ptr)
+{
+  SpMVCtx *c = (SpMVCtx *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(SpMVReset(c));
+  PetscCall(PetscLayoutDestroy(&c->xmap));
+  PetscCall(PetscLayoutDestroy(&c->ymap));
+  PetscCall(PetscFree(c));
+  PetscFunctionReturn(0);
+}
+
+/* The cache composed on A; a new one when there is none or it came with a copied object list. */
+static PetscErrorCode SpMVGetCtx(Mat A, SpMVCtx **ctx)
+{
+  PetscContainer cont;
+  SpMVCtx       *c = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)A, SPMV_KEY, (PetscObject *)&cont));
+  if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&c));
+  if (!c || c->owner != A) {
+    PetscCall(PetscNew(&c));
+    c->owner = A;
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
+    PetscCall(PetscContainerSetPointer(cont, c));
+    PetscCall(PetscContainerSetUserDestroy(cont, SpMVCtxDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)A, SPMV_KEY, (PetscObject)cont));
+    PetscCall(PetscContainerDestroy(&cont));
+  }
+  *ctx = c;
+  PetscFunctionReturn(0);
+}
+
+/* Sizes: global mismatches are seen by every rank; a local one is reduced so all ranks error. Done
+   once per layout (vectors from MatCreateVecs()/VecDuplicate() share it). */
+static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
+{
+  PetscLayout rmap, cmap, xm, ym;
+  PetscInt    M, N, m, n, xN, yN, xn, yn;
+  PetscMPIInt bad, anybad;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLayouts(A, &rmap, &cmap));
+  PetscCall(VecGetLayout(x, &xm));
+  PetscCall(VecGetLayout(y, &ym));
+  if ((xm == cmap || xm == c->xmap) && (ym == rmap || ym == c->ymap)) PetscFunctionReturn(0);
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(VecGetSize(x, &xN));
+  PetscCall(VecGetSize(y, &yN));
+  PetscCall(VecGetLocalSize(x, &xn));
+  PetscCall(VecGetLocalSize(y, &yn));
+  PetscCheck(xN == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: Mat has %" PetscInt_FMT " columns but x has global size %" PetscInt_FMT "; create x with MatCreateVecs(A,&x,NULL)", N, xN);
+  PetscCheck(yN == M, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: Mat has %" PetscInt_FMT " rows but y has global size %" PetscInt_FMT "; create y with MatCreateVecs(A,NULL,&y)", M, yN);
+  bad = (xn != n || yn != m) ? 1 : 0;
+  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  PetscCheck(!anybad, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: the parallel layouts of x and/or y differ from the Mat's on some rank (here: Mat local %" PetscInt_FMT " x %" PetscInt_FMT ", x local %" PetscInt_FMT ", y local %" PetscInt_FMT "); create the vectors with MatCreateVecs()", m, n, xn, yn);
+  if (xm != cmap && xm != c->xmap) {
+    PetscCall(PetscLayoutDestroy(&c->xmap));
+    PetscCall(PetscLayoutReference(xm, &c->xmap));
+  }
+  if (ym != rmap && ym != c->ymap) {
+    PetscCall(PetscLayoutDestroy(&c->ymap));
+    PetscCall(PetscLayoutReference(ym, &c->ymap));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* AIJ row groups: up to SPMV_NODE_MAX consecutive rows with the same column list share one pass
+   over the column indices and x (what PETSc's inode kernels do; the cube has groups of 3). */
+static PetscErrorCode SpMVBuildNodes(SpMVCtx *c, Mat Ad)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        m, r = 0;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c->nodes));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the CSR structure of the diagonal block");
+  PetscCall(PetscMalloc1(m + 1, &c->nodes));
+  c->nnodes = 0;
+  while (r < m) {
+    const PetscInt len = ai[r + 1] - ai[r];
+    PetscInt       sz  = 1;
+    while (sz < SPMV_NODE_MAX && r + sz < m && ai[r + sz + 1] - ai[r + sz] == len && !memcmp(aj + ai[r], aj + ai[r + sz], len * sizeof(PetscInt))) sz++;
+    c->nodes[c->nnodes++] = sz;
+    r += sz;
+  }
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  c->nodes_of = Ad;
+  PetscCall(MatGetNonzeroState(Ad, &c->nodes_nzstate));
+  PetscFunctionReturn(0);
+}
+
+/* Collective on A: everything that depends on the type and the nonzero pattern. */
+static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType type, Vec x)
+{
+  const PetscInt *colmap;
+  const char     *prefix;
+  PetscInt        m, nghost, chunk = SPMV_CHUNK_DEF;
+  IS              is;
+
+  PetscFunctionBegin;
+  PetscCall(SpMVReset(c));
+  c->path = path;
+  PetscCall(PetscStrncpy(c->type, type, sizeof(c->type)));
+  PetscCall(MatGetNonzeroState(A, &c->nzstate));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  PetscCall(PetscOptionsGetInt(((PetscObject)A)->options, prefix, "-pipeksp_spmv_chunk", &chunk, NULL));
+  PetscCheck(chunk >= 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_spmv_chunk %" PetscInt_FMT ": the number of rows between poll points must be >= 1", chunk);
+  c->chunk = chunk;
+  c->bs    = 1;
+  if (path == PIPEKSP_SPMV_SEQBAIJ || path == PIPEKSP_SPMV_MPIBAIJ) PetscCall(MatGetBlockSize(A, &c->bs));
+  if (c->bs > 8) PetscCall(PetscMalloc1(c->bs, &c->work));
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  c->mb = m / c->bs;
+  if (path == PIPEKSP_SPMV_MPIAIJ || path == PIPEKSP_SPMV_MPIBAIJ) {
+    if (path == PIPEKSP_SPMV_MPIAIJ) PetscCall(MatMPIAIJGetSeqAIJ(A, &c->Ad, &c->Ao, &colmap));
+    else PetscCall(MatMPIBAIJGetSeqBAIJ(A, &c->Ad, &c->Ao, &colmap));
+    PetscCall(PetscObjectReference((PetscObject)c->Ad));
+    PetscCall(PetscObjectReference((PetscObject)c->Ao));
+    PetscCall(MatGetLocalSize(c->Ao, NULL, &nghost));
+    c->nghost = nghost;
+    /* colmap holds the global (block) column of each Ao (block) column */
+    if (c->bs == 1) PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, colmap, PETSC_COPY_VALUES, &is));
+    else PetscCall(ISCreateBlock(PETSC_COMM_SELF, c->bs, nghost / c->bs, colmap, PETSC_COPY_VALUES, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, nghost, &c->ghost));
+    PetscCall(VecSetBlockSize(c->ghost, c->bs));
+    PetscCall(VecScatterCreate(x, is, c->ghost, NULL, &c->halo));
+    PetscCall(ISDestroy(&is));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, c->bs, m, NULL, &c->yseq));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* After a change of A's object state (collective: assembly, MatScale, ...): does the cache still fit?
+   The nonzero state alone misses a rebuilt off-diagonal block (MPIBAIJ), so the blocks themselves
+   are compared locally and the verdict reduced, keeping the rebuild collective. */
+static PetscErrorCode SpMVValidate(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType type, Vec x, PetscObjectState state)
+{
+  PetscObjectState nzstate;
+  PetscMPIInt      stale = 0, anystale = 0, size;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  if (c->path != path || strcmp(c->type, type) || nzstate != c->nzstate) stale = 1;
+  else if (path == PIPEKSP_SPMV_MPIAIJ || path == PIPEKSP_SPMV_MPIBAIJ) {
+    Mat             Ad, Ao;
+    const PetscInt *colmap;
+    PetscInt        nghost;
+
+    if (path == PIPEKSP_SPMV_MPIAIJ) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &colmap));
+    else PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, &colmap));
+    PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+    if (Ad != c->Ad || Ao != c->Ao || nghost != c->nghost) stale = 1;
+  }
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MPIU_Allreduce(&stale, &anystale, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  else anystale = stale;
+  if (anystale) PetscCall(SpMVSetUp(A, c, path, type, x));
+  c->state = state;
+  PetscFunctionReturn(0);
+}
+
+/* ---------------- kernels: rows [r0, r1) of the diagonal block ---------------- */
+
+/* AIJ: node k covers rows r..r+nodes[k]-1; rows in one node share the column list */
+static void SpMVAIJNodes(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt k = k0; k < k1; k++) {
+    const PetscInt     sz = nodes[k], n = ai[r + 1] - ai[r];
+    const PetscInt    *idx = aj + ai[r];
+    const PetscScalar *v1  = aa + ai[r];
+    PetscScalar        s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, xj;
+    PetscInt           j;
+
+    switch (sz) {
+    case 1:
+      for (j = 0; j < n; j++) s1 += v1[j] * x[idx[j]];
+      y[r] = s1;
+      break;
+    case 2: {
+      const PetscScalar *v2 = aa + ai[r + 1];
+      for (j = 0; j < n; j++) {
+        xj = x[idx[j]];
+        s1 += v1[j] * xj;
+        s2 += v2[j] * xj;
+      }
+      y[r]     = s1;
+      y[r + 1] = s2;
+    } break;
+    case 3: {
+      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2];
+      for (j = 0; j < n; j++) {
+        xj = x[idx[j]];
+        s1 += v1[j] * xj;
+        s2 += v2[j] * xj;
+        s3 += v3[j] * xj;
+      }
+      y[r]     = s1;
+      y[r + 1] = s2;
+      y[r + 2] = s3;
+    } break;
+    case 4: {
+      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2], *v4 = aa + ai[r + 3];
+      for (j = 0; j < n; j++) {
+        xj = x[idx[j]];
+        s1 += v1[j] * xj;
+        s2 += v2[j] * xj;
+        s3 += v3[j] * xj;
+        s4 += v4[j] * xj;
+      }
+      y[r]     = s1;
+      y[r + 1] = s2;
+      y[r + 2] = s3;
+      y[r + 3] = s4;
+    } break;
+    default: {
+      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2], *v4 = aa + ai[r + 3], *v5 = aa + ai[r + 4];
+      for (j = 0; j < n; j++) {
+        xj = x[idx[j]];
+        s1 += v1[j] * xj;
+        s2 += v2[j] * xj;
+        s3 += v3[j] * xj;
+        s4 += v4[j] * xj;
+        s5 += v5[j] * xj;
+      }
+      y[r]     = s1;
+      y[r + 1] = s2;
+      y[r + 2] = s3;
+      y[r + 3] = s4;
+      y[r + 4] = s5;
+    }
+    }
+    r += sz;
+  }
+}
+
+/* BAIJ bs = 3 (the cube): blocks are stored column-major */
+static void SpMVBAIJ3(PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = b0; i < b1; i++) {
+    const PetscInt     n = ai[i + 1] - ai[i];
+    const PetscInt    *idx = aj + ai[i];
+    const PetscScalar *v   = aa + 9 * ai[i];
+    PetscScalar        s1 = 0, s2 = 0, s3 = 0;
+
+    for (PetscInt j = 0; j < n; j++, v += 9) {
+      const PetscScalar *xb = x + 3 * idx[j];
+      const PetscScalar  x1 = xb[0], x2 = xb[1], x3 = xb[2];
+      s1 += v[0] * x1 + v[3] * x2 + v[6] * x3;
+      s2 += v[1] * x1 + v[4] * x2 + v[7] * x3;
+      s3 += v[2] * x1 + v[5] * x2 + v[8] * x3;
+    }
+    y[3 * i]     = s1;
+    y[3 * i + 1] = s2;
+    y[3 * i + 2] = s3;
+  }
+}
+
+/* BAIJ, any bs <= 8: inlined with a constant bs so the compiler unrolls the block */
+PIPEKSP_INLINE void SpMVBAIJSmall(const PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = b0; i < b1; i++) {
+    const PetscInt     n = ai[i + 1] - ai[i];
+    const PetscInt    *idx = aj + ai[i];
+    const PetscScalar *v   = aa + bs * bs * ai[i];
+    PetscScalar        s[8];
+
+    for (PetscInt r = 0; r < bs; r++) s[r] = 0;
+    for (PetscInt j = 0; j < n; j++, v += bs * bs) {
+      const PetscScalar *xb = x + bs * idx[j];
+      for (PetscInt cidx = 0; cidx < bs; cidx++)
+        for (PetscInt r = 0; r < bs; r++) s[r] += v[cidx * bs + r] * xb[cidx];
+    }
+    for (PetscInt r = 0; r < bs; r++) y[bs * i + r] = s[r];
+  }
+}
+
+static void SpMVBAIJGeneric(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscScalar *s)
+{
+  for (PetscInt i = b0; i < b1; i++) {
+    const PetscInt     n = ai[i + 1] - ai[i];
+    const PetscInt    *idx = aj + ai[i];
+    const PetscScalar *v   = aa + bs * bs * ai[i];
+
+    for (PetscInt r = 0; r < bs; r++) s[r] = 0;
+    for (PetscInt j = 0; j < n; j++, v += bs * bs) {
+      const PetscScalar *xb = x + bs * idx[j];
+      for (PetscInt cidx = 0; cidx < bs; cidx++)
+        for (PetscInt r = 0; r < bs; r++) s[r] += v[cidx * bs + r] * xb[cidx];
+    }
+    for (PetscInt r = 0; r < bs; r++) y[bs * i + r] = s[r];
+  }
+}
+
+static void SpMVBAIJRows(SpMVCtx *c, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  switch (c->bs) {
+  case 1: SpMVBAIJSmall(1, b0, b1, ai, aj, aa, x, y); break;
+  case 2: SpMVBAIJSmall(2, b0, b1, ai, aj, aa, x, y); break;
+  case 3: SpMVBAIJ3(b0, b1, ai, aj, aa, x, y); break;
+  case 4: SpMVBAIJSmall(4, b0, b1, ai, aj, aa, x, y); break;
+  case 5: SpMVBAIJSmall(5, b0, b1, ai, aj, aa, x, y); break;
+  case 6: SpMVBAIJSmall(6, b0, b1, ai, aj, aa, x, y); break;
+  case 7: SpMVBAIJSmall(7, b0, b1, ai, aj, aa, x, y); break;
+  case 8: SpMVBAIJSmall(8, b0, b1, ai, aj, aa, x, y); break;
+  default: SpMVBAIJGeneric(c->bs, b0, b1, ai, aj, aa, x, y, c->work);
+  }
+}
+
+/* y = Ad x in chunks of about c->chunk rows, polling between chunks */
+static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscScalar *y)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  if (c->bs == 1 && (c->path == PIPEKSP_SPMV_SEQAIJ || c->path == PIPEKSP_SPMV_MPIAIJ)) {
+    const PetscScalar *aa;
+    PetscInt           k = 0, r = 0;
+
+    if (c->nodes_of != Ad || !c->nodes) PetscCall(SpMVBuildNodes(c, Ad));
+    else {
+      PetscObjectState st;
+      PetscCall(MatGetNonzeroState(Ad, &st));
+      if (st != c->nodes_nzstate) PetscCall(SpMVBuildNodes(c, Ad));
+    }
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the CSR structure of the diagonal block");
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+    while (k < c->nnodes) {
+      PetscInt k1 = k, r1 = r;
+      while (k1 < c->nnodes && r1 - r < c->chunk) r1 += c->nodes[k1++];
+      SpMVAIJNodes(c->nodes, k, k1, r, ai, aj, aa, x, y);
+      k = k1;
+      r = r1;
+      if (k < c->nnodes) PetscCall(SpMVPoll());
+    }
+    PetscCall(PetscLogFlops(2.0 * ai[n] - n));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  } else {
+    PetscScalar   *aa;
+    const PetscInt cb = PetscMax(1, c->chunk / c->bs);
+
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the block CSR structure of the diagonal block");
+    PetscCall(MatSeqBAIJGetArray(Ad, &aa));
+    for (PetscInt b0 = 0; b0 < n; b0 += cb) {
+      const PetscInt b1 = PetscMin(n, b0 + cb);
+      SpMVBAIJRows(c, b0, b1, ai, aj, aa, x, y);
+      if (b1 < n) PetscCall(SpMVPoll());
+    }
+    PetscCall(PetscLogFlops(2.0 * c->bs * c->bs * ai[n] - c->bs * n));
+    PetscCall(MatSeqBAIJRestoreArray(Ad, &aa));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPMatMult - y = A x with poll points for the progress engine (PipeKSPProgressPoll())
+
+  Collective
+
+  Input Parameters:
++ A - the matrix: SeqAIJ/MPIAIJ/SeqBAIJ/MPIBAIJ run a split product with polls between row chunks
+      of the diagonal block (option -pipeksp_spmv_chunk <rows>, read when the pattern is first seen);
+      any other type is multiplied by MatMult() with polls before and after
+- x - input vector (layout of A's columns)
+
+  Output Parameter:
+. y - output vector, must differ from x
+
+  Level: developer
+@*/
+PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
+{
+  MatType          type;
+  PipeKSPSpMVPath  path = PIPEKSP_SPMV_FALLBACK;
+  PetscBool        flg, assembled;
+  SpMVCtx         *c = NULL;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCheck(A && ((PetscObject)A)->classid == MAT_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 1 must be a Mat");
+  PetscCheck(x && ((PetscObject)x)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 2 must be a Vec");
+  PetscCheck(y && ((PetscObject)y)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 3 must be a Vec");
+  PetscCheck(x != y, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "PipeKSPMatMult: x and y must be different vectors (y = A x cannot be done in place); use a work vector");
+  if (!SpMVPackageInitialized) PetscCall(PipeKSPInitializePackage());
+  PetscCall(MatGetType(A, &type));
+  if (type) {
+    if (PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQBAIJ;
+    else if (PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &flg), flg) path = PIPEKSP_SPMV_MPIBAIJ;
+    else if (PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQAIJ;
+    else if (PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &flg), flg) path = PIPEKSP_SPMV_MPIAIJ;
+  }
+  if (path != PIPEKSP_SPMV_FALLBACK) {
+    PetscCall(MatAssembled(A, &assembled));
+    if (!assembled) path = PIPEKSP_SPMV_FALLBACK; /* MatMult() gives the error users know */
+  }
+  SpMVLastPath = path;
+  if (path == PIPEKSP_SPMV_FALLBACK) {
+    PetscCall(SpMVPoll());
+    PetscCall(MatMult(A, x, y));
+    PetscCall(SpMVPoll());
+    PetscFunctionReturn(0);
+  }
+
+  PetscCall(SpMVGetCtx(A, &c));
+  PetscCall(SpMVCheckLayouts(A, c, x, y));
+  PetscCall(PetscLogEventBegin(PIPEKSP_MatMult, A, x, y, 0));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
+
+  if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
+    const PetscScalar *xa;
+    PetscScalar       *ya;
+
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArray(y, &ya));
+    PetscCall(SpMVDiag(c, A, xa, ya));
+    PetscCall(VecRestoreArray(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  } else {
+    const PetscScalar *xa;
+    PetscScalar       *ya;
+    Mat                Ad, Ao;
+
+    Ad = c->Ad; /* validated against A's blocks since A's last state change */
+    Ao = c->Ao;
+    PetscCall(VecScatterBegin(c->halo, x, c->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArray(y, &ya));
+    PetscCall(SpMVDiag(c, Ad, xa, ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecScatterEnd(c->halo, x, c->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecPlaceArray(c->yseq, ya));
+    PetscCall(MatMultAdd(Ao, c->ghost, c->yseq, c->yseq));
+    PetscCall(VecResetArray(c->yseq));
+    PetscCall(VecRestoreArray(y, &ya));
+  }
+  PetscCall(PetscLogEventEnd(PIPEKSP_MatMult, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPMatMultGetPollPoints(PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  *n = SpMVPolls;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPMatMultGetLastPath(PipeKSPSpMVPath *p)
+{
+  PetscFunctionBegin;
+  *p = SpMVLastPath;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PipeKSPMatMultFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  SpMVPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPMatMultInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SpMVPackageInitialized) PetscFunctionReturn(0);
+  SpMVPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscLogEventRegister("PipeMatMult", PIPEKSP_CLASSID, &PIPEKSP_MatMult));
+  PetscCall(PetscRegisterFinalize(PipeKSPMatMultFinalizePackage));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,18 @@
+# PipeKSPMatMult (src/sys/matmult.c) against MatMult on random SeqAIJ/MPIAIJ/SeqBAIJ/MPIBAIJ, shell and
+# dense matrices; bad input; leaks (-malloc_dump prints unfreed blocks, which fails the test).
+add_executable(test_matmult ${CMAKE_CURRENT_LIST_DIR}/test_matmult.c)
+target_link_libraries(test_matmult PRIVATE pipeksp)
+set_target_properties(test_matmult PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/matmult)
+set(_mm_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+foreach(np 1 2 4)
+  add_test(NAME matmult-np${np}
+    COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:test_matmult> -malloc_debug -malloc_dump)
+endforeach()
+# small chunks: many poll points per product, and the counter must see them
+add_test(NAME matmult-np2-chunk7
+  COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:test_matmult> -nb 90 -pipeksp_spmv_chunk 7 -malloc_debug -malloc_dump)
+set_tests_properties(matmult-np1 matmult-np2 matmult-np4 matmult-np2-chunk7 PROPERTIES
+  ENVIRONMENT "${_mm_env}"
+  PASS_REGULAR_EXPRESSION "PASSED: 0 failure"
+  FAIL_REGULAR_EXPRESSION "FAILED|bytes [A-Za-z_0-9]+\\(\\) at|PETSC ERROR"
+  TIMEOUT 60)
