@@ -77,3 +77,102 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type jacobi
+      output_file: output/ex1_jacobi.out
+      test:
+         suffix: jacobi_1
+         args: -malloc_debug -malloc_dump
+      test:
+         suffix: jacobi_2
+         nsize: 2
+      test:
+         suffix: jacobi_4
+         nsize: 4
+      test:
+         suffix: jacobi_8
+         nsize: 8
+      test:
+         suffix: jacobi_aij_2
+         nsize: 2
+         args: -cube_mat_type aij -malloc_debug -malloc_dump
+      test:
+         suffix: jacobi_sbaij_2
+         nsize: 2
+         args: -cube_mat_type sbaij
+      test:
+         suffix: jacobi_procgrid_4
+         nsize: 4
+         args: -da_processors_x 1 -da_processors_y 1 -da_processors_z 4
+
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type bjacobi -sub_pc_type icc
+      test:
+         suffix: bjacobi_icc_1
+         output_file: output/ex1_bjacobi_icc_1.out
+      test:
+         suffix: bjacobi_icc_2
+         nsize: 2
+         output_file: output/ex1_bjacobi_icc_2.out
+      test:
+         suffix: bjacobi_icc_4
+         nsize: 4
+         output_file: output/ex1_bjacobi_icc_4.out
+      test:
+         suffix: bjacobi_icc_8
+         nsize: 8
+         output_file: output/ex1_bjacobi_icc_8.out
+
+   testset:
+      requires: hypre
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type hypre -pc_hypre_type boomeramg
+      test:
+         suffix: hypre_1
+         output_file: output/ex1_hypre_1.out
+      test:
+         suffix: hypre_2
+         nsize: 2
+         output_file: output/ex1_hypre_n.out
+      test:
+         suffix: hypre_4
+         nsize: 4
+         output_file: output/ex1_hypre_n.out
+      test:
+         suffix: hypre_8
+         nsize: 8
+         output_file: output/ex1_hypre_n.out
+
+   # GAMG in PETSc 3.18 needs AIJ (no graph for BAIJ); it uses the rigid-body near null space of the cube
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -cube_mat_type aij -pc_type gamg
+      test:
+         suffix: gamg_1
+         output_file: output/ex1_gamg_1.out
+      test:
+         suffix: gamg_2
+         nsize: 2
+         output_file: output/ex1_gamg_2.out
+      test:
+         suffix: gamg_4
+         nsize: 4
+         output_file: output/ex1_gamg_4.out
+      test:
+         suffix: gamg_8
+         nsize: 8
+         output_file: output/ex1_gamg_8.out
+
+   # acceptance: 33^3 nodes, cg + jacobi to rtol 1e-10, max-norm error below 1e-6 of the max displacement
+   testset:
+      args: -cube_n 33 -ksp_rtol 1e-10 -check_error 1e-6 -check_residual 1e-8 -pc_type jacobi
+      test:
+         suffix: accept_1
+         output_file: output/ex1_accept_1.out
+      test:
+         suffix: accept_8
+         nsize: 8
+         output_file: output/ex1_accept_8.out
+
+TEST*/
