@@ -1,0 +1,155 @@
+static char help[] = "Compares pipegropp, pipegv and chrongear (every progress policy) with PETSc's cg on the\n\
+GeoFEM/Cube problem in one process: iterations, true residual, error vs the exact solution.\n\
+  -types <list>     : KSP types to compare with cg (default pipegropp,pipegv,chrongear)\n\
+  -policies <list>  : progress policies (default none,poll,thread,auto,blocking)\n\
+  -nonzero_guess    : start from a random x0 instead of 0\n\
+  -expect_thread    : fail if the thread policy fell back to poll\n\
+All solver options (-pc_type, -ksp_rtol, -ksp_norm_type, ...) apply to every solve.\n\
+Exits with an error when a check fails.\n\n";
+
+#include <pipeksp.h>
+
+typedef struct {
+  PetscInt           its;
+  PetscReal          res, err; /* true relative residual, max-norm relative error */
+  KSPConvergedReason reason;
+  PipeKSPProgressType used;
+} Result;
+
+static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type, PetscInt policy, Result *res)
+{
+  KSP       ksp;
+  Vec       x, r;
+  PetscReal bnorm, rnorm;
+  PetscBool ours;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscStrInList(type, "pipegropp,pipegv,chrongear", ',', &ours));
+  if (ours && policy >= 0) PetscCall(KSPPipeSetProgress(ksp, (PipeKSPProgressType)policy));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  if (x0) {
+    PetscCall(VecCopy(x0, x));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  }
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &res->its));
+  PetscCall(KSPGetConvergedReason(ksp, &res->reason));
+  res->used = (PipeKSPProgressType)-1;
+  if (ours) PetscCall(KSPPipeGetProgress(ksp, &res->used));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  res->res = rnorm / bnorm;
+  PetscCall(PipeKSPCubeComputeError(cube, x, &res->err));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PipeKSPCube cube;
+  Mat         A;
+  Vec         b, x0 = NULL;
+  char       *types[8], *policies[8];
+  PetscInt    ntypes = 8, npol = 8, t, p, fails = 0, ref_its = -1;
+  PetscBool   flg, nonzero = PETSC_FALSE, expect_thread = PETSC_FALSE;
+  Result      cg, rs;
+  PetscReal   rtol = 1e-8;
+
+  /* the thread policy needs MPI_THREAD_MULTIPLE; PETSc asks for what this variable says */
+  PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, &flg));
+  if (!flg) {
+    ntypes = 3;
+    PetscCall(PetscStrallocpy(KSPPIPEGROPP, &types[0]));
+    PetscCall(PetscStrallocpy(KSPPIPEGV, &types[1]));
+    PetscCall(PetscStrallocpy(KSPCHRONGEAR, &types[2]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-policies", policies, &npol, &flg));
+  if (!flg) {
+    npol = 5;
+    for (p = 0; p < npol; p++) PetscCall(PetscStrallocpy(PipeKSPProgressTypes[p], &policies[p]));
+  }
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &nonzero, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_thread", &expect_thread, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-ksp_rtol", &rtol, NULL));
+
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetFromOptions(cube));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  if (nonzero) {
+    PetscRandom rnd;
+    PetscCall(VecDuplicate(b, &x0));
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(VecSetRandom(x0, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+
+  PetscCall(Solve(cube, A, b, x0, KSPCG, -1, &cg));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s\n", KSPCG, "-", cg.its, (double)cg.res, (double)cg.err, KSPConvergedReasons[cg.reason]));
+  PetscCheck(cg.reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Reference cg did not converge (%s)", KSPConvergedReasons[cg.reason]);
+
+  for (t = 0; t < ntypes; t++) {
+    PetscBool chron;
+    PetscCall(PetscStrcmp(types[t], KSPCHRONGEAR, &chron));
+    ref_its = -1;
+    for (p = 0; p < (chron ? 1 : npol); p++) {
+      PetscInt  policy = -1, tol;
+      PetscBool bad    = PETSC_FALSE;
+
+      if (!chron) {
+        PetscCall(PetscEListFind(5, PipeKSPProgressTypes, policies[p], &policy, &flg));
+        PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown policy %s: use none, poll, thread, auto or blocking", policies[p]);
+      }
+      PetscCall(Solve(cube, A, b, x0, types[t], policy, &rs));
+      tol = PetscMax(2, (PetscInt)(0.05 * cg.its));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s (ran %s)\n", types[t], chron ? "blocking" : policies[p], rs.its, (double)rs.res, (double)rs.err, KSPConvergedReasons[rs.reason], rs.used >= 0 ? PipeKSPProgressTypes[rs.used] : "-"));
+      if (rs.reason <= 0) bad = PETSC_TRUE;
+      if (PetscAbsInt(rs.its - cg.its) > tol) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %" PetscInt_FMT " iterations vs cg %" PetscInt_FMT " (allowed +-%" PetscInt_FMT ")\n", rs.its, cg.its, tol));
+        bad = PETSC_TRUE;
+      }
+      if (rs.res > 10 * rtol) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: true residual %g > 10 rtol\n", (double)rs.res));
+        bad = PETSC_TRUE;
+      }
+      if (rs.err > 10 * cg.err + 1e-12) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: error %g well above cg's %g\n", (double)rs.err, (double)cg.err));
+        bad = PETSC_TRUE;
+      }
+      if (ref_its < 0) ref_its = rs.its;
+      else if (rs.its != ref_its) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: policy %s gives %" PetscInt_FMT " iterations, policy %s gave %" PetscInt_FMT "\n", policies[p], rs.its, policies[0], ref_its));
+        bad = PETSC_TRUE;
+      }
+      if (expect_thread && policy == PIPEKSP_PROGRESS_THREAD && rs.used != PIPEKSP_PROGRESS_THREAD) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: thread policy fell back to %s\n", PipeKSPProgressTypes[rs.used]));
+        bad = PETSC_TRUE;
+      }
+      if (bad) fails++;
+    }
+  }
+  PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " solve(s) failed the comparison with cg", fails);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+
+  for (t = 0; t < ntypes; t++) PetscCall(PetscFree(types[t]));
+  for (p = 0; p < npol; p++) PetscCall(PetscFree(policies[p]));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Runs one of PETSc's shipped tutorials (ex2, ex56) with -dll_append libpipeksp.so and each of our
+KSP types (and progress policies), and checks they converge like PETSc's cg: iterations within 5%
+(or +-2), and for ex2 the error norm it prints at cg's level. Prints FAIL lines and exits 1 on mismatch."""
+import argparse
+import re
+import subprocess
+import sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpiexec", default="mpiexec")
+ap.add_argument("-n", type=int, default=1)
+ap.add_argument("--exe", required=True)
+ap.add_argument("--lib", required=True)
+ap.add_argument("--example", choices=["ex2", "ex56"], required=True)
+a = ap.parse_args()
+
+if a.example == "ex2":
+    base = ["-m", "40", "-n", "40", "-pc_type", "jacobi"]
+    # thread falls back to poll here (ex2 asks MPI for FUNNELED only)
+    runs = [("cg", None), ("pipegropp", "poll"), ("pipegropp", "blocking"), ("pipegv", "none"), ("pipegv", "poll"),
+            ("pipegv", "thread"), ("chrongear", None)]
+else:
+    base = ["-ne", "7", "-alpha", "1.e-3", "-pc_type", "gamg", "-use_mat_nearnullspace", "-pc_gamg_coarse_eq_limit", "100"]
+    runs = [("cg", None)] + [("pipegropp", "auto"), ("pipegv", "poll")] + [("chrongear", None)]
+
+fails = 0
+ref = None
+for ksp, pol in runs:
+    cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib, "-ksp_type", ksp, "-ksp_rtol", "1e-8",
+           "-ksp_converged_reason"] + base + (["-ksp_pipe_progress", pol] if pol else [])
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    out = p.stdout
+    m = re.search(r"Linear solve converged due to (\S+) iterations (\d+)", out)
+    e = re.search(r"Norm of error (\S+)", out)
+    label = "%-10s %-9s" % (ksp, pol or "-")
+    if p.returncode != 0 or not m:
+        print("%s FAIL: did not converge (rc %d)\n%s" % (label, p.returncode, out[-2000:]))
+        fails += 1
+        continue
+    its = int(m.group(2))
+    err = float(e.group(1)) if e else None
+    print("%s its %4d %s%s" % (label, its, m.group(1), "  error %.3e" % err if err is not None else ""))
+    if ref is None:
+        ref = (its, err)
+        continue
+    tol = max(2, int(0.05 * ref[0]))
+    if abs(its - ref[0]) > tol:
+        print("  FAIL: %d iterations vs cg %d (allowed +-%d)" % (its, ref[0], tol))
+        fails += 1
+    if err is not None and ref[1] is not None and err > 10 * ref[1] + 1e-12:
+        print("  FAIL: error %g vs cg %g" % (err, ref[1]))
+        fails += 1
+if fails:
+    print("%d run(s) FAILED" % fails)
+    sys.exit(1)
+print("all checks passed")

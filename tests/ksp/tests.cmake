@@ -1,0 +1,86 @@
+# Tests of the KSP types pipegropp, pipegv, chrongear and the progress engine (issue 3).
+set(PIPEKSP_KSP_TESTDIR ${PROJECT_BINARY_DIR}/tests/ksp)
+set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+
+foreach(prog cubecmp indef)
+  add_executable(ksp_${prog} ${CMAKE_CURRENT_LIST_DIR}/${prog}.c)
+  target_link_libraries(ksp_${prog} PRIVATE pipeksp)
+  set_target_properties(ksp_${prog} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_KSP_TESTDIR} OUTPUT_NAME ${prog})
+endforeach()
+
+# PETSc's own shipped tutorials, built from the installed examples (not copied into the repo),
+# to show -dll_append works on programs that know nothing about us.
+set(PIPEKSP_PETSC_TUT /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials)
+foreach(ex ex2 ex56)
+  if(EXISTS ${PIPEKSP_PETSC_TUT}/${ex}.c)
+    add_executable(ksp_petsc_${ex} ${PIPEKSP_PETSC_TUT}/${ex}.c)
+    target_link_libraries(ksp_petsc_${ex} PRIVATE PkgConfig::PETSC MPI::MPI_C m)
+    set_target_properties(ksp_petsc_${ex} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_KSP_TESTDIR} OUTPUT_NAME petsc_${ex})
+    list(APPEND PIPEKSP_KSP_PETSC_EXES ${ex})
+  endif()
+endforeach()
+
+# cube: every type and policy vs cg, per PC and rank count
+set(PIPEKSP_KSP_CUBE_PCS
+  "jacobi|-pc_type jacobi"
+  "bjacobi|-pc_type bjacobi -sub_pc_type icc"
+  "hypre|-pc_type hypre -pc_hypre_type boomeramg"
+  "gamg|-pc_type gamg -cube_mat_type aij")
+foreach(np 1 2 4 8)
+  foreach(entry ${PIPEKSP_KSP_CUBE_PCS})
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 name)
+    list(GET parts 1 pcargs)
+    separate_arguments(pcargs)
+    add_test(NAME ksp-cube-${name}-np${np}
+      COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 10 ${pcargs} -expect_thread)
+    set_tests_properties(ksp-cube-${name}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+      PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+  endforeach()
+endforeach()
+# other norms, nonzero initial guess, replacement off/frequent, zero poll interval
+set(PIPEKSP_KSP_VARIANTS
+  "unprec|-ksp_norm_type unpreconditioned"
+  "natural|-ksp_norm_type natural"
+  "guess|-nonzero_guess"
+  "replace5|-ksp_pipe_replace 5"
+  "noreplace|-ksp_pipe_replace 0 -ksp_pipe_poll_interval 0")
+foreach(entry ${PIPEKSP_KSP_VARIANTS})
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 name)
+  list(GET parts 1 vargs)
+  separate_arguments(vargs)
+  add_test(NAME ksp-cube-${name}-np2
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 10 -pc_type jacobi ${vargs})
+  set_tests_properties(ksp-cube-${name}-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+endforeach()
+# leaks: PETSc's checking allocator reports unfreed memory at exit
+add_test(NAME ksp-cube-malloc-np2
+  COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 6 -pc_type jacobi -malloc_debug -malloc_dump)
+set_tests_properties(ksp-cube-malloc-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[Uu]nfreed|[Mm]alloc")
+
+# breakdowns: indefinite matrix / PC, NaN
+foreach(np 1 2)
+  add_test(NAME ksp-indef-np${np} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/indef -malloc_debug -malloc_dump)
+  set_tests_properties(ksp-indef-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[Uu]nfreed")
+endforeach()
+
+# PETSc's ex2 / ex56 with -dll_append: each type converges like cg
+foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
+  # ex56 partitions by hand and needs a cube number of ranks
+  if(ex STREQUAL "ex56")
+    set(nps 1 8)
+  else()
+    set(nps 1 4)
+  endif()
+  foreach(np ${nps})
+    add_test(NAME ksp-petsc-${ex}-np${np}
+      COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsccmp.py --mpiexec ${PIPEKSP_MPIEXEC} -n ${np}
+        --exe ${PIPEKSP_KSP_TESTDIR}/petsc_${ex} --lib $<TARGET_FILE:pipeksp> --example ${ex})
+    set_tests_properties(ksp-petsc-${ex}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+      PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+  endforeach()
+endforeach()
