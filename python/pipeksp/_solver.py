@@ -1,0 +1,125 @@
+"""Typed accessors for the settings and counters of pipegropp / pipegv / chrongear (include/pipeksp.h)."""
+import ctypes
+import numbers
+
+from . import _loader
+
+_c_real = ctypes.c_double  # Debian PETSc: real double
+
+
+class Stats(ctypes.Structure):
+    """Mirror of PipeKSPStats."""
+    _fields_ = [("reductions", ctypes.c_int64),
+                ("polls", ctypes.c_int64),
+                ("done_before_wait", ctypes.c_int64),
+                ("wait_time", ctypes.c_double),
+                ("overlap_time", ctypes.c_double)]
+
+
+class _StatsBuffer(ctypes.Structure):
+    # room to spare: a field appended to PipeKSPStats in C must not write past our buffer
+    _fields_ = [("stats", Stats), ("_spare", ctypes.c_char * 256)]
+
+
+def progress_types():
+    """The policy names, in enum order, read from the library's PipeKSPProgressTypes[]."""
+    # PipeKSPProgressTypes is an array (not a pointer): address of its first element
+    first = ctypes.c_char_p.in_dll(_loader.library(), "PipeKSPProgressTypes")
+    base = ctypes.addressof(first)
+    names = []
+    for i in range(64):
+        s = ctypes.c_char_p.from_address(base + i * ctypes.sizeof(ctypes.c_char_p)).value
+        if s is None:
+            break
+        names.append(s.decode())
+    # PETSc enum-name arrays end with: type name, prefix, NULL
+    return tuple(names[:-2])
+
+
+def _ksp_handle(ksp, who):
+    from petsc4py import PETSc
+    if not isinstance(ksp, PETSc.KSP):
+        raise TypeError("%s: expected a petsc4py.PETSc.KSP, got %s" % (who, type(ksp).__name__))
+    if not ksp.handle:
+        raise ValueError("%s: the KSP is not created (call ksp.create(comm) first)" % who)
+    return ctypes.c_void_p(ksp.handle)
+
+
+def _policy_index(policy):
+    names = progress_types()
+    if isinstance(policy, str):
+        key = policy.strip().lower()
+        if key in names:
+            return names.index(key)
+        raise ValueError("unknown progress policy %r; use one of: %s" % (policy, ", ".join(names)))
+    raise TypeError("progress policy must be a string (one of: %s), got %s"
+                    % (", ".join(names), type(policy).__name__))
+
+
+def _check_interval(interval, who):
+    if isinstance(interval, bool) or not isinstance(interval, numbers.Real):
+        raise TypeError("%s: the poll interval must be a number (microseconds), got %s"
+                        % (who, type(interval).__name__))
+    if not interval >= 0:  # also rejects NaN
+        raise ValueError("%s: the poll interval must be >= 0 microseconds (0 = test at every poll point), "
+                         "got %r" % (who, interval))
+    return float(interval)
+
+
+def set_progress(ksp, policy, interval=None):
+    """Set how outstanding reductions are driven: 'none', 'poll', 'thread', 'auto' or 'blocking'.
+
+    interval (optional): minimum time between two MPI_Test calls of the poll hook, in microseconds,
+    as -ksp_pipe_poll_interval. Same as -ksp_pipe_progress; ignored by KSP types other than ours.
+    """
+    h = _ksp_handle(ksp, "set_progress")
+    idx = _policy_index(policy)
+    if interval is not None:
+        interval = _check_interval(interval, "set_progress")
+    fn = _loader.function("KSPPipeSetProgress", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int])
+    _loader.check(fn(h, idx))
+    if interval is not None:
+        set_poll_interval(ksp, interval)
+
+
+def get_progress(ksp):
+    """The progress policy of the KSP, as a name."""
+    h = _ksp_handle(ksp, "get_progress")
+    val = ctypes.c_int(-1)
+    fn = _loader.function("KSPPipeGetProgress", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)])
+    _loader.check(fn(h, ctypes.byref(val)))
+    names = progress_types()
+    return names[val.value] if 0 <= val.value < len(names) else val.value
+
+
+def set_poll_interval(ksp, interval):
+    """Minimum time between two MPI_Test calls of the poll hook, microseconds (-ksp_pipe_poll_interval)."""
+    h = _ksp_handle(ksp, "set_poll_interval")
+    interval = _check_interval(interval, "set_poll_interval")
+    fn = _loader.function("KSPPipeSetPollInterval", ctypes.c_int, [ctypes.c_void_p, _c_real])
+    _loader.check(fn(h, interval))
+
+
+def set_replace(ksp, period):
+    """Recompute the true residual every `period` iterations, 0 = never (-ksp_pipe_replace)."""
+    h = _ksp_handle(ksp, "set_replace")
+    if isinstance(period, bool) or not isinstance(period, numbers.Integral):
+        raise TypeError("set_replace: the period must be an integer number of iterations, got %s"
+                        % type(period).__name__)
+    if period < 0:
+        raise ValueError("set_replace: the period must be >= 0 (0 = no residual replacement), got %d" % period)
+    cint = _loader.petsc_int()
+    if period > (2**31 - 1 if cint is ctypes.c_int32 else 2**63 - 1):
+        raise ValueError("set_replace: period %d does not fit in a PetscInt" % period)
+    fn = _loader.function("KSPPipeSetReplacePeriod", ctypes.c_int, [ctypes.c_void_p, cint])
+    _loader.check(fn(h, int(period)))
+
+
+def get_stats(ksp):
+    """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats)."""
+    h = _ksp_handle(ksp, "get_stats")
+    buf = _StatsBuffer()
+    fn = _loader.function("KSPPipeGetStats", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
+    _loader.check(fn(h, ctypes.byref(buf)))
+    s = buf.stats
+    return {name: getattr(s, name) for name, _ in Stats._fields_}

@@ -1,0 +1,128 @@
+"""Our solvers from petsc4py: convergence against the exact solution, progress settings and counters."""
+import pytest
+from petsc4py import PETSc
+
+import pipeksp
+
+N = 7  # nodes per direction: 1029 unknowns, a fraction of a second per solve
+
+
+@pytest.fixture(scope="module")
+def cube(comm):
+    c = pipeksp.Cube(comm, n=N, from_options=False)
+    yield c
+    c.destroy()
+
+
+def solve(cube, ktype, pctype, rtol=1e-8, setup=None):
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    ksp.setOperators(cube.A)
+    ksp.setType(ktype)
+    ksp.getPC().setType(pctype)
+    ksp.setTolerances(rtol=rtol, max_it=2000)
+    if setup:
+        setup(ksp)
+    x = cube.b.duplicate()
+    ksp.solve(cube.b, x)
+    out = dict(reason=ksp.getConvergedReason(), its=ksp.getIterationNumber(), err=cube.error(x), ksp=ksp)
+    x.destroy()
+    return out
+
+
+@pytest.mark.parametrize("pctype", ["jacobi", "asddic"])
+@pytest.mark.parametrize("ktype", ["pipegropp", "pipegv", "chrongear"])
+def test_converges_like_cg(cube, ktype, pctype):
+    ref = solve(cube, "cg", pctype)
+    got = solve(cube, ktype, pctype)
+    try:
+        assert got["reason"] > 0, "%s/%s did not converge: reason %d" % (ktype, pctype, got["reason"])
+        assert got["err"] < 1e-5
+        # mathematically the same method as CG: same iteration count up to rounding
+        assert abs(got["its"] - ref["its"]) <= max(3, ref["its"] // 10), (got["its"], ref["its"])
+    finally:
+        ref["ksp"].destroy()
+        got["ksp"].destroy()
+
+
+@pytest.mark.parametrize("ktype", ["pipegropp", "pipegv"])
+def test_poll_policy_counts_polls(cube, ktype):
+    res = solve(cube, ktype, "jacobi", setup=lambda k: pipeksp.set_progress(k, "poll", interval=0))
+    ksp = res["ksp"]
+    try:
+        assert pipeksp.get_progress(ksp) == "poll"
+        st = pipeksp.get_stats(ksp)
+        assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time"}
+        assert res["reason"] > 0 and res["err"] < 1e-5
+        assert st["reductions"] >= res["its"]
+        assert st["polls"] > 0
+        assert 0 <= st["done_before_wait"] <= st["reductions"]
+        assert st["wait_time"] >= 0 and st["overlap_time"] >= 0
+    finally:
+        ksp.destroy()
+
+
+@pytest.mark.parametrize("ktype", ["pipegropp", "pipegv", "chrongear"])
+def test_blocking_policy_never_polls(cube, ktype):
+    res = solve(cube, ktype, "jacobi", setup=lambda k: pipeksp.set_progress(k, "blocking"))
+    try:
+        assert res["reason"] > 0 and res["err"] < 1e-5
+        assert pipeksp.get_progress(res["ksp"]) == "blocking"
+        st = pipeksp.get_stats(res["ksp"])
+        assert st["polls"] == 0 and st["reductions"] > 0
+    finally:
+        res["ksp"].destroy()
+
+
+def test_progress_from_options_database(comm):
+    opts = PETSc.Options()
+    ksp = PETSc.KSP().create(comm)
+    ksp.setType("pipegv")
+    ksp.setOptionsPrefix("opt_")
+    opts["opt_ksp_pipe_progress"] = "blocking"
+    try:
+        ksp.setFromOptions()
+        assert pipeksp.get_progress(ksp) == "blocking"
+        pipeksp.set_progress(ksp, "POLL")  # names are case-insensitive
+        assert pipeksp.get_progress(ksp) == "poll"
+    finally:
+        del opts["opt_ksp_pipe_progress"]
+        ksp.destroy()
+
+
+@pytest.mark.parametrize("ktype", ["pipegropp", "pipegv"])
+def test_residual_replacement_keeps_accuracy(cube, ktype):
+    res = solve(cube, ktype, "jacobi", rtol=1e-10, setup=lambda k: pipeksp.set_replace(k, 5))
+    try:
+        assert res["reason"] > 0 and res["err"] < 1e-7
+    finally:
+        res["ksp"].destroy()
+
+
+def test_bad_arguments(comm):
+    ksp = PETSc.KSP().create(comm)
+    ksp.setType("pipegv")
+    try:
+        with pytest.raises(ValueError, match="unknown progress policy 'sometimes'.*none, poll, thread, auto, blocking"):
+            pipeksp.set_progress(ksp, "sometimes")
+        with pytest.raises(TypeError, match="string"):
+            pipeksp.set_progress(ksp, 1)
+        with pytest.raises(ValueError, match=">= 0"):
+            pipeksp.set_progress(ksp, "poll", interval=-1)
+        with pytest.raises(ValueError, match=">= 0"):
+            pipeksp.set_poll_interval(ksp, float("nan"))
+        with pytest.raises(TypeError, match="number"):
+            pipeksp.set_poll_interval(ksp, "10")
+        with pytest.raises(ValueError, match=">= 0"):
+            pipeksp.set_replace(ksp, -1)
+        with pytest.raises(TypeError, match="integer"):
+            pipeksp.set_replace(ksp, 2.5)
+        mat = PETSc.Mat()
+        for fn, args in ((pipeksp.set_progress, ("poll",)), (pipeksp.get_progress, ()), (pipeksp.get_stats, ()),
+                         (pipeksp.set_replace, (3,)), (pipeksp.set_poll_interval, (1.0,))):
+            with pytest.raises(TypeError, match="expected a petsc4py.PETSc.KSP"):
+                fn(mat, *args)
+        with pytest.raises(ValueError, match="not created"):
+            pipeksp.get_stats(PETSc.KSP())
+        assert pipeksp.get_progress(ksp) in pipeksp.progress_types()  # nothing changed by the failures
+    finally:
+        ksp.destroy()
