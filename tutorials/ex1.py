@@ -124,5 +124,14 @@ if __name__ == "__main__":
       args: -cube_n 9 -ksp_type chrongear -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_progress blocking
       output_file: output/ex1py_chrongear_8.out
 
+   # loaded by PETSc (-dll_append) before register(): register() must use that copy, not search
+   # (PIPEKSP_LIB is made wrong after PETSC_OPTIONS took its value)
+   test:
+      suffix: dll_append_2
+      nsize: 2
+      env: PETSC_OPTIONS='"-dll_append ${PIPEKSP_LIB}"' PIPEKSP_LIB=/nonexistent/libpipeksp.so
+      args: -cube_n 9 -ksp_type chrongear -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_progress blocking
+      output_file: output/ex1py_chrongear_8.out
+
 TEST*/
 """

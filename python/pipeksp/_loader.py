@@ -63,6 +63,16 @@ def find_library(environ=None, pkgdir=_PKGDIR, repo=_REPO):
     raise LibraryNotFoundError("\n".join(lines))
 
 
+def _mapped(fragment):
+    """Real paths of the files whose name contains fragment mapped into this process (Linux; else empty)."""
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split()[-1] for line in f if fragment in line and "/" in line}
+    except OSError:
+        return set()
+    return {os.path.realpath(p) for p in paths}
+
+
 def _petsc_libs_mapped():
     """The distinct libpetsc files mapped into this process (Linux only; empty elsewhere)."""
     try:
@@ -95,8 +105,11 @@ def register():
     global _lib, _libpath
     if _lib is not None:
         return _libpath
-    path = find_library()
     from petsc4py import PETSc  # initializes PETSc (petsc4py.init() first for options)
+    # already in the process (-dll_append in petsc4py.init() or PETSC_OPTIONS): use that copy; a second
+    # copy would have its own registration state
+    loaded = sorted(p for p in _mapped("/" + LIBNAME) if os.path.basename(p).startswith(LIBNAME))
+    path = loaded[0] if loaded else find_library()
     if PETSc.Sys.isFinalized():
         raise RuntimeError("PETSc is already finalized; call pipeksp.register() before the end of the program")
     before = _petsc_libs_mapped()

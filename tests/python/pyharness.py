@@ -88,11 +88,9 @@ def main():
     srcdir = os.path.dirname(src)
     expected = os.path.join(srcdir, d.get("output_file", "output/%s.out" % a.test))
     env = dict(os.environ)
-    for assignment in shlex.split(d.get("env", "")):
-        k, _, v = assignment.partition("=")
-        env[k] = v
-    # args are shell-expanded at run time, as in PETSc's run scripts
-    cmd = "%s -n %s %s %s %s" % (a.mpiexec, d.get("nsize", "1"), shlex.quote(a.python), shlex.quote(src),
+    # env and args are shell-expanded at run time, as in PETSc's run scripts (one export per env item)
+    exports = "".join("export %s; " % item for item in shlex.split(d.get("env", "")))
+    cmd = exports + "%s -n %s %s %s %s" % (a.mpiexec, d.get("nsize", "1"), shlex.quote(a.python), shlex.quote(src),
                                  d.get("args", ""))
     timeout = a.timeout * float(d.get("timeoutfactor", "1"))
     with tempfile.TemporaryDirectory() as tmp:

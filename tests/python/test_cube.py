@@ -109,3 +109,18 @@ def test_error_argument_checks(comm):
         v.destroy()
     with pytest.raises(ValueError, match="destroyed"):
         c.error(v)
+
+
+def test_cube_on_a_subcommunicator(comm):
+    # every rank its own cube: the petsc4py Comm must reach the C side as the right MPI_Comm
+    with pipeksp.Cube(PETSc.COMM_SELF, n=3, from_options=False) as c:
+        assert c.A.getComm().getSize() == 1 and c.dm.getComm().getSize() == 1
+        assert c.A.getSize() == (81, 81) and c.A.getLocalSize() == (81, 81)
+        r = c.b.duplicate()
+        c.A.mult(c.x_exact, r)
+        r.axpy(-1.0, c.b)
+        assert r.norm() <= 1e-12 * c.b.norm()
+        r.destroy()
+    with pipeksp.Cube(comm, n=6, from_options=False) as c:
+        assert c.dm.getComm().getSize() == comm.getSize()
+        assert c.b.getSize() == 648

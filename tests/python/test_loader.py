@@ -97,3 +97,9 @@ def test_register_error_in_fresh_process(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0
     assert "LibraryNotFoundError" in out.stderr and "missing.so" in out.stderr
+
+
+def test_loaded_copy_is_reused():
+    # a second register() (or one after -dll_append) must not load a second copy
+    p = pipeksp.register()
+    assert _loader._mapped("/libpipeksp.so") == {os.path.realpath(p)}
