@@ -13,9 +13,9 @@ Importing this package does not initialize PETSc: call petsc4py.init(args) first
 """
 from ._loader import register, find_library, candidates, library, LibraryNotFoundError
 from ._solver import (set_progress, get_progress, set_poll_interval, set_replace, get_stats,
-                      progress_types, Stats)
+                      progress_types, Stats, KSP_TYPES)
 from ._cube import Cube
 
 __version__ = "0.1.0"
 __all__ = ["register", "find_library", "candidates", "library", "LibraryNotFoundError", "set_progress",
-           "get_progress", "set_poll_interval", "set_replace", "get_stats", "progress_types", "Cube"]
+           "get_progress", "set_poll_interval", "set_replace", "get_stats", "progress_types", "KSP_TYPES", "Cube"]

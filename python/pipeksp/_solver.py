@@ -36,12 +36,23 @@ def progress_types():
     return tuple(names[:-2])
 
 
-def _ksp_handle(ksp, who):
+KSP_TYPES = ("pipegropp", "pipegv", "chrongear")
+
+
+def _ksp_handle(ksp, who, ours=False):
+    """The C KSP of ksp. ours: it must be one of our types (getters); else only typed (setters: the
+    library ignores settings on other types, and on an untyped KSP they would be lost silently)."""
     from petsc4py import PETSc
     if not isinstance(ksp, PETSc.KSP):
         raise TypeError("%s: expected a petsc4py.PETSc.KSP, got %s" % (who, type(ksp).__name__))
     if not ksp.handle:
         raise ValueError("%s: the KSP is not created (call ksp.create(comm) first)" % who)
+    ktype = ksp.getType()
+    if not ktype:
+        raise ValueError("%s: set the KSP type first (e.g. ksp.setType('pipegv')); settings on a KSP without "
+                         "a type would be lost" % who)
+    if ours and ktype not in KSP_TYPES:
+        raise ValueError("%s: KSP type %r has no reduction engine; only %s do" % (who, ktype, ", ".join(KSP_TYPES)))
     return ctypes.c_void_p(ksp.handle)
 
 
@@ -70,7 +81,8 @@ def set_progress(ksp, policy, interval=None):
     """Set how outstanding reductions are driven: 'none', 'poll', 'thread', 'auto' or 'blocking'.
 
     interval (optional): minimum time between two MPI_Test calls of the poll hook, in microseconds,
-    as -ksp_pipe_poll_interval. Same as -ksp_pipe_progress; ignored by KSP types other than ours.
+    as -ksp_pipe_poll_interval. Same as -ksp_pipe_progress. Set the KSP type first; types other than
+    pipegropp/pipegv/chrongear ignore it (as in C).
     """
     h = _ksp_handle(ksp, "set_progress")
     idx = _policy_index(policy)
@@ -84,7 +96,7 @@ def set_progress(ksp, policy, interval=None):
 
 def get_progress(ksp):
     """The progress policy of the KSP, as a name."""
-    h = _ksp_handle(ksp, "get_progress")
+    h = _ksp_handle(ksp, "get_progress", ours=True)
     val = ctypes.c_int(-1)
     fn = _loader.function("KSPPipeGetProgress", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)])
     _loader.check(fn(h, ctypes.byref(val)))
@@ -117,7 +129,7 @@ def set_replace(ksp, period):
 
 def get_stats(ksp):
     """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats)."""
-    h = _ksp_handle(ksp, "get_stats")
+    h = _ksp_handle(ksp, "get_stats", ours=True)
     buf = _StatsBuffer()
     fn = _loader.function("KSPPipeGetStats", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
     _loader.check(fn(h, ctypes.byref(buf)))

@@ -73,6 +73,16 @@ def test_blocking_policy_never_polls(cube, ktype):
         res["ksp"].destroy()
 
 
+@pytest.mark.parametrize("policy", ["none", "poll", "thread", "auto", "blocking"])
+def test_every_policy_converges(cube, policy):
+    res = solve(cube, "pipegv", "jacobi", setup=lambda k: pipeksp.set_progress(k, policy, interval=5))
+    try:
+        assert res["reason"] > 0 and res["err"] < 1e-5
+        assert pipeksp.get_stats(res["ksp"])["reductions"] >= res["its"]
+    finally:
+        res["ksp"].destroy()
+
+
 def test_progress_from_options_database(comm):
     opts = PETSc.Options()
     ksp = PETSc.KSP().create(comm)
@@ -123,6 +133,21 @@ def test_bad_arguments(comm):
                 fn(mat, *args)
         with pytest.raises(ValueError, match="not created"):
             pipeksp.get_stats(PETSc.KSP())
+        untyped = PETSc.KSP().create(comm)
+        cg = PETSc.KSP().create(comm)
+        cg.setType("cg")
+        try:
+            with pytest.raises(ValueError, match="set the KSP type first"):
+                pipeksp.set_progress(untyped, "poll")
+            pipeksp.set_progress(cg, "poll")  # ignored by other types, as in C
+            pipeksp.set_replace(cg, 10)
+            with pytest.raises(ValueError, match="'cg' has no reduction engine"):
+                pipeksp.get_stats(cg)
+            with pytest.raises(ValueError, match="'cg' has no reduction engine"):
+                pipeksp.get_progress(cg)
+        finally:
+            untyped.destroy()
+            cg.destroy()
         assert pipeksp.get_progress(ksp) in pipeksp.progress_types()  # nothing changed by the failures
     finally:
         ksp.destroy()
