@@ -1,7 +1,9 @@
 """pytest set-up for the petsc4py package: run under `mpiexec -n N python3 -m pytest tests/python`.
 PETSc options (e.g. -malloc_debug -malloc_dump) come from PETSC_OPTIONS: pytest owns sys.argv."""
 import os
+import shutil
 import sys
+import tempfile
 
 import petsc4py
 
@@ -20,6 +22,16 @@ def pytest_configure(config):
     # one full report (rank 0); the other ranks print only their summary line and failures
     if PETSc.COMM_WORLD.getRank() > 0:
         config.option.verbose = -1
+    # a private tmp_path root per process: ranks must not share pytest's numbered dirs (or clean each other's)
+    if not config.option.basetemp:
+        config.option.basetemp = tempfile.mkdtemp(prefix="pipeksp-pytest-")
+        config._pipeksp_basetemp = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    tmp = getattr(config, "_pipeksp_basetemp", None)
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def pytest_report_header(config):

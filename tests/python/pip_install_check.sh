@@ -7,7 +7,7 @@ PY=$1 REPO=$2 WORK=$3 LIB=$4
 rm -rf "$WORK" && mkdir -p "$WORK/src"
 cp -r "$REPO/python/." "$WORK/src/"          # build outside the source tree (setuptools writes build/)
 rm -rf "$WORK/src/build" "$WORK/src/"*.egg-info
-PIPEKSP_LIB="$LIB" "$PY" -m pip install --no-build-isolation --no-deps --no-index --disable-pip-version-check \
+PIPEKSP_LIB="$LIB" "$PY" -m pip install --no-build-isolation --no-deps --no-index --disable-pip-version-check --no-cache-dir \
   --target "$WORK/site" "$WORK/src"
 test -f "$WORK/site/pipeksp/libpipeksp.so"
 cd "$WORK"
