@@ -16,3 +16,20 @@ set_tests_properties(matmult-np1 matmult-np2 matmult-np4 matmult-np2-chunk7 PROP
   PASS_REGULAR_EXPRESSION "PASSED: 0 failure"
   FAIL_REGULAR_EXPRESSION "FAILED|bytes [A-Za-z_0-9]+\\(\\) at|PETSC ERROR"
   TIMEOUT 60)
+
+# the cube matrix (bs 3 BAIJ and AIJ): equal to MatMult, and the split path taken; the timing it
+# prints is informative only (the machine is shared), bench numbers come from larger -cube_n runs
+add_executable(cube_matmult ${CMAKE_CURRENT_LIST_DIR}/cube_matmult.c)
+target_link_libraries(cube_matmult PRIVATE pipeksp)
+set_target_properties(cube_matmult PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/matmult)
+foreach(mt baij aij)
+  foreach(np 1 2)
+    add_test(NAME matmult-cube-${mt}-np${np}
+      COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:cube_matmult> -cube_n 12 -cube_mat_type ${mt} -reps 5 -trials 2 -malloc_debug -malloc_dump)
+    set_tests_properties(matmult-cube-${mt}-np${np} PROPERTIES
+      ENVIRONMENT "${_mm_env}"
+      PASS_REGULAR_EXPRESSION "split path yes"
+      FAIL_REGULAR_EXPRESSION "bytes [A-Za-z_0-9]+\\(\\) at|PETSC ERROR"
+      TIMEOUT 60)
+  endforeach()
+endforeach()
