@@ -1,0 +1,42 @@
+#!/bin/bash
+# Seconds per CG iteration of pipegropp / pipegv / chrongear under each progress policy, against
+# PETSc's cg, cg -ksp_cg_single_reduction, groppcg and pipecg: same cube problem, same PC, 4 ranks,
+# one run each; time = KSPSolve from -log_view divided by the iteration count, ratios vs cg.
+# usage: bench/ksp_policies.sh [build dir] [cube nodes per side] [PC options...]
+#   e.g. bench/ksp_policies.sh build 24 -pc_type jacobi
+set -u
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}; [ $# -gt 0 ] && shift
+n=${1:-24}; [ $# -gt 0 ] && shift
+pc=("$@"); [ ${#pc[@]} -eq 0 ] && pc=(-pc_type jacobi)
+np=${NP:-4}
+exe=$build/tests/pipeksp/tutorials/ex1
+[ -x "$exe" ] || { echo "missing $exe: build first (cmake --build $build)"; exit 1; }
+
+run() { # label, options...
+  local label=$1; shift
+  local out its t
+  out=$(mpiexec -n "$np" "$exe" -cube_n "$n" "${pc[@]}" -ksp_rtol 1e-8 -ksp_converged_reason -log_view "$@" 2>&1)
+  its=$(echo "$out" | sed -n 's/.*Linear solve converged due to [A-Z_]* iterations \([0-9]*\).*/\1/p' | head -1)
+  [ -z "$its" ] && its=$(echo "$out" | sed -n 's/.*after \([0-9]*\) iterations.*/\1/p' | head -1)
+  t=$(echo "$out" | awk '$1 == "KSPSolve" {print $4; exit}')
+  if [ -z "$its" ] || [ -z "$t" ] || [ "$its" = 0 ]; then
+    echo "$label: run failed"; echo "$out" | tail -5; return
+  fi
+  echo "$label $its $t"
+}
+
+echo "# cube ${n}^3 nodes, $np ranks, PC: ${pc[*]}, rtol 1e-8 ($(date -u +%FT%TZ), $(nproc) cores)"
+{
+  run cg -ksp_type cg
+  run cg-single-red -ksp_type cg -ksp_cg_single_reduction -ksp_norm_type natural
+  run groppcg -ksp_type groppcg
+  run pipecg -ksp_type pipecg
+  for t in pipegropp pipegv; do
+    for p in none poll thread auto blocking; do run "$t/$p" -ksp_type $t -ksp_pipe_progress $p; done
+  done
+  run chrongear/blocking -ksp_type chrongear
+} | awk 'NF == 3 { if (!base) base = $3 / $2;
+                   printf "%-20s its %4d  %10.3e s/it  ratio vs cg %5.2f\n", $1, $2, $3 / $2, ($3 / $2) / base; next }
+         { print }'
