@@ -14,6 +14,7 @@ typedef struct {
   PetscReal          res, err; /* true relative residual, max-norm relative error */
   KSPConvergedReason reason;
   PipeKSPProgressType used;
+  PipeKSPStats       stats;
 } Result;
 
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type, PetscInt policy, Result *res)
@@ -41,7 +42,11 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
   res->used = (PipeKSPProgressType)-1;
-  if (ours) PetscCall(KSPPipeGetProgress(ksp, &res->used));
+  PetscCall(PetscMemzero(&res->stats, sizeof(res->stats)));
+  if (ours) {
+    PetscCall(KSPPipeGetProgress(ksp, &res->used));
+    PetscCall(KSPPipeGetStats(ksp, &res->stats));
+  }
   PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, &rnorm));
@@ -117,8 +122,22 @@ int main(int argc, char **argv)
       }
       PetscCall(Solve(cube, A, b, x0, types[t], policy, &rs));
       tol = PetscMax(2, (PetscInt)(0.05 * cg.its));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s (ran %s)\n", types[t], chron ? "blocking" : policies[p], rs.its, (double)rs.res, (double)rs.err, KSPConvergedReasons[rs.reason], rs.used >= 0 ? PipeKSPProgressTypes[rs.used] : "-"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s (ran %s; %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " done before wait)\n", types[t], chron ? "blocking" : policies[p], rs.its, (double)rs.res, (double)rs.err, KSPConvergedReasons[rs.reason], (int)rs.used >= 0 ? PipeKSPProgressTypes[rs.used] : "-", rs.stats.reductions, rs.stats.done_before_wait));
       if (rs.reason <= 0) bad = PETSC_TRUE;
+      { /* all scalars of one step in ONE reduction: Gropp 2 per iteration, the others 1 (+1 at the start) */
+        PetscBool  gropp;
+        PetscInt64 expect;
+        PetscCall(PetscStrcmp(types[t], KSPPIPEGROPP, &gropp));
+        expect = gropp ? 2 * rs.its + 1 : rs.its + 1;
+        if (rs.stats.reductions != expect) {
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %" PetscInt64_FMT " reductions, expected %" PetscInt64_FMT "\n", rs.stats.reductions, expect));
+          bad = PETSC_TRUE;
+        }
+        if (policy == PIPEKSP_PROGRESS_POLL && rs.stats.polls < 1) {
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: poll policy but no MPI_Test from the poll hook\n"));
+          bad = PETSC_TRUE;
+        }
+      }
       if (PetscAbsInt(rs.its - cg.its) > tol) {
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %" PetscInt_FMT " iterations vs cg %" PetscInt_FMT " (allowed +-%" PetscInt_FMT ")\n", rs.its, cg.its, tol));
         bad = PETSC_TRUE;
