@@ -56,6 +56,22 @@ PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
 PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
 
+/* ---- asddic extras (src/pc/asddic.c) ----
+   Setters mirror -pc_asddic_ordering/_colors/_iterations/_block/_threads (no-ops on other PC types;
+   K < 1, n < 1 or threads < 1 are errors). After PCSetUp: the local colouring of the rank's diagonal
+   block in block rows of size bs: colour c holds new rows colorptr[c] .. colorptr[c+1]-1,
+   perm[new] = old; independent is PETSC_TRUE for cmrcm and mc (colours are independent sets).
+   PCASDDICGetFactorInfo: the diagonal shift alpha used, how often the ordering was computed, and the
+   least memory traffic (bytes) of one local IC(0) solve on this rank. */
+PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PipeKSPOrderingType);
+PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICSetBlock(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCASDDICSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICGetColoring(PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, PetscLogDouble *);
+/* ---- end asddic extras ---- */
+
 /* ---------------- GeoFEM/Cube generator (src/mesh) ---------------- */
 typedef struct _p_PipeKSPCube *PipeKSPCube;
 PETSC_EXTERN PetscErrorCode PipeKSPCubeCreate(MPI_Comm, PipeKSPCube *);
@@ -80,6 +96,8 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *);
 PETSC_EXTERN PetscErrorCode PipeKSPCubeAssembleOnDM(DM, PetscReal, PetscReal, PetscReal, Mat, Vec, Vec);
 /* sizes (nodes) and material of a cube; any output may be NULL */
 PETSC_EXTERN PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube, PetscInt *, PetscInt *, PetscInt *, PetscReal *, PetscReal *, PetscReal *);
+/* prints sizes, material, matrix type, processor grid (ASCII viewers; NULL = stdout); also -cube_view at set-up */
+PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
 /* ---- end cube extras ---- */
 
 #endif

@@ -143,13 +143,18 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
       for (j = ys; j < iye; j++)
         for (i = xs; i < ixe; i++) {
           PetscInt idx[8];
-          PetscInt fixed[24];
+          PetscInt fixed[24], nfixed = 0;
           for (a = 0; a < 8; a++) {
             const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
             idx[a]            = ((kk - gzs) * gym + (jj - gys)) * gxm + (ii - gxs);
             fixed[3 * a + 0]  = (ii == 0);
             fixed[3 * a + 1]  = (jj == 0);
             fixed[3 * a + 2]  = (kk == 0);
+          }
+          if (i == 0 || j == 0 || k == 0) nfixed = 1;
+          if (!nfixed) {
+            PetscCall(MatSetValuesBlockedLocal(A, 8, idx, 8, idx, Ke, ADD_VALUES));
+            continue;
           }
           /* symmetric Dirichlet: drop rows AND columns of the roller dofs (values are 0, so b is unchanged) */
           for (r = 0; r < 24; r++)
@@ -392,6 +397,18 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
   PetscCall(PetscObjectSetName((PetscObject)cube->xexact, "CubeExactSolution"));
   PetscCall(PipeKSPCubeAssembleOnDM(cube->da, cube->E, cube->nu, cube->load, cube->A, cube->b, cube->xexact));
   cube->setupcalled = PETSC_TRUE;
+  {
+    PetscViewer       viewer;
+    PetscViewerFormat format;
+    PetscBool         flg;
+    PetscCall(PetscOptionsGetViewer(cube->comm, NULL, NULL, "-cube_view", &viewer, &format, &flg));
+    if (flg) {
+      PetscCall(PetscViewerPushFormat(viewer, format));
+      PetscCall(PipeKSPCubeView(cube, viewer));
+      PetscCall(PetscViewerPopFormat(viewer));
+      PetscCall(PetscViewerDestroy(&viewer));
+    }
+  }
   PetscFunctionReturn(0);
 }
 
@@ -437,6 +454,28 @@ PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube cube, PetscInt *nx, PetscInt *ny, 
   if (E) *E = cube->E;
   if (nu) *nu = cube->nu;
   if (load) *load = cube->load;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPCubeView(PipeKSPCube cube, PetscViewer viewer)
+{
+  PetscBool iascii;
+  PetscInt  m, n, p;
+
+  PetscFunctionBegin;
+  PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(cube->comm, &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PipeKSPCube (GeoFEM/Cube): %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " nodes, %" PetscInt_FMT " unknowns\n", cube->nx, cube->ny, cube->nz, 3 * cube->nx * cube->ny * cube->nz));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Q1 hexahedra, unit spacing, E %g, nu %g, traction %g in +z on z = zmax, rollers on the min faces\n", (double)cube->E, (double)cube->nu, (double)cube->load));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "matrix type %s\n", cube->mattype));
+  if (cube->setupcalled) {
+    PetscCall(DMDAGetInfo(cube->da, NULL, NULL, NULL, NULL, &m, &n, &p, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "processor grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", m, n, p));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
 

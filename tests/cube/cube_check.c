@@ -54,6 +54,49 @@ static PetscErrorCode CheckBadInput(void)
   PetscFunctionReturn(0);
 }
 
+/* PipeKSPCubeAssembleOnDM on caller-owned objects, non-unit spacing: A x_exact = b, RHS total = load x area;
+   and a DMDA it cannot use is refused */
+static PetscErrorCode CheckAssembleOnDM(void)
+{
+  DM          da, star;
+  Mat         A;
+  Vec         b, xe, r;
+  PetscReal   nrm, nb, sum, want;
+  const PetscInt nx = 5, ny = 4, nz = 6;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMDASetUniformCoordinates(da, 1.0, 3.0, -1.0, 5.0, 0.0, 2.5)); /* h = 0.5, 2, 0.5 */
+  PetscCall(DMSetMatType(da, MATAIJ));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(VecDuplicate(b, &xe));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(PipeKSPCubeAssembleOnDM(da, 2.0, 0.2, 3.0, A, b, xe));
+  PetscCall(MatMult(A, xe, r));
+  PetscCall(VecAXPY(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_INFINITY, &nrm));
+  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
+  CHECK(nrm <= 1e-12 * nb, "AssembleOnDM, spacing 0.5x2x0.5: ||A x_exact - b||/||b|| = %g", (double)(nrm / nb));
+  PetscCall(VecStrideNorm(b, 2, NORM_1, &sum)); /* all z loads are >= 0 */
+  want = 3.0 * 2.0 * 6.0;
+  CHECK(PetscAbsReal(sum - want) <= 1e-12 * want, "AssembleOnDM RHS total %g, want %g", (double)sum, (double)want);
+  PetscCall(VecStrideMax(xe, 2, NULL, &nrm));
+  CHECK(PetscAbsReal(nrm - 3.0 * 2.5 / 2.0) <= 1e-14, "AssembleOnDM max u_z %g", (double)nrm);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "AssembleOnDM on a caller's DMDA with spacing 0.5 x 2 x 0.5: A x_exact = b, RHS total = load x area\n"));
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &star));
+  PetscCall(DMSetUp(star));
+  EXPECT_FAIL(PipeKSPCubeAssembleOnDM(star, 1.0, 0.3, 1.0, NULL, NULL, NULL), "box stencil");
+  PetscCall(DMDestroy(&star));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&xe));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PipeKSPCube    cube, cube2;
@@ -183,6 +226,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&Aaij));
   PetscCall(VecDestroy(&r));
   PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscCall(CheckAssembleOnDM());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "All cube checks passed\n"));
   PetscCall(PetscFinalize());
   return 0;
