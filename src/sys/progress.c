@@ -323,7 +323,7 @@ PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
   if (r->resolved && r->note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s [%s]\n", PipeKSPProgressTypes[r->type], r->note));
   else if (r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s\n", PipeKSPProgressTypes[r->type]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at the first solve)\n", PipeKSPProgressTypes[r->requested]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
+  if (r->type == PIPEKSP_PROGRESS_POLL || r->type == PIPEKSP_PROGRESS_THREAD || !r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
   PetscCall(PetscViewerASCIIPrintf(viewer, "reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s\n", s->reductions, s->polls, s->done_before_wait, (double)s->wait_time, (double)s->overlap_time));
   PetscFunctionReturn(0);
 }
