@@ -110,6 +110,27 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
   PetscCall(CubeCheckSizes(comm, nx, ny, nz));
   PetscCall(CubeCheckMaterial(comm, E, nu, load));
 
+  {
+    PetscInt N = 3 * nx * ny * nz, M, Nc;
+    if (A) {
+      ISLocalToGlobalMapping l2g;
+      PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
+      PetscCall(MatGetSize(A, &M, &Nc));
+      PetscCall(MatGetLocalToGlobalMapping(A, &l2g, NULL));
+      PetscCheck(M == N && Nc == N && l2g, comm, PETSC_ERR_ARG_INCOMP, "The matrix must come from DMCreateMatrix() on this DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT " x %" PetscInt_FMT "%s)", N, M, Nc, l2g ? "" : ", no local-to-global mapping");
+    }
+    if (b) {
+      PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
+      PetscCall(VecGetSize(b, &M));
+      PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The right-hand side must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
+    }
+    if (xexact) {
+      PetscValidHeaderSpecific(xexact, VEC_CLASSID, 7);
+      PetscCall(VecGetSize(xexact, &M));
+      PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The exact-solution vector must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
+    }
+  }
+
   PetscCall(PetscLogEventBegin(CUBE_Assembly, A, b, xexact, 0));
   /* unit spacing unless the caller put (uniform) coordinates on the DM */
   PetscCall(DMGetCoordinates(da, &coords));

@@ -88,6 +88,13 @@ static PetscErrorCode CheckAssembleOnDM(void)
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, nx, ny, nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &star));
   PetscCall(DMSetUp(star));
   EXPECT_FAIL(PipeKSPCubeAssembleOnDM(star, 1.0, 0.3, 1.0, NULL, NULL, NULL), "box stencil");
+  EXPECT_FAIL(PipeKSPCubeAssembleOnDM(da, 1.0, 0.7, 1.0, NULL, NULL, NULL), "Poisson's ratio");
+  {
+    Vec wrong;
+    PetscCall(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 7, &wrong));
+    EXPECT_FAIL(PipeKSPCubeAssembleOnDM(da, 1.0, 0.3, 1.0, NULL, wrong, NULL), "global vector of the DMDA");
+    PetscCall(VecDestroy(&wrong));
+  }
   PetscCall(DMDestroy(&star));
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&xe));
