@@ -1,4 +1,496 @@
-/* placeholder: replaced by the real implementation */
-#include <pipeksp/pipekspimpl.h>
-PetscErrorCode PCCreate_ASDDIC(PC pc) { SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "placeholder"); }
-PetscErrorCode PipeKSPPCInitializePackage(void) { return 0; }
+/* PC asddic: localized IC(0) of each rank's diagonal block in CM-RCM order, wrapped in ASDD
+   (additive Schwarz) correction sweeps, as in GeoFEM (ALGORITHMS.md section 3). */
+#include <pipeksp/asddicimpl.h>
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+
+const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PipeKSPOrderingType", "PIPEKSP_ORDERING_", NULL};
+static const char *const PCASDDICShiftTypes[] = {"none", "diagonal", "PCASDDICShiftType", "ASDDIC_SHIFT_", NULL};
+
+static PetscLogEvent ASDDIC_SetUp, ASDDIC_Apply, ASDDIC_Sweep;
+static PetscBool     ASDDICPackageInitialized = PETSC_FALSE;
+
+/* Default K: 10 colours keep ~n/10 rows per colour for the threads while converging close to RCM
+   (see bench/asddic_colors.sh); a 27-point (Q1 hexahedra) graph needs at least 8 colours anyway. */
+#define ASDDIC_DEFAULT_COLORS 10
+
+static PetscErrorCode PCReset_ASDDIC(PC pc)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(a->perm, a->iperm));
+  PetscCall(PetscFree(a->colorptr));
+  PetscCall(PetscFree3(a->fi, a->fj, a->fdiag));
+  PetscCall(PetscFree4(a->fa, a->fa0, a->dinv, a->work));
+  PetscCall(VecDestroy(&a->t));
+  PetscCall(VecDestroy(&a->w));
+  a->nb      = 0;
+  a->ncolors = 0;
+  PetscFunctionReturn(0);
+}
+
+/* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
+static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+  PetscInt   m, nb, *mk, *cnt, *xadj, *adj, *tj, *ti, nz;
+
+  PetscFunctionBegin;
+  PetscCall(PCReset_ASDDIC(pc));
+  PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  nb    = m / bs;
+  a->bs = bs;
+  a->nb = nb;
+  /* unique block columns of each block row (ti/tj), via a marker */
+  PetscCall(PetscMalloc2(nb, &mk, nb + 1, &ti));
+  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
+  ti[0] = 0;
+  for (PetscInt ib = 0; ib < nb; ib++) {
+    ti[ib + 1] = ti[ib];
+    for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
+      PetscInt        nc;
+      const PetscInt *cols;
+      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
+      for (PetscInt k = 0; k < nc; k++)
+        if (mk[cols[k] / bs] != ib && cols[k] / bs != ib) {
+          mk[cols[k] / bs] = ib;
+          ti[ib + 1]++;
+        }
+      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+    }
+  }
+  PetscCall(PetscMalloc1(ti[nb] + 1, &tj));
+  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
+  for (PetscInt ib = 0, p = 0; ib < nb; ib++)
+    for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
+      PetscInt        nc;
+      const PetscInt *cols;
+      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
+      for (PetscInt k = 0; k < nc; k++)
+        if (mk[cols[k] / bs] != ib && cols[k] / bs != ib) {
+          mk[cols[k] / bs] = ib;
+          tj[p++]          = cols[k] / bs;
+        }
+      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+    }
+  /* symmetrized graph without self loops: pattern of A + A^T */
+  PetscCall(PetscCalloc1(nb + 1, &cnt));
+  for (PetscInt ib = 0; ib < nb; ib++)
+    for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
+      cnt[ib + 1]++;
+      cnt[tj[p] + 1]++;
+    }
+  for (PetscInt ib = 0; ib < nb; ib++) cnt[ib + 1] += cnt[ib];
+  PetscCall(PetscMalloc2(nb + 1, &xadj, cnt[nb] + 1, &adj));
+  PetscCall(PetscArraycpy(xadj, cnt, nb + 1));
+  for (PetscInt ib = 0; ib < nb; ib++)
+    for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
+      adj[cnt[ib]++]     = tj[p];
+      adj[cnt[tj[p]]++] = ib;
+    }
+  nz = 0;
+  for (PetscInt ib = 0; ib < nb; ib++) { /* sort, remove duplicates, compact */
+    PetscInt len = xadj[ib + 1] - xadj[ib], start = nz;
+    PetscCall(PetscSortRemoveDupsInt(&len, adj + xadj[ib]));
+    for (PetscInt k = 0; k < len; k++) adj[nz++] = adj[xadj[ib] + k];
+    xadj[ib] = start;
+  }
+  xadj[nb] = nz;
+  PetscCall(PetscFree(cnt));
+  PetscCall(PetscFree2(mk, ti));
+  PetscCall(PetscFree(tj));
+
+  /* ordering */
+  PetscCall(PetscMalloc2(nb, &a->perm, nb, &a->iperm));
+  PetscCall(PipeKSPOrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
+  for (PetscInt i = 0; i < nb; i++) a->iperm[a->perm[i]] = i;
+  if (a->check && a->independent) { /* every colour an independent set of the graph */
+    PetscInt *col, bad = 0;
+    PetscCall(PetscMalloc1(nb, &col));
+    for (PetscInt c = 0; c < a->ncolors; c++)
+      for (PetscInt i = a->colorptr[c]; i < a->colorptr[c + 1]; i++) col[a->perm[i]] = c;
+    for (PetscInt ib = 0; ib < nb; ib++)
+      for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) bad += (col[adj[p]] == col[ib]);
+    PetscCall(PetscFree(col));
+    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
+    PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
+  }
+
+  /* pattern of the factor in the new numbering: symmetric graph plus the diagonal, sorted rows */
+  PetscCall(PetscMalloc3(nb + 1, &a->fi, nz + nb, &a->fj, nb, &a->fdiag));
+  a->fi[0] = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
+    row[len++] = i;
+    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
+    PetscCall(PetscSortInt(len, row));
+    a->fi[i + 1] = a->fi[i] + len;
+    for (PetscInt k = 0; k < len; k++)
+      if (row[k] == i) a->fdiag[i] = a->fi[i] + k;
+  }
+  a->nnzb = a->fi[nb];
+  PetscCall(PetscFree2(xadj, adj));
+  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
+  PetscCall(MatCreateVecs(pc->pmat, &a->t, NULL));
+  PetscCall(VecDuplicate(a->t, &a->w));
+  a->nsymbolic++;
+  a->reorder = PETSC_FALSE;
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " RCM levels\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels));
+  PetscFunctionReturn(0);
+}
+
+/* Copies the values of Ad into the permuted pattern (a->fa0) */
+static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
+{
+  const PetscInt bs = a->bs, bs2 = bs * bs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(a->fa0, a->nnzb * bs2));
+  for (PetscInt r = 0; r < a->nb * bs; r++) {
+    PetscInt           nc, i = a->iperm[r / bs];
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(Ad, r, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) {
+      PetscInt loc;
+      PetscCall(PetscFindInt(a->iperm[cols[k] / bs], a->fi[i + 1] - a->fi[i], a->fj + a->fi[i], &loc));
+      a->fa0[(a->fi[i] + loc) * bs2 + (r % bs) * bs + cols[k] % bs] = vals[k];
+    }
+    PetscCall(MatRestoreRow(Ad, r, &nc, &cols, &vals));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetUp_ASDDIC(PC pc)
+{
+  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
+  Mat         Ad, Aconv = NULL;
+  PetscInt    m, bsmat, bs, badrow = -1, fail[2];
+  PetscBool   sbaij, ok;
+  PetscReal   alpha = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(ASDDIC_SetUp, pc, 0, 0, 0));
+  PetscCall(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
+  PetscCall(PCSetFailedReason(pc, PC_NOERROR));
+  PetscCall(MatGetDiagonalBlock(pc->pmat, &Ad));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQSBAIJ, &sbaij));
+  if (sbaij) { /* upper triangle only: expand once per setup to the full block */
+    PetscCall(MatConvert(Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aconv));
+    Ad = Aconv;
+  }
+  PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
+  bs = (a->block == 0) ? 1 : bsmat;
+  PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
+  PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m) PetscCall(PCASDDICSymbolic(pc, Ad, bs));
+  PetscCall(PCASDDICFillValues(a, Ad));
+  PetscCall(MatDestroy(&Aconv));
+
+  /* numeric IC(0); on breakdown retry with a growing Manteuffel shift A + alpha diag(A) */
+  a->nshifts = 0;
+  PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
+  if (!ok && a->shifttype == ASDDIC_SHIFT_DIAGONAL) {
+    for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
+      PetscCall(PetscInfo(pc, "IC(0) broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", badrow, (double)alpha));
+      a->nshifts++;
+      PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));
+      if (ok) break;
+    }
+  }
+  a->alpha = ok ? alpha : 0;
+  if (a->alpha > 0) PetscCall(PetscInfo(pc, "IC(0) succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
+  /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
+  fail[0] = ok ? 0 : 1;
+  fail[1] = ok ? -1 : (PetscInt)rank;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  a->failed = fail[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (a->failed) {
+    PetscCall(PetscInfo(pc, "IC(0) of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
+               "asddic: IC(0) of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", fail[1], PCASDDICShiftTypes[a->shifttype]);
+  }
+  PetscCall(PetscLogEventEnd(ASDDIC_SetUp, pc, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICLocal(PC pc, Vec r, Vec z)
+{
+  PC_ASDDIC         *a = (PC_ASDDIC *)pc->data;
+  const PetscScalar *ra;
+  PetscScalar       *za;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(ASDDIC_Sweep, pc, r, z, 0));
+  PetscCall(VecGetArrayRead(r, &ra));
+  PetscCall(VecGetArrayWrite(z, &za));
+  PetscCall(PCASDDICSolveLocal_Private(a, ra, za));
+  PetscCall(VecRestoreArrayWrite(z, &za));
+  PetscCall(VecRestoreArrayRead(r, &ra));
+  PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
+  PetscCall(PetscLogEventEnd(ASDDIC_Sweep, pc, r, z, 0));
+  PetscFunctionReturn(0);
+}
+
+/* z = M^{-1} r; then (n-1) times z += M^{-1}(r - A z). The operator M^{-1} sum_k (ib - A M^{-1})^k is
+   symmetric when M is; it is positive definite for odd n, and for even n when the eigenvalues of
+   M^{-1} A stay below 2. */
+static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->failed) { /* KSP sees Inf and stops with DIVERGED_PC_FAILED */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(ASDDIC_Apply, pc, x, y, 0));
+  PetscCall(PCASDDICLocal(pc, x, y));
+  for (PetscInt it = 1; it < a->iterations; it++) {
+    PetscCall(PipeKSPMatMult(pc->pmat, y, a->t));
+    PetscCall(VecAYPX(a->t, -1.0, x));
+    PetscCall(PCASDDICLocal(pc, a->t, a->w));
+    PetscCall(VecAXPY(y, 1.0, a->w));
+  }
+  PetscCall(PetscLogEventEnd(ASDDIC_Apply, pc, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_ASDDIC(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_ASDDIC(pc));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_ASDDIC          *a = (PC_ASDDIC *)pc->data;
+  PipeKSPOrderingType ord = a->ordering;
+  PetscInt            K = a->colors, n = a->iterations, nt = a->threads;
+  PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, flg;
+  PCASDDICShiftType   sh  = a->shifttype;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "ASDD IC(0) options");
+  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering of the IC(0) factor", "PCASDDICSetOrdering", PipeKSPOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
+  if (flg) PetscCall(PCASDDICSetOrdering(pc, ord));
+  PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K)", "PCASDDICSetColors", K, &K, &flg));
+  if (flg) PetscCall(PCASDDICSetColors(pc, K));
+  PetscCall(PetscOptionsBool("-pc_asddic_block", "Block IC(0) on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
+  if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
+  PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps (1 = localized IC(0))", "PCASDDICSetIterations", n, &n, &flg));
+  if (flg) PetscCall(PCASDDICSetIterations(pc, n));
+  PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, NULL));
+  a->shifttype = sh;
+  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps", "PCASDDICSetThreads", nt, &nt, &flg));
+  if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
+  PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", NULL, a->check, &a->check, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
+{
+  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
+  PetscBool   iascii;
+  PetscReal   alpha = a->alpha;
+  PetscInt    cmin = a->ncolors, cmax = a->ncolors;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  if (pc->setupcalled) {
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &alpha, 1, MPIU_REAL, MPIU_MAX, comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  localized IC(0) of each rank's diagonal block, %s\n", a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s, colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (plain localized IC(0))" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
+#if defined(PIPEKSP_HAVE_OPENMP)
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP)\n", a->threads));
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
+#endif
+  if (pc->setupcalled) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)"));
+    if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
+    if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
+    PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+    PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows, %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " RCM levels\n", (int)PetscGlobalRank, a->nb, a->nnzb, a->ncolors, a->nlevels));
+    PetscCall(PetscViewerFlush(viewer));
+    PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCCreate_ASDDIC(PC pc)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPPCInitializePackage());
+  PetscCall(PetscNew(&a));
+  a->ordering   = PIPEKSP_ORDERING_CMRCM;
+  a->colors     = ASDDIC_DEFAULT_COLORS;
+  a->block      = -1;
+  a->iterations = 2;
+  a->shifttype  = ASDDIC_SHIFT_DIAGONAL;
+  a->threads    = 1;
+#if defined(PIPEKSP_HAVE_OPENMP)
+  /* one thread unless the user asked for more: MPI ranks usually fill the cores already */
+  if (getenv("OMP_NUM_THREADS")) a->threads = omp_get_max_threads();
+#endif
+  pc->data                 = (void *)a;
+  pc->ops->setup           = PCSetUp_ASDDIC;
+  pc->ops->apply           = PCApply_ASDDIC;
+  pc->ops->reset           = PCReset_ASDDIC;
+  pc->ops->destroy         = PCDestroy_ASDDIC;
+  pc->ops->setfromoptions  = PCSetFromOptions_ASDDIC;
+  pc->ops->view            = PCView_ASDDIC;
+  PetscFunctionReturn(0);
+}
+
+/* ---- settings and inspection (no-ops / errors on other PC types) ---- */
+static PetscErrorCode PCASDDICGet(PC pc, PC_ASDDIC **a)
+{
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &flg));
+  *a = flg ? (PC_ASDDIC *)pc->data : NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSetOrdering(PC pc, PipeKSPOrderingType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type >= PIPEKSP_ORDERING_CMRCM && type <= PIPEKSP_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
+  if (a && a->ordering != type) {
+    a->ordering = type;
+    a->reorder  = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(K >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of colours must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_colors K with K >= 1", K);
+  if (a && a->colors != K) {
+    a->colors  = K;
+    a->reorder = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of ASDD iterations must be at least 1 (1 = plain localized IC(0)), got %" PetscInt_FMT ": use -pc_asddic_iterations n with n >= 1", n);
+  if (a) a->iterations = n;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  if (a && a->block != (blk ? 1 : 0)) {
+    a->block   = blk ? 1 : 0;
+    a->reorder = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (a) a->threads = nt;
+#else
+  if (a) a->threads = 1;
+#endif
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetColoring() needs a PC of type asddic");
+  PetscCheck(pc->setupcalled && a->perm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetColoring(): call PCSetUp() first");
+  if (bs) *bs = a->bs;
+  if (nblocks) *nblocks = a->nb;
+  if (ncolors) *ncolors = a->ncolors;
+  if (colorptr) *colorptr = a->colorptr;
+  if (perm) *perm = a->perm;
+  if (independent) *independent = a->independent;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetFactorInfo() needs a PC of type asddic");
+  if (alpha) *alpha = a->alpha;
+  if (nsymbolic) *nsymbolic = a->nsymbolic;
+  if (bytes) { /* least memory traffic of one local solve: factor values and indices once, dinv, perm, r, z, work twice */
+    PetscInt bs2 = a->bs * a->bs;
+    *bytes = (PetscLogDouble)a->nnzb * bs2 * sizeof(MatScalar) + (PetscLogDouble)a->nnzb * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
+             (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PipeKSPPCFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  ASDDICPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPPCInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (ASDDICPackageInitialized) PetscFunctionReturn(0);
+  ASDDICPackageInitialized = PETSC_TRUE;
+  if (!PIPEKSP_CLASSID) PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscLogEventRegister("ASDDICSetUp", PIPEKSP_CLASSID, &ASDDIC_SetUp));
+  PetscCall(PetscLogEventRegister("ASDDICApply", PIPEKSP_CLASSID, &ASDDIC_Apply));
+  PetscCall(PetscLogEventRegister("ASDDICSweep", PIPEKSP_CLASSID, &ASDDIC_Sweep));
+  PetscCall(PetscRegisterFinalize(PipeKSPPCFinalizePackage));
+  PetscFunctionReturn(0);
+}

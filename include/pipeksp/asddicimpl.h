@@ -1,0 +1,46 @@
+/* Private data of PC asddic (src/pc/asddic*.c). */
+#ifndef PIPEKSP_ASDDICIMPL_H
+#define PIPEKSP_ASDDICIMPL_H
+
+#include <pipeksp/pipekspimpl.h>
+#include <petsc/private/pcimpl.h>
+
+typedef enum { ASDDIC_SHIFT_NONE, ASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
+
+typedef struct {
+  /* settings */
+  PipeKSPOrderingType ordering;
+  PetscInt            colors;     /* K requested */
+  PetscInt            block;      /* -1: auto (on when bs > 1), 0: point, 1: block */
+  PetscInt            iterations; /* ASDD sweeps, 1 = localized IC(0) */
+  PCASDDICShiftType   shifttype;
+  PetscInt            threads;
+  PetscBool           check;      /* verify the colouring in PCSetUp */
+  PetscBool           reorder;    /* settings changed: recompute the ordering at the next setup */
+
+  /* ordering (computed once per nonzero pattern) */
+  PetscInt  bs, nb;      /* block size used by the factor and number of local block rows */
+  PetscInt *perm, *iperm; /* perm[new] = old, iperm[old] = new (block rows) */
+  PetscInt  ncolors;     /* colours actually used (>= K for cmrcm when K is too small for the graph) */
+  PetscInt *colorptr;    /* rows of colour c: colorptr[c] .. colorptr[c+1]-1 (new numbering) */
+  PetscBool independent; /* colours are independent sets (cmrcm, mc): sweeps parallel inside a colour */
+  PetscInt  nlevels;     /* RCM levels (rcm, cmrcm) */
+  PetscInt  nsymbolic;   /* how many times the ordering was computed */
+
+  /* the factor in the new numbering: one CSR of bs x bs blocks, lower part = unit L (stored without
+     its diagonal), upper part = U; dinv = inverted diagonal blocks of U */
+  PetscInt    *fi, *fj, *fdiag;
+  MatScalar   *fa, *fa0, *dinv; /* fa0: the matrix values in the new numbering (kept for shifted retries) */
+  PetscInt     nnzb;
+  PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
+  PetscInt     nshifts; /* retries of the last factorization */
+  PetscBool    failed;  /* the factorization failed on some rank */
+  PetscScalar *work;    /* permuted work vector, nb*bs */
+  Vec          t, w;    /* ASDD work vectors */
+} PC_ASDDIC;
+
+PETSC_INTERN PetscErrorCode PipeKSPOrderGraph(PetscInt, const PetscInt *, const PetscInt *, PipeKSPOrderingType, PetscInt, PetscInt *, PetscInt *, PetscInt **, PetscBool *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *, const PetscScalar *, PetscScalar *);
+
+#endif

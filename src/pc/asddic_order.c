@@ -1,0 +1,178 @@
+/* Orderings of a rank's local graph for asddic: natural, RCM, greedy multicolouring (mc) and
+   cyclic multicolouring of RCM levels (CM-RCM, Nakajima/GeoFEM). */
+#include <pipeksp/asddicimpl.h>
+
+/* Breadth-first level structure of the component of s among nodes with mark[v] != stamp.
+   Writes the visit order to q (returns its length), levels to lev; marks visited nodes with stamp.
+   Neighbours are visited in increasing degree (Cuthill-McKee) when cm is set. */
+static PetscInt BFS(PetscInt s, const PetscInt *xadj, const PetscInt *adj, const PetscInt *done, PetscInt *mark, PetscInt stamp, PetscInt *q, PetscInt *lev, PetscBool cm, PetscInt *nlev)
+{
+  PetscInt head = 0, tail = 0, maxl = 0;
+
+  q[tail++] = s;
+  mark[s]   = stamp;
+  lev[s]    = 0;
+  while (head < tail) {
+    PetscInt v = q[head++], start = tail;
+    for (PetscInt p = xadj[v]; p < xadj[v + 1]; p++) {
+      PetscInt u = adj[p];
+      if (mark[u] == stamp || done[u]) continue;
+      mark[u]   = stamp;
+      lev[u]    = lev[v] + 1;
+      q[tail++] = u;
+      if (lev[u] > maxl) maxl = lev[u];
+    }
+    if (cm) { /* insertion sort of the new nodes by degree (few per step) */
+      for (PetscInt a = start + 1; a < tail; a++) {
+        PetscInt u = q[a], du = xadj[u + 1] - xadj[u], b = a - 1;
+        while (b >= start && xadj[q[b] + 1] - xadj[q[b]] > du) {
+          q[b + 1] = q[b];
+          b--;
+        }
+        q[b + 1] = u;
+      }
+    }
+  }
+  *nlev = maxl + 1;
+  return tail;
+}
+
+/* RCM of all components; order[k] = node, lev[node] = level counted over all components */
+static PetscErrorCode RCM(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PetscInt *order, PetscInt *lev, PetscInt *nlevels)
+{
+  PetscInt *mark, *q, *done, stamp = 0, pos = 0, loff = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(n, &mark, n, &q, n, &done));
+  for (PetscInt v = 0; v < n; v++) {
+    mark[v] = -1;
+    done[v] = 0;
+  }
+  for (PetscInt v0 = 0; v0 < n; v0++) {
+    PetscInt s = v0, nl, cnt, best;
+    if (done[v0]) continue;
+    /* pseudo-peripheral start (George-Liu): restart from a min-degree node of the last level while the depth grows */
+    for (PetscInt it = 0; it < 8; it++) {
+      PetscInt nl2;
+      ++stamp;
+      cnt  = BFS(s, xadj, adj, done, mark, stamp, q, lev, PETSC_FALSE, &nl);
+      best = q[cnt - 1];
+      for (PetscInt k = cnt - 1; k >= 0 && lev[q[k]] == nl - 1; k--)
+        if (xadj[q[k] + 1] - xadj[q[k]] < xadj[best + 1] - xadj[best]) best = q[k];
+      if (it > 0 && best == s) break;
+      ++stamp;
+      (void)BFS(best, xadj, adj, done, mark, stamp, q, lev, PETSC_FALSE, &nl2);
+      if (nl2 <= nl) break;
+      s = best;
+    }
+    ++stamp;
+    cnt = BFS(s, xadj, adj, done, mark, stamp, q, lev, PETSC_TRUE, &nl);
+    for (PetscInt k = 0; k < cnt; k++) {
+      order[pos + k] = q[k];
+      lev[q[k]] += loff;
+      done[q[k]] = 1;
+    }
+    pos += cnt;
+    loff += nl;
+  }
+  /* reverse the Cuthill-McKee order and the levels */
+  for (PetscInt k = 0; k < n / 2; k++) {
+    PetscInt t        = order[k];
+    order[k]          = order[n - 1 - k];
+    order[n - 1 - k] = t;
+  }
+  for (PetscInt v = 0; v < n; v++) lev[v] = loff - 1 - lev[v];
+  *nlevels = loff;
+  PetscCall(PetscFree3(mark, q, done));
+  PetscFunctionReturn(0);
+}
+
+/* Greedy colouring visiting nodes in the order 'order'; node v prefers colour pref[v] (or 0 when
+   pref is NULL) and then the next ones cyclically among the first K; when all K clash a new colour
+   is opened. Every colour is an independent set by construction. */
+static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscInt *adj, const PetscInt *order, const PetscInt *pref, PetscInt K, PetscInt *color, PetscInt *ncolors)
+{
+  PetscInt *used, cap = PetscMax(K, 1) + 64, nc = PetscMax(K, 1);
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + cap, &used)); /* colours can never exceed max degree + 1 <= n */
+  for (PetscInt c = 0; c < n + cap; c++) used[c] = -1;
+  for (PetscInt v = 0; v < n; v++) color[v] = -1;
+  if (!pref) nc = 1;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt v = order[k], c = -1;
+    for (PetscInt p = xadj[v]; p < xadj[v + 1]; p++)
+      if (color[adj[p]] >= 0) used[color[adj[p]]] = v;
+    if (pref) {
+      for (PetscInt d = 0; d < K; d++) {
+        PetscInt cc = (pref[v] + d) % K;
+        if (used[cc] != v) {
+          c = cc;
+          break;
+        }
+      }
+      if (c < 0)
+        for (PetscInt cc = K; c < 0; cc++)
+          if (used[cc] != v) c = cc;
+    } else
+      for (PetscInt cc = 0; c < 0; cc++)
+        if (used[cc] != v) c = cc;
+    color[v] = c;
+    if (c + 1 > nc) nc = c + 1;
+  }
+  *ncolors = nc;
+  PetscCall(PetscFree(used));
+  PetscFunctionReturn(0);
+}
+
+/* Orders the graph (n nodes, symmetric adjacency xadj/adj without self loops).
+   Out: perm[new] = old, ncolors and colorptr[ncolors+1] (allocated here), independent (colours are
+   independent sets), nlevels (RCM levels, 0 when not computed). Within one colour nodes keep their
+   RCM (cmrcm) or natural (mc) order. natural and rcm give one sequential "colour". */
+PetscErrorCode PipeKSPOrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PipeKSPOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
+{
+  PetscInt *order, *lev, *color, nc = 1;
+
+  PetscFunctionBegin;
+  *nlevels     = 0;
+  *independent = PETSC_FALSE;
+  PetscCall(PetscMalloc3(n, &order, n, &lev, n, &color));
+  if (type == PIPEKSP_ORDERING_RCM || type == PIPEKSP_ORDERING_CMRCM) PetscCall(RCM(n, xadj, adj, order, lev, nlevels));
+  else
+    for (PetscInt v = 0; v < n; v++) order[v] = v;
+  if (type == PIPEKSP_ORDERING_NATURAL || type == PIPEKSP_ORDERING_RCM) {
+    PetscCall(PetscArraycpy(perm, order, n));
+    PetscCall(PetscMalloc1(2, colorptr));
+    (*colorptr)[0] = 0;
+    (*colorptr)[1] = n;
+    *ncolors       = 1;
+  } else {
+    PetscInt *cnt;
+    if (type == PIPEKSP_ORDERING_CMRCM) {
+      for (PetscInt v = 0; v < n; v++) lev[v] = lev[v] % K; /* cyclic: level l -> colour l mod K */
+      PetscCall(GreedyColor(n, xadj, adj, order, lev, K, color, &nc));
+    } else PetscCall(GreedyColor(n, xadj, adj, order, NULL, 0, color, &nc));
+    /* drop empty colours (K larger than the number of levels) and number colour by colour */
+    PetscCall(PetscCalloc1(nc + 1, &cnt));
+    for (PetscInt v = 0; v < n; v++) cnt[color[v] + 1]++;
+    {
+      PetscInt *newc, m = 0;
+      PetscCall(PetscMalloc1(nc, &newc));
+      for (PetscInt c = 0; c < nc; c++) newc[c] = cnt[c + 1] ? m++ : -1;
+      for (PetscInt v = 0; v < n; v++) color[v] = newc[color[v]];
+      PetscCall(PetscFree(newc));
+      nc = m;
+    }
+    PetscCall(PetscArrayzero(cnt, nc + 1));
+    for (PetscInt v = 0; v < n; v++) cnt[color[v] + 1]++;
+    for (PetscInt c = 0; c < nc; c++) cnt[c + 1] += cnt[c];
+    PetscCall(PetscMalloc1(nc + 1, colorptr));
+    PetscCall(PetscArraycpy(*colorptr, cnt, nc + 1));
+    for (PetscInt k = 0; k < n; k++) perm[cnt[color[order[k]]]++] = order[k];
+    PetscCall(PetscFree(cnt));
+    *ncolors     = nc;
+    *independent = PETSC_TRUE;
+  }
+  PetscCall(PetscFree3(order, lev, color));
+  PetscFunctionReturn(0);
+}

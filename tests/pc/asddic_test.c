@@ -1,0 +1,364 @@
+static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name>:\n\
+  coloring   every colour of the local ordering is an independent set of the rank's diagonal block\n\
+  symmetry   (x, M^{-1} y) = (M^{-1} x, y) on random vectors, to -tol (default 1e-10) relative\n\
+  threads    -pc_asddic_threads 1 and 2 give the same M^{-1} r\n\
+  icc        cg+asddic (natural, 1 iteration, point) and cg+icc take the same iterations +-1\n\
+  reuse      a second setup with SAME_NONZERO_PATTERN reuses the ordering, the factor is redone\n\
+  pivot      one diagonal entry made negative: -pc_asddic_shift none fails the PC (DIVERGED_PC_FAILED),\n\
+             diagonal shifts with alpha > 0 and gives finite results\n\
+  bjacobi    cg+asddic (2 ASDD iterations) needs fewer iterations than cg+bjacobi/icc\n\
+  spd        largest eigenvalue of M_loc^{-1} A < 2, so ASDD with 2 iterations is positive definite\n\
+  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations and error vs the exact solution\n";
+
+#include <pipeksp.h>
+
+static PetscErrorCode Fail(const char *what)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_LIB, "asddic test FAILED: %s", what);
+}
+
+/* Solves with the options under prefix; returns iterations, reason, error vs exact, time */
+static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal *err, PetscLogDouble *time, KSP *kspout)
+{
+  KSP            ksp;
+  Vec            x;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PetscTime(&t1));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  if (err) PetscCall(PipeKSPCubeComputeError(cube, x, err));
+  if (time) *time = t1 - t0;
+  PetscCall(VecDestroy(&x));
+  if (kspout) *kspout = ksp;
+  else PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MakePC(Mat A, const char *prefix, PC *pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
+  PetscCall(PCSetOptionsPrefix(*pc, prefix));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetType(*pc, PCASDDIC));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCSetUp(*pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestColoring(Mat A)
+{
+  PC              pc;
+  Mat             Ad, Aconv = NULL;
+  PetscInt        bs, nb, nc, *col, bad = 0, m;
+  const PetscInt *cp, *perm;
+  PetscBool       indep, sbaij;
+
+  PetscFunctionBegin;
+  PetscCall(MakePC(A, NULL, &pc));
+  PetscCall(PCASDDICGetColoring(pc, &bs, &nb, &nc, &cp, &perm, &indep));
+  PetscCall(MatGetDiagonalBlock(A, &Ad));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQSBAIJ, &sbaij));
+  if (sbaij) { /* the full pattern, not just the upper triangle */
+    PetscCall(MatConvert(Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aconv));
+    Ad = Aconv;
+  }
+  PetscCall(MatGetLocalSize(Ad, &m, NULL));
+  PetscCheck(nb * bs == m, PETSC_COMM_SELF, PETSC_ERR_LIB, "coloring covers %" PetscInt_FMT " x %" PetscInt_FMT " rows, the block has %" PetscInt_FMT, nb, bs, m);
+  PetscCheck(cp[0] == 0 && cp[nc] == nb, PETSC_COMM_SELF, PETSC_ERR_LIB, "colour ranges do not cover the block rows");
+  PetscCall(PetscMalloc1(nb, &col));
+  for (PetscInt i = 0; i < nb; i++) col[i] = -1;
+  for (PetscInt c = 0; c < nc; c++)
+    for (PetscInt i = cp[c]; i < cp[c + 1]; i++) {
+      PetscCheck(col[perm[i]] < 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "perm is not a permutation");
+      col[perm[i]] = c;
+    }
+  for (PetscInt r = 0; r < m; r++) {
+    PetscInt        ncols;
+    const PetscInt *cols;
+    PetscCall(MatGetRow(Ad, r, &ncols, &cols, NULL));
+    for (PetscInt k = 0; k < ncols; k++)
+      if (cols[k] / bs != r / bs && col[cols[k] / bs] == col[r / bs]) bad++;
+    PetscCall(MatRestoreRow(Ad, r, &ncols, &cols, NULL));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nc, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "block size %" PetscInt_FMT ", up to %" PetscInt_FMT " colours, colours are independent sets: %s, couplings inside a colour: %" PetscInt_FMT "\n", bs, nc, indep ? "yes" : "no (sequential ordering)", bad));
+  if (indep && bad) PetscCall(Fail("a colour is not an independent set"));
+  PetscCall(PetscFree(col));
+  PetscCall(MatDestroy(&Aconv));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestSymmetry(Mat A, PetscReal tol)
+{
+  PC          pc;
+  Vec         x, y, Mx, My;
+  PetscRandom rnd;
+  PetscScalar a, b;
+  PetscReal   rel;
+
+  PetscFunctionBegin;
+  PetscCall(MakePC(A, NULL, &pc));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(x, &Mx));
+  PetscCall(VecDuplicate(x, &My));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(y, rnd));
+  PetscCall(PCApply(pc, x, Mx));
+  PetscCall(PCApply(pc, y, My));
+  PetscCall(VecDot(x, My, &a));
+  PetscCall(VecDot(Mx, y, &b));
+  rel = PetscAbsScalar(a - b) / PetscMax(PetscAbsScalar(a), PetscAbsScalar(b));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "(x, M^-1 y) vs (M^-1 x, y): relative difference %s %g\n", rel < tol ? "below" : "NOT below", (double)tol));
+  if (!(rel < tol)) PetscCall(Fail("operator not symmetric"));
+  /* positive on these vectors too */
+  PetscCall(VecDot(x, Mx, &a));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "(x, M^-1 x) > 0: %s\n", PetscRealPart(a) > 0 ? "yes" : "no"));
+  if (!(PetscRealPart(a) > 0)) PetscCall(Fail("operator not positive"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&Mx));
+  PetscCall(VecDestroy(&My));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestThreads(Mat A)
+{
+  PC          pc;
+  Vec         r, z1, z2;
+  PetscRandom rnd;
+  PetscReal   nd, n1;
+
+  PetscFunctionBegin;
+  PetscCall(MakePC(A, NULL, &pc));
+  PetscCall(MatCreateVecs(A, &r, &z1));
+  PetscCall(VecDuplicate(z1, &z2));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(PCASDDICSetThreads(pc, 1));
+  PetscCall(PCApply(pc, r, z1));
+  PetscCall(PCASDDICSetThreads(pc, 2));
+  PetscCall(PCApply(pc, r, z2));
+  PetscCall(VecAXPY(z2, -1.0, z1));
+  PetscCall(VecNorm(z2, NORM_2, &nd));
+  PetscCall(VecNorm(z1, NORM_2, &n1));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "threads 1 vs 2: relative difference %s 1e-14\n", nd <= 1e-14 * n1 ? "below" : "NOT below"));
+  if (!(nd <= 1e-14 * n1)) PetscCall(Fail("threaded sweep differs from the one-thread sweep"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z1));
+  PetscCall(VecDestroy(&z2));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestICC(PipeKSPCube cube, Mat A, Vec b)
+{
+  PetscInt           i1, i2;
+  KSPConvergedReason r1, r2;
+  PetscReal          e1, e2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-a_pc_type", "asddic"));
+  PetscCall(PetscOptionsSetValue(NULL, "-a_pc_asddic_ordering", "natural"));
+  PetscCall(PetscOptionsSetValue(NULL, "-a_pc_asddic_iterations", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-i_pc_type", "icc"));
+  PetscCall(Solve(cube, A, b, "a_", &i1, &r1, &e1, NULL, NULL));
+  PetscCall(Solve(cube, A, b, "i_", &i2, &r2, &e2, NULL, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg+asddic(natural, 1 iteration): %" PetscInt_FMT " iterations, cg+icc: %" PetscInt_FMT " iterations; equal +-1: %s; both errors < 1e-5: %s\n", i1, i2, PetscAbsInt(i1 - i2) <= 1 ? "yes" : "no", e1 < 1e-5 && e2 < 1e-5 ? "yes" : "no"));
+  if (r1 <= 0 || r2 <= 0 || PetscAbsInt(i1 - i2) > 1 || !(e1 < 1e-5 && e2 < 1e-5)) PetscCall(Fail("asddic(natural) does not match icc"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestReuse(PipeKSPCube cube, Mat A, Vec b)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x;
+  PetscInt           nsym, its;
+  PetscReal          err;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_type", "asddic"));
+  PetscCall(Solve(cube, A, b, NULL, &its, &reason, &err, NULL, &ksp));
+  /* scale the operator: same pattern, new values; the solution scales by 1/2 */
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(VecScale(x, 2.0));
+  PetscCall(PipeKSPCubeComputeError(cube, x, &err));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCASDDICGetFactorInfo(pc, NULL, &nsym, NULL));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "second setup: ordering computed %" PetscInt_FMT " time(s), refactored solve converged: %s, error < 1e-5: %s\n", nsym, reason > 0 ? "yes" : "no", err < 1e-5 ? "yes" : "no"));
+  if (nsym != 1 || reason <= 0 || !(err < 1e-5)) PetscCall(Fail("reuse of the ordering / refactorization"));
+  PetscCall(MatScale(A, 0.5));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* Makes one diagonal entry in the middle of rank 0's rows negative */
+static PetscErrorCode BreakPivot(Mat A)
+{
+  PetscInt    rs, re;
+  PetscMPIInt rank;
+  PetscScalar v;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  if (rank == 0) {
+    PetscInt row = (rs + re) / 2;
+    PetscCall(MatGetValues(A, 1, &row, 1, &row, &v));
+    v = -v;
+    PetscCall(MatSetValues(A, 1, &row, 1, &row, &v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestPivot(Mat A)
+{
+  PC             pc;
+  Vec            r, z;
+  PCFailedReason fr;
+  PetscReal      alpha, nrm;
+
+  PetscFunctionBegin;
+  PetscCall(BreakPivot(A));
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(VecSet(r, 1.0));
+  /* none: the PC fails on every rank and its output is Inf (KSP stops with DIVERGED_PC_FAILED) */
+  PetscCall(PetscOptionsSetValue(NULL, "-n_pc_asddic_shift", "none"));
+  PetscCall(MakePC(A, "n_", &pc));
+  PetscCall(PCGetFailedReason(pc, &fr));
+  PetscCall(PCApply(pc, r, z));
+  PetscCall(VecNorm(z, NORM_INFINITY, &nrm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "shift none: PC failed reason %s, output is Inf: %s\n", PCFailedReasons[fr], PetscIsInfReal(nrm) ? "yes" : "no"));
+  if (fr != PC_FACTOR_NUMERIC_ZEROPIVOT || !PetscIsInfReal(nrm)) PetscCall(Fail("shift none did not fail the PC"));
+  PetscCall(PCDestroy(&pc));
+  /* diagonal: succeeds with a positive shift, finite output */
+  PetscCall(PetscOptionsSetValue(NULL, "-d_pc_asddic_shift", "diagonal"));
+  PetscCall(MakePC(A, "d_", &pc));
+  PetscCall(PCGetFailedReason(pc, &fr));
+  PetscCall(PCASDDICGetFactorInfo(pc, &alpha, NULL, NULL));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &alpha, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PCApply(pc, r, z));
+  PetscCall(VecNorm(z, NORM_INFINITY, &nrm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "shift diagonal: PC failed reason %s, alpha > 0: %s, output finite: %s\n", PCFailedReasons[fr], alpha > 0 ? "yes" : "no", PetscIsInfOrNanReal(nrm) ? "no" : "yes"));
+  if (fr != PC_NOERROR || !(alpha > 0) || PetscIsInfOrNanReal(nrm)) PetscCall(Fail("diagonal shift did not recover"));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestBJacobi(PipeKSPCube cube, Mat A, Vec b)
+{
+  PetscInt           i1, i2;
+  KSPConvergedReason r1, r2;
+  PetscReal          e1, e2;
+  PetscLogDouble     t1, t2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-a_pc_type", "asddic"));
+  PetscCall(PetscOptionsSetValue(NULL, "-a_pc_asddic_iterations", "2"));
+  PetscCall(PetscOptionsSetValue(NULL, "-b_pc_type", "bjacobi"));
+  PetscCall(PetscOptionsSetValue(NULL, "-b_sub_pc_type", "icc"));
+  PetscCall(Solve(cube, A, b, "a_", &i1, &r1, &e1, &t1, NULL));
+  PetscCall(Solve(cube, A, b, "b_", &i2, &r2, &e2, &t2, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg+asddic(2 ASDD iterations) needs fewer iterations than cg+bjacobi/icc: %s\n", i1 < i2 ? "yes" : "no"));
+  PetscCall(PetscInfo(NULL, "asddic %" PetscInt_FMT " its %g s, bjacobi/icc %" PetscInt_FMT " its %g s\n", i1, t1, i2, t2));
+  if (r1 <= 0 || r2 <= 0 || i1 >= i2 || !(e1 < 1e-5)) PetscCall(Fail("asddic not better than bjacobi+icc"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
+{
+  KSP                ksp;
+  PetscInt           its;
+  KSPConvergedReason reason;
+  PetscReal          emax, emin;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-e_pc_type", "asddic"));
+  PetscCall(PetscOptionsSetValue(NULL, "-e_pc_asddic_iterations", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-e_ksp_compute_singularvalues", NULL));
+  PetscCall(Solve(cube, A, b, "e_", &its, &reason, NULL, NULL, &ksp));
+  PetscCall(KSPComputeExtremeSingularValues(ksp, &emax, &emin));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "lambda_max(M_loc^-1 A) < 2 (ASDD with 2 iterations is SPD): %s\n", emax < 2 ? "yes" : "no"));
+  PetscCall(PetscInfo(NULL, "Lanczos estimates of M_loc^-1 A: %g .. %g\n", (double)emin, (double)emax));
+  if (!(emax < 2)) PetscCall(Fail("lambda_max >= 2: ASDD(2) is not positive definite here"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PipeKSPCube cube;
+  Mat         A;
+  Vec         b;
+  char        test[64] = "solve";
+  PetscReal   tol      = 1e-10;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "asddic test", NULL);
+  PetscCall(PetscOptionsString("-test", "Which check", NULL, test, test, sizeof(test), NULL));
+  PetscCall(PetscOptionsReal("-tol", "Symmetry tolerance", NULL, tol, &tol, NULL));
+  PetscOptionsEnd();
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetFromOptions(cube));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+
+  if (!strcmp(test, "coloring")) PetscCall(TestColoring(A));
+  else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A, tol));
+  else if (!strcmp(test, "threads")) PetscCall(TestThreads(A));
+  else if (!strcmp(test, "icc")) PetscCall(TestICC(cube, A, b));
+  else if (!strcmp(test, "reuse")) PetscCall(TestReuse(cube, A, b));
+  else if (!strcmp(test, "pivot")) PetscCall(TestPivot(A));
+  else if (!strcmp(test, "bjacobi")) PetscCall(TestBJacobi(cube, A, b));
+  else if (!strcmp(test, "spd")) PetscCall(TestSPD(cube, A, b));
+  else if (!strcmp(test, "solve")) {
+    PetscInt           its;
+    KSPConvergedReason reason;
+    PetscReal          err;
+    PetscLogDouble     t;
+    PetscBool          brk = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-break_pivot", &brk, NULL));
+    if (brk) PetscCall(BreakPivot(A));
+    PetscCall(PetscOptionsSetValue(NULL, "-s_pc_type", "asddic"));
+    PetscCall(Solve(cube, A, b, "s_", &its, &reason, &err, &t, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t));
+  } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "unknown -test %s", test);
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscCall(PetscFinalize());
+  return 0;
+}
