@@ -111,6 +111,34 @@ static PetscErrorCode CheckRefused(PetscInt *fails)
   PetscFunctionReturn(0);
 }
 
+/* thread policy without MPI_THREAD_MULTIPLE (this program asks PETSc for the default level):
+   must fall back to poll, not start a thread */
+static PetscErrorCode CheckThreadFallback(PetscInt *fails)
+{
+  KSP                 ksp;
+  Mat                 A;
+  PipeKSPProgressType used;
+  int                 provided;
+
+  PetscFunctionBeginUser;
+  PetscCall(DiagMatrix(8, PETSC_FALSE, &A));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEGROPP));
+  PetscCall(KSPPipeSetProgress(ksp, PIPEKSP_PROGRESS_THREAD));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPPipeGetProgress(ksp, &used));
+  PetscCallMPI(MPI_Query_thread(&provided));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "thread policy with MPI thread level %d -> %s\n", provided, PipeKSPProgressTypes[used]));
+  if (used != (provided == MPI_THREAD_MULTIPLE ? PIPEKSP_PROGRESS_THREAD : PIPEKSP_PROGRESS_POLL)) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: wrong thread fallback\n"));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR};
@@ -131,6 +159,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(CheckRefused(&fails));
+  PetscCall(CheckThreadFallback(&fails));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(PetscFinalize());
