@@ -15,7 +15,11 @@ get_filename_component(_petsc_prefix "${_petsc_prefix}" REALPATH)
 file(GLOB _tut_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorials/ex*.c ${PROJECT_SOURCE_DIR}/tutorials/ex*.py
   ${PROJECT_SOURCE_DIR}/tutorials/output/*.out)
 set(_testdir ${PROJECT_BINARY_DIR}/tests/pipeksp)
-file(REMOVE_RECURSE ${_testdir}/tutorials)
+# drop scripts of removed TEST entries (the tutorial executables live in the same folder: keep them)
+file(GLOB _old_scripts ${_testdir}/tutorials/run*.sh)
+if(_old_scripts)
+  file(REMOVE ${_old_scripts})
+endif()
 execute_process(
   COMMAND ${PIPEKSP_PYTHON} ${PIPEKSP_GMAKEGENTEST} --petsc-dir=${_petsc_prefix} --petsc-arch=
           --srcdir=${PROJECT_SOURCE_DIR} --testdir=${_testdir} --pkg-dir=${PROJECT_SOURCE_DIR}
