@@ -23,8 +23,12 @@ class _StatsBuffer(ctypes.Structure):
 
 def progress_types():
     """The policy names, in enum order, read from the library's PipeKSPProgressTypes[]."""
-    # PipeKSPProgressTypes is an array (not a pointer): address of its first element
-    first = ctypes.c_char_p.in_dll(_loader.library(), "PipeKSPProgressTypes")
+    return _enum_names("PipeKSPProgressTypes")
+
+
+def _enum_names(symbol):
+    # a PETSc enum-name array (not a pointer): its first element lives at the symbol's address
+    first = ctypes.c_char_p.in_dll(_loader.library(), symbol)
     base = ctypes.addressof(first)
     names = []
     for i in range(64):

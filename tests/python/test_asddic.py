@@ -1,0 +1,106 @@
+"""asddic settings and colouring from petsc4py."""
+import numpy
+import pytest
+from petsc4py import PETSc
+
+import pipeksp
+
+
+@pytest.fixture(scope="module")
+def cube(comm):
+    c = pipeksp.Cube(comm, n=7, from_options=False)
+    yield c
+    c.destroy()
+
+
+def colour_clashes(cube, col):
+    """Pairs of coupled block rows that share a colour, from this rank's diagonal block of A."""
+    ad = cube.A.getDiagonalBlock()
+    aij = ad.convert("aij", out=PETSc.Mat())  # a copy: out=None would convert A's own block in place
+    ia, ja, _ = aij.getValuesCSR()
+    aij.destroy()
+    ad.destroy()
+    bs, cp, perm = col["bs"], col["colorptr"], col["perm"]
+    colour = numpy.empty(col["nblocks"], dtype=int)
+    for c in range(col["ncolors"]):
+        colour[perm[cp[c]:cp[c + 1]]] = c
+    rows = numpy.repeat(numpy.arange(len(ia) - 1), numpy.diff(ia)) // bs
+    cols = ja // bs
+    return int(numpy.count_nonzero((rows != cols) & (colour[rows] == colour[cols])))
+
+
+def solve(cube, **settings):
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    ksp.setOperators(cube.A)
+    ksp.setType("cg")
+    ksp.setTolerances(rtol=1e-8)
+    pc = ksp.getPC()
+    pc.setType("asddic")
+    pipeksp.set_asddic(pc, **settings)
+    x = cube.b.duplicate()
+    ksp.solve(cube.b, x)
+    out = dict(reason=ksp.getConvergedReason(), its=ksp.getIterationNumber(), err=cube.error(x),
+               coloring=pipeksp.get_asddic_coloring(pc))
+    x.destroy()
+    ksp.destroy()
+    return out
+
+
+@pytest.mark.parametrize("ordering, colors", [("cmrcm", 3), ("mc", 4), ("rcm", None), ("natural", None)])
+def test_orderings(cube, ordering, colors):
+    res = solve(cube, ordering=ordering, colors=colors)
+    assert res["reason"] > 0 and res["err"] < 1e-5
+    col = res["coloring"]
+    nloc = cube.b.getLocalSize()
+    assert col["bs"] * col["nblocks"] == nloc and col["bs"] in (1, 3)
+    assert sorted(col["perm"]) == list(range(col["nblocks"]))  # a permutation of the local block rows
+    cp = col["colorptr"]
+    assert cp[0] == 0 and cp[-1] == col["nblocks"] and numpy.all(numpy.diff(cp) >= 0)
+    assert len(cp) == col["ncolors"] + 1
+    if ordering in ("cmrcm", "mc"):
+        # the coloured sweeps rely on it: no two coupled unknowns in one colour
+        assert col["independent"]
+        assert col["ncolors"] >= 2
+        assert colour_clashes(cube, col) == 0
+    elif not col["independent"]:
+        assert colour_clashes(cube, col) > 0  # and the check can tell
+
+
+def test_point_and_block_agree(cube):
+    blk = solve(cube, block=True)
+    pt = solve(cube, block=False)
+    assert blk["coloring"]["bs"] == 3 and pt["coloring"]["bs"] == 1
+    assert blk["reason"] > 0 and pt["reason"] > 0 and blk["err"] < 1e-5 and pt["err"] < 1e-5
+
+
+def test_asdd_sweeps_help(cube):
+    one = solve(cube, iterations=1)
+    two = solve(cube, iterations=2)
+    assert one["reason"] > 0 and two["reason"] > 0
+    assert two["its"] <= one["its"], (two["its"], one["its"])
+
+
+def test_bad_arguments(comm):
+    pc = PETSc.PC().create(comm)
+    try:
+        with pytest.raises(ValueError, match="set the PC type first"):
+            pipeksp.set_asddic(pc, colors=3)
+        pc.setType("asddic")
+        with pytest.raises(ValueError, match="unknown ordering 'zigzag'.*cmrcm, rcm, mc, natural"):
+            pipeksp.set_asddic(pc, ordering="zigzag")
+        for key, val, exc in (("colors", 0, ValueError), ("iterations", -2, ValueError), ("threads", 0, ValueError),
+                              ("colors", 2.5, TypeError), ("block", "yes", TypeError), ("ordering", 1, TypeError)):
+            with pytest.raises(exc, match=key if key != "ordering" else "ordering"):
+                pipeksp.set_asddic(pc, **{key: val})
+        with pytest.raises(TypeError, match="PETSc.PC"):
+            pipeksp.set_asddic(PETSc.KSP(), colors=2)
+        with pytest.raises(PETSc.Error, match="PCSetUp"):  # C: colouring exists only after set-up
+            pipeksp.get_asddic_coloring(pc)
+        jac = PETSc.PC().create(comm)
+        jac.setType("jacobi")
+        pipeksp.set_asddic(jac, colors=3)  # other PC types ignore it, as in C
+        with pytest.raises(ValueError, match="not 'asddic'"):
+            pipeksp.get_asddic_coloring(jac)
+        jac.destroy()
+    finally:
+        pc.destroy()
