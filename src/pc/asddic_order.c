@@ -87,6 +87,55 @@ static PetscErrorCode RCM(PetscInt n, const PetscInt *xadj, const PetscInt *adj,
   PetscFunctionReturn(0);
 }
 
+/* Level sets in which every level is an independent set (Nakajima's CM-RCM levels): level l takes,
+   in frontier order, the nodes not adjacent to a node already in level l; the rejected ones stay in
+   the frontier for the next level, followed by the unassigned neighbours of level l.
+   cm: Cuthill-McKee order (seeds each component). Out: lev[], *nlevels. */
+static PetscErrorCode IndependentLevels(PetscInt n, const PetscInt *xadj, const PetscInt *adj, const PetscInt *cm, PetscInt *lev, PetscInt *nlevels)
+{
+  PetscInt *F, *G, *T, *inF, nF = 0, nassigned = 0, seed = 0, l = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n, &F, n, &G, n, &T, n, &inF));
+  for (PetscInt v = 0; v < n; v++) {
+    lev[v] = -1;
+    inF[v] = 0;
+  }
+  while (nassigned < n) {
+    PetscInt nG = 0, nT = 0;
+    if (!nF) { /* new component: its first node in CM order */
+      while (lev[cm[seed]] >= 0) seed++;
+      F[nF++]       = cm[seed];
+      inF[cm[seed]] = 1;
+    }
+    for (PetscInt k = 0; k < nF; k++) {
+      PetscInt v = F[k], ok = 1;
+      for (PetscInt p = xadj[v]; p < xadj[v + 1] && ok; p++)
+        if (lev[adj[p]] == l) ok = 0;
+      if (ok) {
+        lev[v]  = l;
+        inF[v]  = 0;
+        T[nT++] = v;
+        nassigned++;
+      } else G[nG++] = v;
+    }
+    for (PetscInt k = 0; k < nT; k++)
+      for (PetscInt p = xadj[T[k]]; p < xadj[T[k] + 1]; p++) {
+        PetscInt u = adj[p];
+        if (lev[u] < 0 && !inF[u]) {
+          inF[u]  = 1;
+          G[nG++] = u;
+        }
+      }
+    PetscCall(PetscArraycpy(F, G, nG));
+    nF = nG;
+    l++;
+  }
+  *nlevels = l;
+  PetscCall(PetscFree4(F, G, T, inF));
+  PetscFunctionReturn(0);
+}
+
 /* Greedy colouring visiting nodes in the order 'order'; node v prefers colour pref[v] (or 0 when
    pref is NULL) and then the next ones cyclically among the first K; when all K clash a new colour
    is opened. Every colour is an independent set by construction. */
@@ -149,7 +198,25 @@ PetscErrorCode PipeKSPOrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
   } else {
     PetscInt *cnt;
     if (type == PIPEKSP_ORDERING_CMRCM) {
-      for (PetscInt v = 0; v < n; v++) lev[v] = lev[v] % K; /* cyclic: level l -> colour l mod K */
+      PetscInt *cnt2, *ord2;
+      /* independent level sets grown from the CM start, reversed (RCM), then level l -> colour l mod K;
+         the greedy pass repairs the rare clash between levels l and l + K */
+      for (PetscInt k = 0; k < n / 2; k++) {
+        PetscInt t        = order[k];
+        order[k]          = order[n - 1 - k];
+        order[n - 1 - k] = t;
+      }
+      PetscCall(IndependentLevels(n, xadj, adj, order, lev, nlevels));
+      PetscCall(PetscCalloc1(*nlevels + 1, &cnt2));
+      PetscCall(PetscMalloc1(n, &ord2));
+      for (PetscInt v = 0; v < n; v++) lev[v] = *nlevels - 1 - lev[v];
+      for (PetscInt v = 0; v < n; v++) cnt2[lev[v] + 1]++;
+      for (PetscInt l = 0; l < *nlevels; l++) cnt2[l + 1] += cnt2[l];
+      for (PetscInt k = n - 1; k >= 0; k--) ord2[cnt2[lev[order[k]]]++] = order[k]; /* by level, reversed inside */
+      PetscCall(PetscArraycpy(order, ord2, n));
+      PetscCall(PetscFree(cnt2));
+      PetscCall(PetscFree(ord2));
+      for (PetscInt v = 0; v < n; v++) lev[v] = lev[v] % K;
       PetscCall(GreedyColor(n, xadj, adj, order, lev, K, color, &nc));
     } else PetscCall(GreedyColor(n, xadj, adj, order, NULL, 0, color, &nc));
     /* drop empty colours (K larger than the number of levels) and number colour by colour */
