@@ -103,3 +103,13 @@ def test_loaded_copy_is_reused():
     # a second register() (or one after -dll_append) must not load a second copy
     p = pipeksp.register()
     assert _loader._mapped("/libpipeksp.so") == {os.path.realpath(p)}
+
+
+@pytest.mark.skipif(PETSc.COMM_WORLD.getSize() > 1, reason="spawns a plain Python process; once is enough")
+def test_import_does_not_start_petsc():
+    # users must still be able to call petsc4py.init(args) after `import pipeksp`
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_"))}
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(pipeksp.__file__))
+    code = "import sys, pipeksp; assert 'petsc4py.PETSc' not in sys.modules, 'PETSc imported'; print('clean')"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "clean" in out.stdout, out.stderr
