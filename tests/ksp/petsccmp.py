@@ -16,7 +16,7 @@ ap.add_argument("--example", choices=["ex2", "ex56"], required=True)
 a = ap.parse_args()
 
 if a.example == "ex2":
-    base = ["-m", "40", "-n", "40", "-pc_type", "jacobi"]
+    base = ["-m", "30", "-n", "30", "-pc_type", "jacobi"]
     # thread falls back to poll here (ex2 asks MPI for FUNNELED only)
     runs = [("cg", None), ("pipegropp", "poll"), ("pipegropp", "blocking"), ("pipegv", "none"), ("pipegv", "poll"),
             ("pipegv", "thread"), ("chrongear", None)]
