@@ -62,3 +62,14 @@ endforeach()
 add_test(NAME pc_asddic_bad_pivot_error
   COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:pc_asddic_test> -test solve -cube_n 5 -break_pivot -s_pc_asddic_shift none -s_ksp_error_if_not_converged)
 set_tests_properties(pc_asddic_bad_pivot_error PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}" PASS_REGULAR_EXPRESSION "non-positive pivot on rank 0.*use -pc_asddic_shift diagonal" LABELS pc PROCESSORS 2)
+
+# bench programs (bench/asddic_*): built here, small runs as tests so they keep working
+add_executable(pc_asddic_bandwidth ${PROJECT_SOURCE_DIR}/bench/asddic_bandwidth.c)
+target_link_libraries(pc_asddic_bandwidth PRIVATE pipeksp)
+set_target_properties(pc_asddic_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_bandwidth)
+add_test(NAME pc_asddic_bench_bandwidth
+  COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:pc_asddic_bandwidth> -cube_n 13 -reps 3 -stream_n 1000000)
+set_tests_properties(pc_asddic_bench_bandwidth PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}"
+  PASS_REGULAR_EXPRESSION "asddic local solve: [0-9.]+ GB/s   STREAM triad: [0-9.]+ GB/s" LABELS pc)
+add_test(NAME pc_asddic_bench_colors COMMAND sh ${PROJECT_SOURCE_DIR}/bench/asddic_colors.sh ${PROJECT_BINARY_DIR} 13)
+set_tests_properties(pc_asddic_bench_colors PROPERTIES LABELS pc)
