@@ -146,11 +146,11 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
 
   PetscFunctionBegin;
   if (!r) PetscFunctionReturn(0);
-  if (r->pending) { /* an error unwound a solve between start and wait: finish the collective */
+  PetscCall(PipeKSPRedStopThread(r)); /* first: the request must not be tested by two threads */
+  if (r->pending && r->type != PIPEKSP_PROGRESS_BLOCKING) { /* an error unwound a solve between start and wait */
     PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
     if (ActiveRed == r) ActiveRed = r->prev_active;
   }
-  PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
   PetscFunctionReturn(0);
