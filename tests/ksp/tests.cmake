@@ -60,6 +60,13 @@ foreach(entry ${PIPEKSP_KSP_VARIANTS})
   set_tests_properties(ksp-cube-${name}-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
 endforeach()
+# with our own PC asddic, whose colour sweeps call the poll hook
+foreach(np 2 4)
+  add_test(NAME ksp-cube-asddic-np${np}
+    COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 8 -pc_type asddic -expect_thread)
+  set_tests_properties(ksp-cube-asddic-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+endforeach()
 # leaks: PETSc's checking allocator reports unfreed memory at exit
 add_test(NAME ksp-cube-malloc-np2
   COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 6 -pc_type jacobi -malloc_debug -malloc_dump)
