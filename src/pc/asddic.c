@@ -139,7 +139,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   PetscCall(VecDuplicate(a->t, &a->w));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
-  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " RCM levels\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels));
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels));
   PetscFunctionReturn(0);
 }
 
@@ -330,7 +330,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
     PetscCall(PetscViewerASCIIPushSynchronized(viewer));
-    PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows, %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " RCM levels\n", (int)PetscGlobalRank, a->nb, a->nnzb, a->ncolors, a->nlevels));
+    PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows, %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", (int)PetscGlobalRank, a->nb, a->nnzb, a->ncolors, a->nlevels));
     PetscCall(PetscViewerFlush(viewer));
     PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   }

@@ -19,6 +19,8 @@ static PetscErrorCode Fail(const char *what)
 }
 
 /* Solves with the options under prefix; returns iterations, reason, error vs exact, time */
+static PetscBool ComputeSV = PETSC_FALSE; /* Lanczos extreme eigenvalue estimates (spd test) */
+
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal *err, PetscLogDouble *time, KSP *kspout)
 {
   KSP            ksp;
@@ -31,6 +33,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, 
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetComputeSingularValues(ksp, ComputeSV));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
@@ -307,9 +310,10 @@ static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-e_pc_type", "asddic"));
   PetscCall(PetscOptionsSetValue(NULL, "-e_pc_asddic_iterations", "1"));
-  PetscCall(PetscOptionsSetValue(NULL, "-e_ksp_compute_singularvalues", NULL));
+  ComputeSV = PETSC_TRUE;
   PetscCall(Solve(cube, A, b, "e_", &its, &reason, NULL, NULL, &ksp));
   PetscCall(KSPComputeExtremeSingularValues(ksp, &emax, &emin));
+  ComputeSV = PETSC_FALSE;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "lambda_max(M_loc^-1 A) < 2 (ASDD with 2 iterations is SPD): %s\n", emax < 2 ? "yes" : "no"));
   PetscCall(PetscInfo(NULL, "Lanczos estimates of M_loc^-1 A: %g .. %g\n", (double)emin, (double)emax));
   if (!(emax < 2)) PetscCall(Fail("lambda_max >= 2: ASDD(2) is not positive definite here"));
@@ -354,7 +358,8 @@ int main(int argc, char **argv)
     PetscBool          brk = PETSC_FALSE;
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-break_pivot", &brk, NULL));
     if (brk) PetscCall(BreakPivot(A));
-    PetscCall(PetscOptionsSetValue(NULL, "-s_pc_type", "asddic"));
+    PetscCall(PetscOptionsHasName(NULL, "s_", "-pc_type", &brk));
+    if (!brk) PetscCall(PetscOptionsSetValue(NULL, "-s_pc_type", "asddic")); /* other PCs for comparison */
     PetscCall(Solve(cube, A, b, "s_", &its, &reason, &err, &t, NULL));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t));
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "unknown -test %s", test);
