@@ -1,0 +1,47 @@
+# The reduction-latency emulator (bench/emulator/pipeksp_emu.c, an LD_PRELOAD PMPI shim; issue 6)
+# and its unit tests. The shim is EMULATION of a large machine's allreduce latency, see bench/README.md.
+add_library(pipeksp_emu SHARED ${PROJECT_SOURCE_DIR}/bench/emulator/pipeksp_emu.c)
+target_link_libraries(pipeksp_emu PRIVATE MPI::MPI_C Threads::Threads m)
+target_compile_options(pipeksp_emu PRIVATE -Wall -Wextra -Wno-unused-parameter)
+set_target_properties(pipeksp_emu PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+
+# the test program links MPI only: the shim comes in through LD_PRELOAD, as in the benchmarks
+add_executable(emu_test ${CMAKE_CURRENT_LIST_DIR}/emu_test.c)
+target_link_libraries(emu_test PRIVATE MPI::MPI_C)
+set_target_properties(emu_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/emulator)
+add_dependencies(emu_test pipeksp_emu)
+
+set(_emu_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+# name, ranks, mode (calls|library|off), extra environment (VAR=value ..., given to the ranks with -x)
+function(pipeksp_emu_test name np mode)
+  set(_x -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>)
+  foreach(v ${ARGN})
+    list(APPEND _x -x ${v})
+  endforeach()
+  add_test(NAME emulator-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:emu_test> ${mode})
+  # timing checks: keep other tests off the two cores while they run
+  set_tests_properties(emulator-${name} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "emu_test PASSED"
+    FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 RUN_SERIAL TRUE LABELS emulator)
+endfunction()
+# Virtual clock: the model checked exactly (discrete-event time inside the shim), 2 and 4 ranks.
+set(_emu_virt PIPEKSP_EMU_CLOCK=virtual PIPEKSP_EMU_P=256 PIPEKSP_EMU_ALPHA_US=2)
+pipeksp_emu_test(virtual-calls-2 2 calls ${_emu_virt} PIPEKSP_EMU_PROGRESS=calls)
+pipeksp_emu_test(virtual-calls-4 4 calls ${_emu_virt} PIPEKSP_EMU_PROGRESS=calls)
+pipeksp_emu_test(virtual-library-2 2 library ${_emu_virt} PIPEKSP_EMU_PROGRESS=library)
+pipeksp_emu_test(virtual-library-4 4 library ${_emu_virt} PIPEKSP_EMU_PROGRESS=library)
+pipeksp_emu_test(virtual-jitter-4 4 calls ${_emu_virt} PIPEKSP_EMU_JITTER_US=5 PIPEKSP_EMU_SEED=7)
+# Wall clock, as the benchmarks run: P_sim 256 -> 8 rounds of 1 ms, large against the scheduling noise
+# of a shared node; lower bounds exact, upper bounds loose.
+set(_emu_wall PIPEKSP_EMU_P=256 PIPEKSP_EMU_ALPHA_US=1000)
+pipeksp_emu_test(wall-calls-2 2 calls ${_emu_wall} PIPEKSP_EMU_PROGRESS=calls)
+pipeksp_emu_test(wall-calls-4 4 calls ${_emu_wall} PIPEKSP_EMU_PROGRESS=calls)
+pipeksp_emu_test(wall-library-2 2 library ${_emu_wall} PIPEKSP_EMU_PROGRESS=library)
+pipeksp_emu_test(off-2 2 off)
+
+# bad settings: a clear message from every rank, no hang
+add_test(NAME emulator-bad-env COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
+  -x PIPEKSP_EMU_P=lots $<TARGET_FILE:emu_test> calls)
+set_tests_properties(emulator-bad-env PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_P=\"lots\" is invalid" TIMEOUT 60 LABELS emulator)
+add_test(NAME emulator-bad-progress COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
+  -x PIPEKSP_EMU_P=64 -x PIPEKSP_EMU_PROGRESS=sometimes $<TARGET_FILE:emu_test> calls)
+set_tests_properties(emulator-bad-progress PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_PROGRESS=\"sometimes\" is invalid: must be calls or library" TIMEOUT 60 LABELS emulator)
