@@ -32,6 +32,7 @@ typedef struct {
   PetscInt    *fi, *fj, *fdiag;
   MatScalar   *fa, *fa0, *dinv; /* fa0: the matrix values in the new numbering (kept for shifted retries) */
   PetscInt     nnzb;
+  PetscInt    *fmap, nfmap; /* entry k of the local block (MatGetRow order) goes to fa0[fmap[k]] */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */

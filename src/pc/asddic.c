@@ -26,6 +26,8 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscCall(PetscFree(a->colorptr));
   PetscCall(PetscFree3(a->fi, a->fj, a->fdiag));
   PetscCall(PetscFree4(a->fa, a->fa0, a->dinv, a->work));
+  PetscCall(PetscFree(a->fmap));
+  a->nfmap = 0;
   PetscCall(VecDestroy(&a->t));
   PetscCall(VecDestroy(&a->w));
   a->nb      = 0;
@@ -143,25 +145,57 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   PetscFunctionReturn(0);
 }
 
+/* Where each entry of Ad lands in the permuted factor (once per pattern) */
+static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
+{
+  const PetscInt bs = a->bs, bs2 = bs * bs;
+  MatInfo        info;
+  PetscInt       k = 0, cap;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+  cap = (PetscInt)info.nz_used + 1;
+  PetscCall(PetscMalloc1(cap, &a->fmap));
+  for (PetscInt r = 0; r < a->nb * bs; r++) {
+    PetscInt        nc, i = a->iperm[r / bs];
+    const PetscInt *cols;
+    PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
+    if (k + nc > cap) { /* nz_used was an underestimate */
+      PetscInt *t;
+      cap = 2 * (k + nc);
+      PetscCall(PetscMalloc1(cap, &t));
+      PetscCall(PetscArraycpy(t, a->fmap, k));
+      PetscCall(PetscFree(a->fmap));
+      a->fmap = t;
+    }
+    for (PetscInt j = 0; j < nc; j++) {
+      PetscInt loc;
+      PetscCall(PetscFindInt(a->iperm[cols[j] / bs], a->fi[i + 1] - a->fi[i], a->fj + a->fi[i], &loc));
+      a->fmap[k++] = (a->fi[i] + loc) * bs2 + (r % bs) * bs + cols[j] % bs;
+    }
+    PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+  }
+  a->nfmap = k;
+  PetscFunctionReturn(0);
+}
+
 /* Copies the values of Ad into the permuted pattern (a->fa0) */
 static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
 {
-  const PetscInt bs = a->bs, bs2 = bs * bs;
+  PetscInt k = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscArrayzero(a->fa0, a->nnzb * bs2));
-  for (PetscInt r = 0; r < a->nb * bs; r++) {
-    PetscInt           nc, i = a->iperm[r / bs];
-    const PetscInt    *cols;
+  PetscCall(PetscArrayzero(a->fa0, a->nnzb * a->bs * a->bs));
+  for (PetscInt r = 0; r < a->nb * a->bs; r++) {
+    PetscInt           nc;
     const PetscScalar *vals;
-    PetscCall(MatGetRow(Ad, r, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; k++) {
-      PetscInt loc;
-      PetscCall(PetscFindInt(a->iperm[cols[k] / bs], a->fi[i + 1] - a->fi[i], a->fj + a->fi[i], &loc));
-      a->fa0[(a->fi[i] + loc) * bs2 + (r % bs) * bs + cols[k] % bs] = vals[k];
-    }
-    PetscCall(MatRestoreRow(Ad, r, &nc, &cols, &vals));
+    PetscCall(MatGetRow(Ad, r, &nc, NULL, &vals));
+    PetscCheck(k + nc <= a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
+    for (PetscInt j = 0; j < nc; j++) a->fa0[a->fmap[k + j]] = vals[j];
+    k += nc;
+    PetscCall(MatRestoreRow(Ad, r, &nc, NULL, &vals));
   }
+  PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
   PetscFunctionReturn(0);
 }
 
@@ -189,7 +223,10 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   bs = (a->block == 0) ? 1 : bsmat;
   PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m) PetscCall(PCASDDICSymbolic(pc, Ad, bs));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m) {
+    PetscCall(PCASDDICSymbolic(pc, Ad, bs));
+    PetscCall(PCASDDICBuildFillMap(a, Ad));
+  }
   PetscCall(PCASDDICFillValues(a, Ad));
   PetscCall(MatDestroy(&Aconv));
 

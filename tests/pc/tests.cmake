@@ -66,6 +66,9 @@ set_tests_properties(pc_asddic_bad_pivot_error PROPERTIES ENVIRONMENT "${PIPEKSP
 # bench programs (bench/asddic_*): built here, small runs as tests so they keep working
 add_executable(pc_asddic_bandwidth ${PROJECT_SOURCE_DIR}/bench/asddic_bandwidth.c)
 target_link_libraries(pc_asddic_bandwidth PRIVATE pipeksp)
+if(OpenMP_C_FOUND)
+  target_link_libraries(pc_asddic_bandwidth PRIVATE OpenMP::OpenMP_C)
+endif()
 set_target_properties(pc_asddic_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_bandwidth)
 add_test(NAME pc_asddic_bench_bandwidth
   COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:pc_asddic_bandwidth> -cube_n 13 -reps 3 -stream_n 1000000)
