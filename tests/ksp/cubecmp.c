@@ -12,6 +12,7 @@ Exits with an error when a check fails.\n\n";
 typedef struct {
   PetscInt           its;
   PetscReal          res, err; /* true relative residual, max-norm relative error */
+  PetscReal          rnorm;    /* the solver's last residual norm */
   KSPConvergedReason reason;
   PipeKSPProgressType used;
   PipeKSPStats       stats;
@@ -41,6 +42,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
+  PetscCall(KSPGetResidualNorm(ksp, &res->rnorm));
   res->used = (PipeKSPProgressType)-1;
   PetscCall(PetscMemzero(&res->stats, sizeof(res->stats)));
   if (ours) {
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
   Vec         b, x0 = NULL;
   char       *types[8], *policies[8];
   PetscInt    ntypes = 8, npol = 8, t, p, fails = 0, ref_its = -1;
+  PetscReal   ref_rnorm = 0;
   PetscBool   flg, nonzero = PETSC_FALSE, expect_thread = PETSC_FALSE;
   Result      cg, rs;
   PetscReal   rtol = 1e-8;
@@ -150,9 +153,13 @@ int main(int argc, char **argv)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: error %g well above cg's %g\n", (double)rs.err, (double)cg.err));
         bad = PETSC_TRUE;
       }
-      if (ref_its < 0) ref_its = rs.its;
-      else if (rs.its != ref_its) {
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: policy %s gives %" PetscInt_FMT " iterations, policy %s gave %" PetscInt_FMT "\n", policies[p], rs.its, policies[0], ref_its));
+      /* the policy only changes who drives MPI, never the arithmetic: same iterations, and the same
+         residual (bitwise with a deterministic PC; GAMG/hypre set-up on several ranks varies in the last bits) */
+      if (ref_its < 0) {
+        ref_its   = rs.its;
+        ref_rnorm = rs.rnorm;
+      } else if (rs.its != ref_its || PetscAbsReal(rs.rnorm - ref_rnorm) > 1e-6 * ref_rnorm) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: policy %s gives %" PetscInt_FMT " iterations (residual %.17g), policy %s gave %" PetscInt_FMT " (%.17g)\n", policies[p], rs.its, (double)rs.rnorm, policies[0], ref_its, (double)ref_rnorm));
         bad = PETSC_TRUE;
       }
       if (expect_thread && policy == PIPEKSP_PROGRESS_THREAD && rs.used != PIPEKSP_PROGRESS_THREAD) {
