@@ -96,3 +96,8 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
+
+# petsc4py: -dll_append from Python
+add_test(NAME ksp-petsc4py COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc4py_types.py $<TARGET_FILE:pipeksp>)
+set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
