@@ -49,7 +49,9 @@ set(PIPEKSP_KSP_VARIANTS
   "natural|-ksp_norm_type natural"
   "guess|-nonzero_guess"
   "replace5|-ksp_pipe_replace 5"
-  "noreplace|-ksp_pipe_replace 0 -ksp_pipe_poll_interval 0")
+  "noreplace|-ksp_pipe_replace 0 -ksp_pipe_poll_interval 0"
+  # rtol 1e-13: pipegv without replacement stalls near 4e-9 here; with it (default 50) it gets there
+  "deep|-cube_n 14 -ksp_rtol 1e-13 -ksp_norm_type unpreconditioned -policies poll,blocking")
 foreach(entry ${PIPEKSP_KSP_VARIANTS})
   string(REPLACE "|" ";" parts "${entry}")
   list(GET parts 0 name)
