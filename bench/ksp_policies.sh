@@ -4,6 +4,9 @@
 # one run each; time = KSPSolve from -log_view divided by the iteration count, ratios vs cg.
 # usage: [NP=4] [REPEAT=1] bench/ksp_policies.sh [build dir] [cube nodes per side] [PC options...]
 #   e.g. bench/ksp_policies.sh build 24 -pc_type jacobi
+# EMU_P=<nodes> runs under the reduction-latency emulator (bench/emulator, LD_PRELOAD): every allreduce
+# costs a recursive-doubling allreduce over EMU_P nodes with EMU_ALPHA_US (default 5) per hop, progressed
+# only inside MPI calls (EMU_PROGRESS=calls, default) -- EMULATION of a big machine, not a measurement.
 # REPEAT=k runs the whole table k times (interleaved) and keeps each row's fastest run: on a shared
 # machine that filters out other people's load better than one run.
 set -u
@@ -14,13 +17,19 @@ n=${1:-24}; [ $# -gt 0 ] && shift
 pc=("$@"); [ ${#pc[@]} -eq 0 ] && pc=(-pc_type jacobi)
 np=${NP:-4}
 repeat=${REPEAT:-1}
+emu=()
+if [ -n "${EMU_P:-}" ]; then
+  [ -f "$build/libpipeksp_emu.so" ] || { echo "missing $build/libpipeksp_emu.so"; exit 1; }
+  emu=(-x LD_PRELOAD="$build/libpipeksp_emu.so" -x PIPEKSP_EMU_P="$EMU_P" -x PIPEKSP_EMU_ALPHA_US="${EMU_ALPHA_US:-5}"
+       -x PIPEKSP_EMU_PROGRESS="${EMU_PROGRESS:-calls}")
+fi
 exe=$build/tests/pipeksp/tutorials/ex1
 [ -x "$exe" ] || { echo "missing $exe: build first (cmake --build $build)"; exit 1; }
 
 run() { # label, options...
   local label=$1; shift
   local out its t
-  out=$(mpiexec -n "$np" "$exe" -cube_n "$n" "${pc[@]}" -ksp_rtol 1e-8 -ksp_converged_reason -log_view -ksp_view "$@" 2>&1)
+  out=$(mpiexec -n "$np" "${emu[@]}" "$exe" -cube_n "$n" "${pc[@]}" -ksp_rtol 1e-8 -ksp_converged_reason -log_view -ksp_view "$@" 2>&1)
   # the policy that really ran (auto decides; thread falls back to poll without MPI_THREAD_MULTIPLE)
   local ran=$(echo "$out" | sed -n 's/^ *progress: \([a-z]*\).*/\1/p' | head -1)
   case $label in */*) [ -n "$ran" ] && [ "${label#*/}" != "$ran" ] && label="$label->$ran" ;; esac
@@ -34,6 +43,7 @@ run() { # label, options...
 }
 
 echo "# cube ${n}^3 nodes, $np ranks, PC: ${pc[*]}, rtol 1e-8 ($(date -u +%FT%TZ), $(nproc) cores)"
+[ -n "${EMU_P:-}" ] && echo "# EMULATED allreduce latency: $EMU_P nodes, ${EMU_ALPHA_US:-5} us/hop, progress=${EMU_PROGRESS:-calls}"
 table() {
   run cg -ksp_type cg
   run cg-single-red -ksp_type cg -ksp_cg_single_reduction -ksp_norm_type natural
