@@ -32,6 +32,8 @@ typedef struct {
   PetscInt    *fi, *fj, *fdiag;
   MatScalar   *fa, *fa0, *dinv; /* fa0: the matrix values in the new numbering (kept for shifted retries) */
   PetscInt     nnzb;
+  PetscInt    *li, *lj, *ui, *uj; /* the sweeps' copies: strict lower (L) and strict upper (U) parts, each contiguous */
+  MatScalar   *la, *ua;
   PetscInt    *fmap, nfmap; /* entry k of the local block (MatGetRow order) goes to fa0[fmap[k]] */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
@@ -43,5 +45,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode PipeKSPOrderGraph(PetscInt, const PetscInt *, const PetscInt *, PipeKSPOrderingType, PetscInt, PetscInt *, PetscInt *, PetscInt **, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *);
+PETSC_INTERN PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *);
 
 #endif

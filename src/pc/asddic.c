@@ -27,6 +27,8 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscCall(PetscFree3(a->fi, a->fj, a->fdiag));
   PetscCall(PetscFree4(a->fa, a->fa0, a->dinv, a->work));
   PetscCall(PetscFree(a->fmap));
+  PetscCall(PetscFree4(a->li, a->lj, a->ui, a->uj));
+  PetscCall(PetscFree2(a->la, a->ua));
   a->nfmap = 0;
   PetscCall(VecDestroy(&a->t));
   PetscCall(VecDestroy(&a->w));
@@ -226,6 +228,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m) {
     PetscCall(PCASDDICSymbolic(pc, Ad, bs));
     PetscCall(PCASDDICBuildFillMap(a, Ad));
+    PetscCall(PCASDDICSplitSymbolic_Private(a));
   }
   PetscCall(PCASDDICFillValues(a, Ad));
   PetscCall(MatDestroy(&Aconv));
@@ -241,6 +244,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
       if (ok) break;
     }
   }
+  if (ok) PetscCall(PCASDDICSplitNumeric_Private(a));
   a->alpha = ok ? alpha : 0;
   if (a->alpha > 0) PetscCall(PetscInfo(pc, "IC(0) succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
   /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
@@ -506,9 +510,9 @@ PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymboli
   PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetFactorInfo() needs a PC of type asddic");
   if (alpha) *alpha = a->alpha;
   if (nsymbolic) *nsymbolic = a->nsymbolic;
-  if (bytes) { /* least memory traffic of one local solve: factor values and indices once, dinv, perm, r, z, work twice */
+  if (bytes) { /* least memory traffic of one local solve: L and U values and indices once, dinv, perm, r, z, work twice */
     PetscInt bs2 = a->bs * a->bs;
-    *bytes = (PetscLogDouble)a->nnzb * bs2 * sizeof(MatScalar) + (PetscLogDouble)a->nnzb * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
+    *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
              (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
   }
   PetscFunctionReturn(0);

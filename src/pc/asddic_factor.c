@@ -117,16 +117,56 @@ PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, Pets
   PetscFunctionReturn(0);
 }
 
+/* The sweeps read L and U from separate contiguous arrays (no skipping over the other half of each row) */
+PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *a)
+{
+  PetscInt nL = 0, nU = 0, bs2 = a->bs * a->bs;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < a->nb; i++) {
+    nL += a->fdiag[i] - a->fi[i];
+    nU += a->fi[i + 1] - a->fdiag[i] - 1;
+  }
+  PetscCall(PetscMalloc4(a->nb + 1, &a->li, nL + 1, &a->lj, a->nb + 1, &a->ui, nU + 1, &a->uj));
+  PetscCall(PetscMalloc2(nL * bs2 + 1, &a->la, nU * bs2 + 1, &a->ua));
+  /* U rows are stored last row first (slot k = nb-1-i), so that the backward sweep streams forward in memory */
+  a->li[0] = a->ui[0] = 0;
+  for (PetscInt i = 0; i < a->nb; i++) {
+    PetscInt nl = a->fdiag[i] - a->fi[i];
+    PetscCall(PetscArraycpy(a->lj + a->li[i], a->fj + a->fi[i], nl));
+    a->li[i + 1] = a->li[i] + nl;
+  }
+  for (PetscInt k = 0; k < a->nb; k++) {
+    PetscInt i = a->nb - 1 - k, nu = a->fi[i + 1] - a->fdiag[i] - 1;
+    PetscCall(PetscArraycpy(a->uj + a->ui[k], a->fj + a->fdiag[i] + 1, nu));
+    a->ui[k + 1] = a->ui[k] + nu;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
+{
+  PetscInt bs2 = a->bs * a->bs;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < a->nb; i++) {
+    PetscCall(PetscArraycpy(a->la + a->li[i] * bs2, a->fa + a->fi[i] * bs2, (a->li[i + 1] - a->li[i]) * bs2));
+    PetscInt k = a->nb - 1 - i;
+    PetscCall(PetscArraycpy(a->ua + a->ui[k] * bs2, a->fa + (a->fdiag[i] + 1) * bs2, (a->ui[k + 1] - a->ui[k]) * bs2));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
-ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const PetscInt *fj, const PetscInt *fdiag, const MatScalar *fa, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
 {
   PetscScalar     s[8];
   const PetscInt  bs2 = bs * bs;
   const PetscScalar *ri = r + perm[i] * bs;
   for (PetscInt c = 0; c < bs; c++) s[c] = ri[c];
-  for (PetscInt p = fi[i]; p < fdiag[i]; p++) {
-    const MatScalar   *v  = fa + p * bs2;
-    const PetscScalar *yj = y + fj[p] * bs;
+  for (PetscInt p = li[i]; p < li[i + 1]; p++) {
+    const MatScalar   *v  = la + p * bs2;
+    const PetscScalar *yj = y + lj[p] * bs;
     for (PetscInt rr = 0; rr < bs; rr++)
       for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
   }
@@ -134,16 +174,16 @@ ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const Pet
 }
 
 /* One row of the backward sweep y_i = D_i^{-1} (y_i - sum_{j>i} U_ij y_j), z_{perm(i)} = y_i */
-ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const PetscInt *fj, const PetscInt *fdiag, const MatScalar *fa, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
+ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
 {
   PetscScalar     s[8];
   const PetscInt  bs2 = bs * bs;
   const MatScalar *d  = dinv + i * bs2;
   PetscScalar     *zi = z + perm[i] * bs;
   for (PetscInt c = 0; c < bs; c++) s[c] = y[i * bs + c];
-  for (PetscInt p = fdiag[i] + 1; p < fi[i + 1]; p++) {
-    const MatScalar   *v  = fa + p * bs2;
-    const PetscScalar *yj = y + fj[p] * bs;
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = ua + p * bs2;
+    const PetscScalar *yj = y + uj[p] * bs;
     for (PetscInt rr = 0; rr < bs; rr++)
       for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
   }
@@ -155,27 +195,87 @@ ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const Pet
   }
 }
 
+/* Hand-unrolled rows for bs = 1 and 3: scalar accumulators stay in registers */
+ASDDIC_INLINE void FwdRow1(PetscInt i, const PetscInt *fi, const PetscInt *fj, const MatScalar *fa, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+{
+  PetscScalar s0 = r[perm[i]], s1 = 0;
+  PetscInt    p = fi[i], e = fi[i + 1];
+  for (; p + 1 < e; p += 2) {
+    s0 -= fa[p] * y[fj[p]];
+    s1 -= fa[p + 1] * y[fj[p + 1]];
+  }
+  if (p < e) s0 -= fa[p] * y[fj[p]];
+  y[i] = s0 + s1;
+}
+
+ASDDIC_INLINE void BwdRow1(PetscInt i, PetscInt p, PetscInt e, const PetscInt *fj, const MatScalar *fa, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
+{
+  PetscScalar s0 = y[i], s1 = 0;
+  for (; p + 1 < e; p += 2) {
+    s0 -= fa[p] * y[fj[p]];
+    s1 -= fa[p + 1] * y[fj[p + 1]];
+  }
+  if (p < e) s0 -= fa[p] * y[fj[p]];
+  y[i] = dinv[i] * (s0 + s1);
+  z[perm[i]] = y[i];
+}
+
+ASDDIC_INLINE void FwdRow3(PetscInt i, const PetscInt *fi, const PetscInt *fj, const MatScalar *fa, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+{
+  const PetscScalar *ri = r + 3 * perm[i];
+  PetscScalar        s0 = ri[0], s1 = ri[1], s2 = ri[2];
+  for (PetscInt p = fi[i]; p < fi[i + 1]; p++) {
+    const MatScalar   *v  = fa + 9 * p;
+    const PetscScalar *yj = y + 3 * fj[p];
+    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
+    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
+    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
+    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
+  }
+  y[3 * i]     = s0;
+  y[3 * i + 1] = s1;
+  y[3 * i + 2] = s2;
+}
+
+ASDDIC_INLINE void BwdRow3(PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *fj, const MatScalar *fa, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
+{
+  PetscScalar      s0 = y[3 * i], s1 = y[3 * i + 1], s2 = y[3 * i + 2], *zi = z + 3 * perm[i];
+  const MatScalar *d  = dinv + 9 * i;
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = fa + 9 * p;
+    const PetscScalar *yj = y + 3 * fj[p];
+    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
+    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
+    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
+    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
+  }
+  zi[0] = y[3 * i]     = d[0] * s0 + d[1] * s1 + d[2] * s2;
+  zi[1] = y[3 * i + 1] = d[3] * s0 + d[4] * s1 + d[5] * s2;
+  zi[2] = y[3 * i + 2] = d[6] * s0 + d[7] * s1 + d[8] * s2;
+}
+
 /* Both sweeps; colour by colour, rows of one colour shared by the threads (they are not coupled).
    The progress hook runs on the master thread between colours. BS is a constant for the common
    sizes so that the compiler unrolls the block kernels. */
 #define ASDDIC_SWEEP(NAME, BS) \
   static PetscErrorCode NAME(const PC_ASDDIC *a, PetscInt bsarg, PetscInt nt, const PetscScalar *r, PetscScalar *z) \
   { \
-    const PetscInt   bs = (BS) ? (BS) : bsarg, nc = a->ncolors; \
-    const PetscInt  *fi = a->fi, *fj = a->fj, *fdiag = a->fdiag, *perm = a->perm, *cp = a->colorptr; \
-    const MatScalar *fa = a->fa, *dinv = a->dinv; \
+    const PetscInt   bs = (BS) ? (BS) : bsarg, nc = a->ncolors, nbm1 = a->nb - 1; \
+    (void)bs; \
+    const PetscInt  *li = a->li, *lj = a->lj, *ui = a->ui, *uj = a->uj, *perm = a->perm, *cp = a->colorptr; \
+    const MatScalar *la = a->la, *ua = a->ua, *dinv = a->dinv; \
     PetscScalar     *y  = a->work; \
     PetscErrorCode   perr = 0; \
     if (nt <= 1) { /* no parallel region: lets the compiler keep everything in registers */ \
-      for (PetscInt i = 0; i < cp[nc]; i++) FwdRow(bs, i, fi, fj, fdiag, fa, perm, r, y); \
-      for (PetscInt i = cp[nc] - 1; i >= 0; i--) BwdRow(bs, i, fi, fj, fdiag, fa, dinv, perm, y, z); \
+      for (PetscInt i = 0; i < cp[nc]; i++) FWD(bs, i, li, lj, la, perm, r, y); \
+      for (PetscInt i = cp[nc] - 1; i >= 0; i--) BWD(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z); \
       return PipeKSPProgressPoll(); \
     } \
     _Pragma("omp parallel num_threads(nt)") \
     { \
       for (PetscInt c = 0; c < nc; c++) { \
         _Pragma("omp for schedule(static)") \
-        for (PetscInt i = cp[c]; i < cp[c + 1]; i++) FwdRow(bs, i, fi, fj, fdiag, fa, perm, r, y); \
+        for (PetscInt i = cp[c]; i < cp[c + 1]; i++) FWD(bs, i, li, lj, la, perm, r, y); \
         _Pragma("omp master") \
         { \
           PetscErrorCode e = PipeKSPProgressPoll(); \
@@ -184,7 +284,7 @@ ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const Pet
       } \
       for (PetscInt c = nc - 1; c >= 0; c--) { \
         _Pragma("omp for schedule(static)") \
-        for (PetscInt i = cp[c + 1] - 1; i >= cp[c]; i--) BwdRow(bs, i, fi, fj, fdiag, fa, dinv, perm, y, z); \
+        for (PetscInt i = cp[c + 1] - 1; i >= cp[c]; i--) BWD(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z); \
         _Pragma("omp master") \
         { \
           PetscErrorCode e = PipeKSPProgressPoll(); \
@@ -195,10 +295,22 @@ ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, const PetscInt *fi, const Pet
     return perr; \
   }
 
+#define FWD(bs, ...) FwdRow1(__VA_ARGS__)
+#define BWD(bs, ...) BwdRow1(__VA_ARGS__)
 ASDDIC_SWEEP(Sweep1, 1)
-ASDDIC_SWEEP(Sweep2, 2)
+#undef FWD
+#undef BWD
+#define FWD(bs, ...) FwdRow3(__VA_ARGS__)
+#define BWD(bs, ...) BwdRow3(__VA_ARGS__)
 ASDDIC_SWEEP(Sweep3, 3)
+#undef FWD
+#undef BWD
+#define FWD FwdRow
+#define BWD BwdRow
+ASDDIC_SWEEP(Sweep2, 2)
 ASDDIC_SWEEP(SweepN, 0)
+#undef FWD
+#undef BWD
 
 /* z = M_loc^{-1} r on local arrays in the matrix's (unpermuted) local numbering */
 PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *a, const PetscScalar *r, PetscScalar *z)
