@@ -26,7 +26,8 @@
    PIPEKSP_EMU_PROGRESS=calls|library (calls), PIPEKSP_EMU_YIELD=0|1 (default: 1 when the node is
    oversubscribed: sched_yield() in busy waits), PIPEKSP_EMU_STATS=<file> (each rank appends one
    line of counters at MPI_Finalize), PIPEKSP_EMU_VERBOSE=1 (rank 0 prints the model at MPI_Init),
-   PIPEKSP_EMU_CLOCK=wall|virtual (virtual: for unit tests, see now()). */
+   PIPEKSP_EMU_CLOCK=wall|virtual (virtual: for unit tests, see now()), PIPEKSP_EMU_P2P=interval|point
+   (how other MPI calls count, see leave()). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <math.h>
@@ -58,7 +59,7 @@ typedef struct {
   double    nb_model, nb_exposed, nb_blocked, ar_model, ar_wall;
 } emu_stats;
 
-static int             g_on = 0, g_init = 0, g_calls = 1, g_yield = 0, g_verbose = 0, g_rounds = 0;
+static int             g_on = 0, g_init = 0, g_calls = 1, g_p2p_point = 0, g_yield = 0, g_verbose = 0, g_rounds = 0;
 static long            g_P = 1;
 static double          g_alpha = 2e-6, g_beta = 0, g_jitter = 0;
 static uint64_t        g_seed = 1;
@@ -165,6 +166,10 @@ static void emu_configure(void)
     long        ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     g_yield          = ls && ncpu > 0 && atol(ls) > ncpu;
   }
+  s = getenv("PIPEKSP_EMU_P2P");
+  if (!s || !*s || !strcmp(s, "interval")) g_p2p_point = 0;
+  else if (!strcmp(s, "point")) g_p2p_point = 1;
+  else fail("PIPEKSP_EMU_P2P", s, "must be interval or point");
   s = getenv("PIPEKSP_EMU_CLOCK");
   if (s && *s && strcmp(s, "virtual") && strcmp(s, "wall")) fail("PIPEKSP_EMU_CLOCK", s, "must be wall or virtual");
   g_virtual = s && !strcmp(s, "virtual");
@@ -177,8 +182,8 @@ static void emu_configure(void)
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (!rank)
-      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us, beta %g ns/B, jitter mean %g us/hop, seed %llu, progress %s%s\n", g_P, g_rounds, 1e6 * g_alpha, 1e9 * g_beta, 1e6 * g_jitter,
-              (unsigned long long)g_seed, g_calls ? "calls" : "library", g_yield ? ", yielding busy waits" : "");
+      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us, beta %g ns/B, jitter mean %g us/hop, seed %llu, progress %s, other MPI calls count as %s%s\n", g_P, g_rounds, 1e6 * g_alpha, 1e9 * g_beta, 1e6 * g_jitter,
+              (unsigned long long)g_seed, g_calls ? "calls" : "library", g_p2p_point ? "points" : "intervals", g_yield ? ", yielding busy waits" : "");
   }
 }
 
@@ -284,6 +289,24 @@ void pipeksp_emu_clock_advance(double dt)
   if (g_virtual && dt > 0) g_vclock += dt;
 }
 
+/* exported for benchmark drivers (found with dlsym): this rank's counters so far, times in seconds:
+   s[0] non-blocking reductions, s[1] their modelled latency, s[2] its part exposed in waits on them,
+   s[3] wall time blocked in those waits, s[4] blocking allreduces, s[5] their modelled latency,
+   s[6] their wall time, s[7] rounds per reduction (0: emulation off) */
+void pipeksp_emu_get_stats(double s[8])
+{
+  pthread_mutex_lock(&g_lock);
+  s[0] = (double)g_st.nb;
+  s[1] = g_st.nb_model;
+  s[2] = g_st.nb_exposed;
+  s[3] = g_st.nb_blocked;
+  s[4] = (double)g_st.ar;
+  s[5] = g_st.ar_model;
+  s[6] = g_st.ar_wall;
+  s[7] = g_on ? g_rounds : 0;
+  pthread_mutex_unlock(&g_lock);
+}
+
 /* does the array hold one of our pending requests? marks the waits' entry time when te > 0 */
 static int mark_pending(int n, MPI_Request reqs[], double te)
 {
@@ -328,8 +351,18 @@ static int greq_cancel(void *extra, int complete)
     te_ = now(); \
     advance(te_, te_); \
   }
-#define EMU_LEAVE() \
-  if (g_npending) advance(te_ ? te_ : now(), now())
+#define EMU_LEAVE() leave(te_ ? te_ : now())
+
+/* exit of a call that is not a wait on one of our reductions (halo exchange, other collectives):
+   PIPEKSP_EMU_P2P=interval (default): the rank was inside MPI during [te, now]; =point: only the
+   exit instant counts (blocked time in such calls is not used to progress reductions) */
+static void leave(double te)
+{
+  double t;
+  if (!g_npending) return;
+  t = now();
+  advance(g_p2p_point ? t : te, t);
+}
 
 /* ---------------- initialization / finalization ---------------- */
 int MPI_Init(int *argc, char ***argv)
@@ -508,7 +541,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *st)
   if (mark_pending(1, req, te)) drive(1, req, te);
   else advance(te, te);
   rc = PMPI_Wait(req, st);
-  advance(te, now());
+  leave(te);
   return rc;
 }
 
@@ -521,7 +554,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
   if (mark_pending(n, reqs, te)) drive(n, reqs, te);
   else advance(te, te);
   rc = PMPI_Waitall(n, reqs, sts);
-  advance(te, now());
+  leave(te);
   return rc;
 }
 
@@ -535,7 +568,7 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *st)
   if (!mark_pending(n, reqs, te)) {
     advance(te, te);
     rc = PMPI_Waitany(n, reqs, index, st);
-    advance(te, now());
+    leave(te);
     return rc;
   }
   for (;;) {
@@ -555,7 +588,7 @@ int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_St
   if (!mark_pending(n, reqs, te)) {
     advance(te, te);
     rc = PMPI_Waitsome(n, reqs, outcount, indices, sts);
-    advance(te, now());
+    leave(te);
     return rc;
   }
   for (;;) {

@@ -45,3 +45,16 @@ set_tests_properties(emulator-bad-env PROPERTIES ENVIRONMENT "${_emu_env}" PASS_
 add_test(NAME emulator-bad-progress COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
   -x PIPEKSP_EMU_P=64 -x PIPEKSP_EMU_PROGRESS=sometimes $<TARGET_FILE:emu_test> calls)
 set_tests_properties(emulator-bad-progress PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_PROGRESS=\"sometimes\" is invalid: must be calls or library" TIMEOUT 60 LABELS emulator)
+
+# Benchmark driver of bench/bench.sh: many solver configurations on one cube in one run.
+add_executable(bench_cube ${PROJECT_SOURCE_DIR}/bench/bench_cube.c)
+target_link_libraries(bench_cube PRIVATE pipeksp ${CMAKE_DL_LIBS})
+set_target_properties(bench_cube PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+# the driver and the shim together on PETSc's and our solvers: correct answers, equal iteration
+# counts, blocking variants hide nothing, pipegv+poll hides most of the modelled latency
+foreach(np 2 4)
+  add_test(NAME emulator-bench-smoke-${np} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_smoke.sh ${PIPEKSP_MPIEXEC} ${np}
+    $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:bench_cube>)
+  set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench smoke passed"
+    FAIL_REGULAR_EXPRESSION "bench smoke FAILED;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 120 LABELS emulator)
+endforeach()

@@ -1,0 +1,99 @@
+#!/bin/bash
+# The benchmark suite of issue 6 (what `make bench` runs): CG variants x progress policies on the
+# GeoFEM/Cube under an EMULATED allreduce latency of P_sim nodes (bench/emulator, LD_PRELOAD), plus
+# a single-node bandwidth section. EMULATION, not a cluster measurement: see bench/README.md.
+#
+# usage: bash bench/bench.sh <builddir>
+# environment (defaults in brackets; PIPEKSP_BENCH_LONG=1 switches to the long version):
+#   PIPEKSP_BENCH_NP [4]            MPI ranks (oversubscribed on a small node)
+#   PIPEKSP_BENCH_N [9; long 13]     cube nodes per direction
+#   PIPEKSP_BENCH_REPS [9; long 15]  repetitions, interleaved inside each run
+#   PIPEKSP_BENCH_PSIM ["128 512 2048 4096"; long "128 256 512 1024 2048 4096"]
+#   PIPEKSP_BENCH_ALPHA_US [3]      per-hop latency; PIPEKSP_BENCH_JITTER_US [0.5] mean extra per hop
+#   PIPEKSP_BENCH_PROGRESS [calls]  emulated MPI progress (calls|library)
+#   PIPEKSP_BENCH_P2P [point]       how halo-exchange MPI calls advance reductions (point|interval)
+#   PIPEKSP_BENCH_PCS ["asddic bjacobi"]
+# output: bench/results/bench_<stamp>.csv (one line per solve), summary.csv, speedup.png, single_node.txt
+set -u
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 1 ] || { echo "usage: bash bench/bench.sh <builddir>"; exit 2; }
+build=$(cd "$1" && pwd) || exit 2
+long=${PIPEKSP_BENCH_LONG:-0}
+np=${PIPEKSP_BENCH_NP:-4}
+if [ "$long" = 1 ]; then
+  n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-15}; psims=${PIPEKSP_BENCH_PSIM:-"128 256 512 1024 2048 4096"}
+else
+  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-9}; psims=${PIPEKSP_BENCH_PSIM:-"128 512 2048 4096"}
+fi
+alpha=${PIPEKSP_BENCH_ALPHA_US:-3}
+jitter=${PIPEKSP_BENCH_JITTER_US:-0.5}
+progress=${PIPEKSP_BENCH_PROGRESS:-calls}
+p2p=${PIPEKSP_BENCH_P2P:-point}
+pcs=${PIPEKSP_BENCH_PCS:-"asddic bjacobi"}
+emu=$build/libpipeksp_emu.so
+drv=$build/bench/bench_cube
+for f in "$emu" "$drv"; do
+  [ -e "$f" ] || { echo "missing $f: build first (cmake --build $build)"; exit 1; }
+done
+out=$here/results
+mkdir -p "$out"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+csv=$out/bench_$stamp.csv
+cfg=$(mktemp)
+trap 'rm -f "$cfg"' EXIT
+
+echo "PipeKSP benchmark (EMULATED reduction latency; not a cluster measurement)"
+echo "  $np ranks, cube $n^3 nodes, $reps repetitions, P_sim {$psims}, alpha $alpha us/hop, jitter $jitter us/hop,"
+echo "  progress=$progress, halo calls as $p2p; started $(date -u +%H:%M:%SZ)"
+echo "pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok" > "$csv"
+
+# label|options: PETSc's anchors, then ours blocking (AR) and non-blocking with each policy
+write_cfg() { # pc options
+  local pco="$1" common="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned"
+  {
+    echo "cg|-ksp_type cg $common $pco"
+    echo "chrongear|-ksp_type chrongear $common $pco"
+    echo "groppcg|-ksp_type groppcg $common $pco"
+    echo "pipecg|-ksp_type pipecg $common $pco"
+    for k in pipegropp pipegv; do
+      echo "$k-AR|-ksp_type $k -ksp_pipe_progress blocking $common $pco"
+      for pol in none poll thread auto; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
+    done
+  } > "$cfg"
+}
+
+for pc in $pcs; do
+  case $pc in
+    asddic) pco="-pc_type asddic" ;;
+    bjacobi) pco="-pc_type bjacobi -sub_pc_type icc" ;;
+    *) pco="-pc_type $pc" ;;
+  esac
+  write_cfg "$pco"
+  for P in $psims; do
+    t0=$(date +%s)
+    log=$(mpiexec --oversubscribe -n "$np" -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alpha" \
+      -x PIPEKSP_EMU_JITTER_US="$jitter" -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS="$progress" -x PIPEKSP_EMU_P2P="$p2p" \
+      "$drv" -bench_config "$cfg" -bench_reps "$reps" -bench_tag "$pc,$P" -cube_n "$n" 2>&1)
+    rc=$?
+    echo "$log" | grep -E "^$pc,$P,[^,]+,[0-9]+," >> "$csv"
+    echo "$log" | grep "FAILED" | sed 's/^/  /'
+    [ $rc -eq 0 ] || { echo "  run $pc P_sim $P FAILED (exit $rc):"; echo "$log" | tail -5 | sed 's/^/    /'; }
+    echo "  $pc P_sim $P: $(($(date +%s) - t0)) s"
+  done
+done
+
+/usr/bin/python3 "$here/bench_report.py" "$csv" "$out" || echo "report FAILED"
+
+# single-node section: SpMV / PC-apply bandwidth against a STREAM triad in the same run
+bw=$build/tests/pc/asddic_bandwidth
+{
+  echo "single node, 1 rank, no emulation (cube $n^3... sizes below)"
+  if [ -x "$bw" ]; then
+    mpiexec -n 1 "$bw" -cube_n $((n + 8)) -reps 10 2>&1 | grep -viE "^ *$" | tail -12
+  else
+    echo "asddic_bandwidth not built ($bw): skipped"
+  fi
+} > "$out/single_node.txt"
+cat "$out/single_node.txt"
+echo "results: $csv, $out/summary.csv, $out/speedup.png, $out/single_node.txt (finished $(date -u +%H:%M:%SZ))"
