@@ -204,7 +204,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       KSPCheckDot(ksp, gamma);
       withgamma = PETSC_FALSE;
       if (PetscRealPart(gamma) <= 0.0) {
-        ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_DIVERGED_BREAKDOWN;
+        ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_CONVERGED_ATOL; /* 0: exact solution */
         PetscCall(PetscInfo(ksp, "after residual replacement (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
         break;
       }
