@@ -280,7 +280,9 @@ static PetscErrorCode PCASDDICLocal(PC pc, Vec r, Vec z)
   PetscFunctionReturn(0);
 }
 
-/* z = M^{-1} r; then (n-1) times z += M^{-1}(r - A z). The operator M^{-1} sum_k (ib - A M^{-1})^k is
+/* No PCApplySymmetricLeft/Right: for n > 1 the operator is a polynomial in M^{-1}A times M^{-1} and
+   has no cheap symmetric split; for n = 1 it would be L^{-1} and D^{-1/2}-scaled factors, not wired up.
+   z = M^{-1} r; then (n-1) times z += M^{-1}(r - A z). The operator M^{-1} sum_k (ib - A M^{-1})^k is
    symmetric when M is; it is positive definite for odd n, and for even n when the eigenvalues of
    M^{-1} A stay below 2. */
 static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
@@ -332,7 +334,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetIterations(pc, n));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, NULL));
   a->shifttype = sh;
-  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: OMP_NUM_THREADS when set, else 1)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", NULL, a->check, &a->check, NULL));
   PetscOptionsHeadEnd();
