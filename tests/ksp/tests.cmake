@@ -38,7 +38,7 @@ foreach(np 1 2 4 8)
       set(cn 10)
     endif()
     add_test(NAME ksp-cube-${name}-np${np}
-      COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n ${cn} ${pcargs} -expect_thread)
+      COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n ${cn} ${pcargs} -expect_thread -ksp_pipe_poll_interval 0)
     set_tests_properties(ksp-cube-${name}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
   endforeach()
