@@ -66,6 +66,24 @@ def main():
                 if s["pc"] == pc and s["psim"] == psim:
                     print("  %-16s %6s %9.1f %9.1f %8.3f %8.3f %7.3f" % (s["label"], s["its"], s["min_us_per_it"], s["median_us_per_it"],
                                                                       s["speedup_vs_cg_median"], s["speedup_vs_cg_of_min"], s["hidden_median"]))
+    # the questions, at the largest P_sim of each PC
+    get = {(s["pc"], s["psim"], s["label"]): s for s in summary}
+    for pc in sorted({s["pc"] for s in summary}):
+        top = max(s["psim"] for s in summary if s["pc"] == pc)
+        gv, pcg = get.get((pc, top, "pipegv-poll")), get.get((pc, top, "pipecg"))
+        print("\n%s, P_sim %d (EMULATED):" % (pc, top))
+        if gv and pcg:
+            print("  pipegv+poll vs PETSc cg: %.2fx (median of ratios), %.2fx (ratio of minima); >= 1.3x: %s / %s"
+                  % (gv["speedup_vs_cg_median"], gv["speedup_vs_cg_of_min"], "yes" if gv["speedup_vs_cg_median"] >= 1.3 else "no",
+                     "yes" if gv["speedup_vs_cg_of_min"] >= 1.3 else "no"))
+            print("  pipegv+poll vs PETSc pipecg: min %.1f vs %.1f us/it, median %.1f vs %.1f us/it"
+                  % (gv["min_us_per_it"], pcg["min_us_per_it"], gv["median_us_per_it"], pcg["median_us_per_it"]))
+        for k in ("pipegv", "pipegropp"):
+            h = ["%s %.3f" % (pol, get[(pc, top, k + "-" + pol)]["hidden_median"]) for pol in ("AR", "none", "poll", "thread", "auto")
+                 if (pc, top, k + "-" + pol) in get]
+            print("  hidden fraction %s: %s" % (k, ", ".join(h)))
+        h = ["%s %.3f" % (k, get[(pc, top, k)]["hidden_median"]) for k in ("cg", "chrongear", "groppcg", "pipecg") if (pc, top, k) in get]
+        print("  hidden fraction PETSc/anchors: %s" % ", ".join(h))
     try:
         import matplotlib
         matplotlib.use("Agg")
