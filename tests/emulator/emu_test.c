@@ -1,5 +1,5 @@
 /* Unit test of the reduction-latency emulator (bench/emulator/pipeksp_emu.c), run under LD_PRELOAD.
-   usage: emu_test calls|library|off   (the emulator's own PIPEKSP_EMU_* environment must match)
+   usage: emu_test calls|library|off|p2p   (the emulator's own PIPEKSP_EMU_* environment must match)
    With PIPEKSP_EMU_CLOCK=virtual the model is checked exactly (discrete-event time, no noise);
    with the wall clock the lower bounds are exact and the upper bounds allow for a loaded node.
    Checks data correctness through every intercepted completion path, then the timing model with
@@ -304,8 +304,34 @@ int main(int argc, char **argv)
     m = t_overlap(0.5 * R * alpha, 0, NULL, &td);
     check("progress=library, compute 0.5 R*alpha: wait = R*alpha - compute", 1e6 * td, -tol - (virt ? 0 : 50), slack);
     check("progress=library, compute 0.5 R*alpha: wait > 0", 1e6 * m, virt ? 0.5 * RA - tol : 0.3 * RA, 0.5 * RA + slack);
+  } else if (!strcmp(mode, "p2p")) {
+    /* rank 0 blocks in MPI_Recv for 1.5 R alpha while its reduction is pending (rank 1 sends late):
+       PIPEKSP_EMU_P2P=interval: the blocked time progresses the rounds, the wait pays ~0;
+       point: only the Recv's entry and exit count, the wait still pays >= (R-3) alpha */
+    const char *pm = getenv("PIPEKSP_EMU_P2P");
+    int         interval = !pm || strcmp(pm, "point"), in = 1, out = 0, msg = 0, i;
+    double      v[REPS], t0;
+    MPI_Request rq;
+    for (i = 0; i < REPS; i++) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      t0 = now();
+      MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+      if (rank == 1) {
+        compute_until(t0 + 1.5 * R * alpha);
+        MPI_Send(&msg, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+      } else if (rank == 0) MPI_Recv(&msg, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      t0 = now();
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+      v[i] = now() - t0;
+      if (out != size) fails++;
+    }
+    m = quartile(v, REPS);
+    if (rank == 0) {
+      if (interval) check("p2p=interval: time blocked in MPI_Recv progresses the reduction, wait ~ 0", 1e6 * m, 0, 0.25 * RA + 2000);
+      else check("p2p=point: blocked MPI_Recv counts as two instants, wait >= (R-3) alpha", 1e6 * m, RA - 3 * A - tol, RA + slack);
+    } else check("p2p: the sender's wait (compute, then one MPI_Send) >= (R-2) alpha", 1e6 * m, RA - 2 * A - tol, RA + slack);
   } else {
-    if (!rank) printf("FAILED: unknown mode %s (calls|library|off)\n", mode);
+    if (!rank) printf("FAILED: unknown mode %s (calls|library|off|p2p)\n", mode);
     fails++;
   }
   if (!rank) printf("%s\n", fails ? "emu_test FAILED" : "emu_test PASSED");

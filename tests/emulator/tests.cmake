@@ -58,3 +58,6 @@ foreach(np 2 4)
   set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench smoke passed"
     FAIL_REGULAR_EXPRESSION "bench smoke FAILED;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 120 LABELS emulator)
 endforeach()
+# how blocking point-to-point calls count (PIPEKSP_EMU_P2P), wall clock
+pipeksp_emu_test(wall-p2p-interval-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=interval)
+pipeksp_emu_test(wall-p2p-point-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=point)
