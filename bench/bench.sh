@@ -88,9 +88,9 @@ done
 # single-node section: SpMV / PC-apply bandwidth against a STREAM triad in the same run
 bw=$build/tests/pc/asddic_bandwidth
 {
-  echo "single node, 1 rank, no emulation (cube $n^3... sizes below)"
+  echo "single node, 1 rank, no emulation: asddic_bandwidth -cube_n $((n + 8)) (PC apply vs STREAM triad in the same run)"
   if [ -x "$bw" ]; then
-    mpiexec -n 1 "$bw" -cube_n $((n + 8)) -reps 10 2>&1 | grep -viE "^ *$" | tail -12
+    mpiexec -n 1 "$bw" -cube_n $((n + 8)) -reps 10 2>&1 | grep -E "GB/s|bytes/apply|FAILED|rror" 
   else
     echo "asddic_bandwidth not built ($bw): skipped"
   fi
