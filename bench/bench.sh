@@ -8,7 +8,7 @@
 #   PIPEKSP_BENCH_NP [4]            MPI ranks (oversubscribed on a small node)
 #   PIPEKSP_BENCH_N [9; long 13]     cube nodes per direction
 #   PIPEKSP_BENCH_REPS [25; long 40]  repetitions, interleaved inside each run
-#   PIPEKSP_BENCH_PSIM ["128 512 2048 4096"; long "128 256 512 1024 2048 4096"]
+#   PIPEKSP_BENCH_PSIM ["1 128 512 2048 4096"; long adds 256 1024] (1: no emulated latency, the baseline)
 #   PIPEKSP_BENCH_ALPHA_US [3]      per-hop latency; PIPEKSP_BENCH_JITTER_US [0.5] mean extra per hop
 #   PIPEKSP_BENCH_PROGRESS [calls]  emulated MPI progress (calls|library)
 #   PIPEKSP_BENCH_P2P [point]       how halo-exchange MPI calls advance reductions (point|interval)
@@ -22,9 +22,9 @@ build=$(cd "$1" && pwd) || exit 2
 long=${PIPEKSP_BENCH_LONG:-0}
 np=${PIPEKSP_BENCH_NP:-4}
 if [ "$long" = 1 ]; then
-  n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-40}; psims=${PIPEKSP_BENCH_PSIM:-"128 256 512 1024 2048 4096"}
+  n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-40}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096"}
 else
-  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"128 512 2048 4096"}
+  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 512 2048 4096"}
 fi
 alpha=${PIPEKSP_BENCH_ALPHA_US:-3}
 jitter=${PIPEKSP_BENCH_JITTER_US:-0.5}
