@@ -148,7 +148,9 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
 
   if (A) {
     MatNullSpace nsp;
-    PetscInt     ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1), ize = PetscMin(zs + zm, nz - 1);
+    /* elements touching an owned node: [s-1, s+m-1] clamped to the mesh */
+    const PetscInt ix0 = PetscMax(xs - 1, 0), iy0 = PetscMax(ys - 1, 0), iz0 = PetscMax(zs - 1, 0);
+    const PetscInt ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1), ize = PetscMin(zs + zm, nz - 1);
     PetscBool    issbaij;
 
     PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
@@ -159,28 +161,33 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
     PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
     PetscCall(MatZeroEntries(A));
     CubeElementStiffness(hx, hy, hz, E, nu, Ke);
-    /* each rank assembles the elements whose lower corner node it owns */
-    for (k = zs; k < ize; k++)
-      for (j = ys; j < iye; j++)
-        for (i = xs; i < ixe; i++) {
-          PetscInt idx[8];
+    /* Each rank computes every element touching its nodes but adds only its own rows (row index -1
+       for the others), in global element order: every row then sums the same terms in the same order
+       whatever the partition, so the matrix is bitwise reproducible and nothing goes off-process. */
+    PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+    for (k = iz0; k < ize; k++)
+      for (j = iy0; j < iye; j++)
+        for (i = ix0; i < ixe; i++) {
+          PetscInt idx[8], row[8];
           PetscInt fixed[24], nfixed = 0;
           for (a = 0; a < 8; a++) {
             const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
+            const PetscBool own = (PetscBool)(ii >= xs && ii < xs + xm && jj >= ys && jj < ys + ym && kk >= zs && kk < zs + zm);
             idx[a]            = ((kk - gzs) * gym + (jj - gys)) * gxm + (ii - gxs);
+            row[a]            = own ? idx[a] : -1;
             fixed[3 * a + 0]  = (ii == 0);
             fixed[3 * a + 1]  = (jj == 0);
             fixed[3 * a + 2]  = (kk == 0);
           }
           if (i == 0 || j == 0 || k == 0) nfixed = 1;
           if (!nfixed) {
-            PetscCall(MatSetValuesBlockedLocal(A, 8, idx, 8, idx, Ke, ADD_VALUES));
+            PetscCall(MatSetValuesBlockedLocal(A, 8, row, 8, idx, Ke, ADD_VALUES));
             continue;
           }
           /* symmetric Dirichlet: drop rows AND columns of the roller dofs (values are 0, so b is unchanged) */
           for (r = 0; r < 24; r++)
             for (c = 0; c < 24; c++) Kl[r * 24 + c] = (fixed[r] || fixed[c]) ? 0.0 : Ke[r * 24 + c];
-          PetscCall(MatSetValuesBlockedLocal(A, 8, idx, 8, idx, Kl, ADD_VALUES));
+          PetscCall(MatSetValuesBlockedLocal(A, 8, row, 8, idx, Kl, ADD_VALUES));
         }
     /* unit diagonal on the roller dofs of owned nodes */
     for (k = zs; k < zs + zm; k++)
@@ -204,35 +211,32 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
   }
 
   if (b) {
-    Vec            bl;
     PetscScalar ****ba;
-    /* consistent nodal loads: 2x2 Gauss on each top face; bilinear shape functions give p hx hy / 4 per node */
+    /* consistent nodal loads: 2x2 Gauss on each top face; bilinear shape functions give p hx hy / 4 per node.
+       Faces touching an owned node, own nodes only, global face order: reproducible sums, no communication. */
     const PetscReal g = 1.0 / PetscSqrtReal(3.0), gp[2] = {-g, g};
 
     PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
-    PetscCall(DMGetLocalVector(da, &bl));
-    PetscCall(VecZeroEntries(bl));
-    PetscCall(DMDAVecGetArrayDOF(da, bl, &ba));
+    PetscCall(VecZeroEntries(b));
+    PetscCall(DMDAVecGetArrayDOF(da, b, &ba));
     if (zs + zm == nz) {
+      const PetscInt ix0 = PetscMax(xs - 1, 0), iy0 = PetscMax(ys - 1, 0);
       const PetscInt ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1);
-      for (j = ys; j < iye; j++)
-        for (i = xs; i < ixe; i++)
+      for (j = iy0; j < iye; j++)
+        for (i = ix0; i < ixe; i++)
           for (a = 0; a < 4; a++) {
-            PetscReal f = 0;
-            PetscInt  q;
+            const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1);
+            PetscReal      f  = 0;
+            PetscInt       q;
+            if (ii < xs || ii >= xs + xm || jj < ys || jj >= ys + ym) continue;
             for (q = 0; q < 4; q++) {
               const PetscReal sx = (a & 1) ? 1.0 : -1.0, sy = (a & 2) ? 1.0 : -1.0;
               f += load * 0.25 * (1 + sx * gp[q & 1]) * (1 + sy * gp[q >> 1]) * (hx * hy / 4.0);
             }
-            ba[nz - 1][j + ((a >> 1) & 1)][i + (a & 1)][2] += f;
+            ba[nz - 1][jj][ii][2] += f;
           }
     }
-    PetscCall(DMDAVecRestoreArrayDOF(da, bl, &ba));
-    PetscCall(VecZeroEntries(b));
-    PetscCall(DMLocalToGlobal(da, bl, ADD_VALUES, b));
-    PetscCall(DMRestoreLocalVector(da, &bl));
     /* roller dofs have value 0 */
-    PetscCall(DMDAVecGetArrayDOF(da, b, &ba));
     for (k = zs; k < zs + zm; k++)
       for (j = ys; j < ys + ym; j++)
         for (i = xs; i < xs + xm; i++) {

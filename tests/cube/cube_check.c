@@ -1,5 +1,6 @@
 /* Unit checks of the GeoFEM/Cube generator on the cube given by the options (-cube_*, -da_processors_*):
-   symmetry, RHS total, A x_exact = b, no mallocs, partition as requested, aij == baij, the error
+   symmetry, RHS total, A x_exact = b, no mallocs, partition as requested, aij == baij, A and b bitwise
+   independent of the partition, the error
    measure, and that bad input errors on every rank (-check_bad_input). Exits nonzero on any failure. */
 #include <math.h>
 #include <pipeksp.h>
@@ -101,6 +102,100 @@ static PetscErrorCode CheckAssembleOnDM(void)
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}
+
+/* Bitwise independence of the partition: rank 0 gathers A (as AIJ) and b in natural order and compares
+   them, entry by entry with ==, to the same cube assembled on one rank. */
+static PetscErrorCode CheckPartitionIndependent(DM da, Mat Aaij, Vec b, PetscInt nx, PetscInt ny, PetscInt nz, PetscReal E, PetscReal nu, PetscReal load)
+{
+  AO          ao;
+  IS          is;
+  Mat        *sub;
+  Vec         bn, b0;
+  VecScatter  sc;
+  PetscInt    N, nloc, i, *idx, ndiff = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(MatGetSize(Aaij, &N, NULL));
+  nloc = rank ? 0 : N;
+  PetscCall(PetscMalloc1(nloc, &idx));
+  for (i = 0; i < nloc; i++) idx[i] = i;
+  PetscCall(DMDAGetAO(da, &ao));
+  PetscCall(AOApplicationToPetsc(ao, nloc, idx));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nloc, idx, PETSC_OWN_POINTER, &is));
+  PetscCall(MatCreateSubMatrices(Aaij, 1, &is, &is, MAT_INITIAL_MATRIX, &sub));
+  PetscCall(DMDACreateNaturalVector(da, &bn));
+  PetscCall(DMDAGlobalToNaturalBegin(da, b, INSERT_VALUES, bn));
+  PetscCall(DMDAGlobalToNaturalEnd(da, b, INSERT_VALUES, bn));
+  PetscCall(VecScatterCreateToZero(bn, &sc, &b0));
+  PetscCall(VecScatterBegin(sc, bn, b0, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, bn, b0, INSERT_VALUES, SCATTER_FORWARD));
+  if (rank == 0) {
+    PipeKSPCube        cs;
+    Mat                As, Asaij;
+    Vec                bs;
+    const PetscScalar *x, *y;
+    PetscCall(PipeKSPCubeCreate(PETSC_COMM_SELF, &cs));
+    PetscCall(PipeKSPCubeSetSizes(cs, nx, ny, nz));
+    PetscCall(PipeKSPCubeSetMaterial(cs, E, nu));
+    PetscCall(PipeKSPCubeSetLoad(cs, load));
+    { /* the one-rank cube must not see this run's processor grid */
+      const char *opt[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
+      char        val[3][32];
+      PetscBool   set[3];
+      for (i = 0; i < 3; i++) {
+        PetscCall(PetscOptionsGetString(NULL, NULL, opt[i], val[i], sizeof(val[i]), &set[i]));
+        if (set[i]) PetscCall(PetscOptionsClearValue(NULL, opt[i]));
+      }
+      PetscCall(PipeKSPCubeSetUp(cs));
+      for (i = 0; i < 3; i++)
+        if (set[i]) PetscCall(PetscOptionsSetValue(NULL, opt[i], val[i]));
+    }
+    PetscCall(PipeKSPCubeGetMatrix(cs, &As));
+    PetscCall(PipeKSPCubeGetRHS(cs, &bs));
+    PetscCall(MatConvert(As, MATSEQAIJ, MAT_INITIAL_MATRIX, &Asaij));
+    for (i = 0; i < N; i++) {
+      const PetscInt    *c1, *c2;
+      const PetscScalar *v1, *v2;
+      PetscInt           n1, n2, k, kk = 0;
+      PetscCall(MatGetRow(sub[0], i, &n1, &c1, &v1));
+      PetscCall(MatGetRow(Asaij, i, &n2, &c2, &v2));
+      /* explicit zeros may differ in the pattern; compare the union of nonzeros */
+      for (k = 0; k < n1; k++) {
+        PetscScalar w = 0;
+        for (kk = 0; kk < n2; kk++)
+          if (c2[kk] == c1[k]) w = v2[kk];
+        if (v1[k] != w) ndiff++;
+      }
+      for (k = 0; k < n2; k++) {
+        PetscScalar w = 0;
+        for (kk = 0; kk < n1; kk++)
+          if (c1[kk] == c2[k]) w = v1[kk];
+        if (v2[k] != w) ndiff++;
+      }
+      PetscCall(MatRestoreRow(sub[0], i, &n1, &c1, &v1));
+      PetscCall(MatRestoreRow(Asaij, i, &n2, &c2, &v2));
+    }
+    PetscCall(VecGetArrayRead(b0, &x));
+    PetscCall(VecGetArrayRead(bs, &y));
+    for (i = 0; i < N; i++)
+      if (x[i] != y[i]) ndiff++;
+    PetscCall(VecRestoreArrayRead(b0, &x));
+    PetscCall(VecRestoreArrayRead(bs, &y));
+    PetscCall(MatDestroy(&Asaij));
+    PetscCall(PipeKSPCubeDestroy(&cs));
+  }
+  PetscCallMPI(MPI_Bcast(&ndiff, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  CHECK(ndiff == 0, "%" PetscInt_FMT " entries of A or b differ bitwise from the one-rank assembly", ndiff);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "A and b are bitwise identical to the one-rank assembly\n"));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&b0));
+  PetscCall(VecDestroy(&bn));
+  PetscCall(MatDestroySubMatrices(1, &sub));
+  PetscCall(ISDestroy(&is));
   PetscFunctionReturn(0);
 }
 
@@ -230,6 +325,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&At));
   PetscCall(PipeKSPCubeDestroy(&cube2));
 
+  PetscCall(CheckPartitionIndependent(da, Aaij, b, nx, ny, nz, E, nu, load));
   PetscCall(MatDestroy(&Aaij));
   PetscCall(VecDestroy(&r));
   PetscCall(PipeKSPCubeDestroy(&cube));
