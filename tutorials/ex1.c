@@ -24,6 +24,8 @@ int main(int argc, char **argv)
   KSPConvergedReason reason;
 
   PetscFunctionBeginUser;
+  /* -ksp_pipe_progress thread needs MPI_THREAD_MULTIPLE (else it falls back to poll); PETSc asks MPI for this level */
+  PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
 
@@ -163,6 +165,49 @@ int main(int argc, char **argv)
          suffix: gamg_8
          nsize: 8
          output_file: output/ex1_gamg_8.out
+
+   # our solvers: every progress policy and rank count must give the iterations of cg (same output file)
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type jacobi -ksp_pipe_progress {{none poll thread auto blocking}}
+      output_file: output/ex1_pipegv_jacobi.out
+      test:
+         suffix: pipegv_jacobi
+         nsize: {{1 2 4 8}}
+         args: -ksp_type pipegv
+      test:
+         suffix: pipegv_jacobi_malloc
+         nsize: 2
+         args: -ksp_type pipegv -malloc_debug -malloc_dump
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type jacobi
+      test:
+         suffix: pipegropp_jacobi
+         nsize: {{1 4}}
+         args: -ksp_type pipegropp -ksp_pipe_progress {{none poll thread auto blocking}}
+         output_file: output/ex1_pipegropp_jacobi.out
+      test:
+         suffix: chrongear_jacobi
+         nsize: {{1 4}}
+         args: -ksp_type chrongear
+         output_file: output/ex1_chrongear_jacobi.out
+
+   # with our PC asddic (CM-RCM IC(0), 2 ASDD sweeps): the iterations depend on the partition
+   testset:
+      args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type asddic
+      test:
+         suffix: pipegv_asddic_1
+         args: -ksp_type pipegv -malloc_debug -malloc_dump
+         output_file: output/ex1_pipegv_asddic_1.out
+      test:
+         suffix: pipegv_asddic_4
+         nsize: 4
+         args: -ksp_type pipegv -ksp_pipe_progress {{none poll auto}}
+         output_file: output/ex1_pipegv_asddic_4.out
+      test:
+         suffix: pipegropp_asddic_8
+         nsize: 8
+         args: -ksp_type pipegropp -ksp_pipe_progress poll
+         output_file: output/ex1_pipegropp_asddic_8.out
 
    # acceptance: 33^3 nodes, cg + jacobi to rtol 1e-10, max-norm error below 1e-6 of the max displacement
    testset:
