@@ -5,10 +5,12 @@
 #
 # usage: bash bench/bench.sh <builddir>
 # environment (defaults in brackets; PIPEKSP_BENCH_LONG=1 switches to the long version):
-#   PIPEKSP_BENCH_NP [4]            MPI ranks (oversubscribed on a small node)
+#   PIPEKSP_BENCH_NP [cores, at most 4] MPI ranks; more ranks than cores makes waiting ranks steal
+#                                   the cores of computing ones, which a cluster would not do
+#   PIPEKSP_BENCH_BW_N [33]         cube size of the single-node bandwidth section (data beyond the caches)
 #   PIPEKSP_BENCH_N [9; long 13]     cube nodes per direction
 #   PIPEKSP_BENCH_REPS [25; long 40]  repetitions, interleaved inside each run
-#   PIPEKSP_BENCH_PSIM ["1 128 512 2048 4096"; long adds 256 1024] (1: no emulated latency, the baseline)
+#   PIPEKSP_BENCH_PSIM ["1 128 256 512 1024 2048 4096"] (1: no emulated latency, the baseline)
 #   PIPEKSP_BENCH_ALPHA_US [3]      per-hop latency; PIPEKSP_BENCH_JITTER_US [0.5] mean extra per hop
 #   PIPEKSP_BENCH_PROGRESS [calls]  emulated MPI progress (calls|library)
 #   PIPEKSP_BENCH_P2P [point]       how halo-exchange MPI calls advance reductions (point|interval)
@@ -20,11 +22,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: bash bench/bench.sh <builddir>"; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 long=${PIPEKSP_BENCH_LONG:-0}
-np=${PIPEKSP_BENCH_NP:-4}
+cores=$(nproc 2>/dev/null || echo 2)
+np=${PIPEKSP_BENCH_NP:-$((cores < 4 ? cores : 4))}
+bwn=${PIPEKSP_BENCH_BW_N:-33}
 if [ "$long" = 1 ]; then
   n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-40}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096"}
 else
-  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 512 2048 4096"}
+  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096"}
 fi
 alpha=${PIPEKSP_BENCH_ALPHA_US:-3}
 jitter=${PIPEKSP_BENCH_JITTER_US:-0.5}
@@ -88,9 +92,9 @@ done
 # single-node section: SpMV / PC-apply bandwidth against a STREAM triad in the same run
 bw=$build/tests/pc/asddic_bandwidth
 {
-  echo "single node, 1 rank, no emulation: asddic_bandwidth -cube_n $((n + 8)) (PC apply vs STREAM triad in the same run)"
+  echo "single node, 1 rank, no emulation: asddic_bandwidth -cube_n $bwn (SpMV and PC apply vs STREAM triad in the same run)"
   if [ -x "$bw" ]; then
-    mpiexec -n 1 "$bw" -cube_n $((n + 8)) -reps 10 2>&1 | grep -E "GB/s|bytes/apply|FAILED|rror" 
+    mpiexec -n 1 "$bw" -cube_n $bwn -reps 10 2>&1 | grep -E "GB/s|bytes/apply|FAILED|rror" 
   else
     echo "asddic_bandwidth not built ($bw): skipped"
   fi
