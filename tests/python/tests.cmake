@@ -44,3 +44,9 @@ add_test(NAME python-pip-install
                  ${PROJECT_BINARY_DIR}/tests/python/pip-install $<TARGET_FILE:pipeksp>)
 set_tests_properties(python-pip-install PROPERTIES ENVIRONMENT "${_py_env}"
   PASS_REGULAR_EXPRESSION "installed pipeksp OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 180 LABELS python)
+
+# the README's petsc4py example, exactly as printed there
+add_test(NAME python-readme-example
+         COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/readme_example.py ${PROJECT_SOURCE_DIR}/README.md)
+set_tests_properties(python-readme-example PROPERTIES ENVIRONMENT "${_py_env};PETSC_OPTIONS=-malloc_debug -malloc_dump"
+  PASS_REGULAR_EXPRESSION "README example: [0-9]+ iterations, error .*: OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 120 LABELS python)
