@@ -29,5 +29,14 @@ PETSC_INTERN PetscErrorCode KSPPipePCApply(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipeResidual(KSP, Mat, Vec);
 /* true when iteration its ends with a residual replacement */
 PETSC_INTERN PetscBool KSPPipeReplaceNow(KSP, PetscInt);
+/* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then d[1] = 0) */
+PETSC_INTERN PetscErrorCode KSPPipeLocalDots(Vec, Vec, Vec, PetscScalar[4]);
+/* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
+PETSC_INTERN PetscReal KSPPipeNorm(KSP, PetscScalar, PetscScalar, PetscScalar);
+/* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: < 0 indefinite PC, = 0 exact solution */
+PETSC_INTERN PetscErrorCode KSPPipeCheckGamma(KSP, PetscScalar);
+/* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
+   (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
+PETSC_INTERN PetscErrorCode KSPPipeCoefficients(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);
 
 #endif

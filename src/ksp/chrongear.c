@@ -11,35 +11,6 @@ static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* local gamma = (r,u), delta = (w,u), (r,r), (u,u) */
-static PetscErrorCode LocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
-{
-  const PetscScalar *r, *u, *w;
-  PetscInt           i, n;
-  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(R, &n));
-  PetscCall(VecGetArrayRead(R, &r));
-  PetscCall(VecGetArrayRead(U, &u));
-  PetscCall(VecGetArrayRead(W, &w));
-  for (i = 0; i < n; i++) {
-    ru += r[i] * PetscConj(u[i]);
-    wu += w[i] * PetscConj(u[i]);
-    rr += r[i] * PetscConj(r[i]);
-    uu += u[i] * PetscConj(u[i]);
-  }
-  PetscCall(VecRestoreArrayRead(R, &r));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(VecRestoreArrayRead(W, &w));
-  PetscCall(PetscLogFlops(8.0 * n));
-  d[0] = ru;
-  d[1] = wu;
-  d[2] = rr;
-  d[3] = uu;
-  PetscFunctionReturn(0);
-}
-
 /* p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s (first: p = u, s = w) */
 static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta)
 {
@@ -77,27 +48,13 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscFunctionReturn(0);
 }
 
-static inline PetscReal NormFromSums(KSP ksp, const PetscScalar g[4])
-{
-  switch (ksp->normtype) {
-  case KSP_NORM_PRECONDITIONED:
-    return PetscSqrtReal(PetscAbsScalar(g[3]));
-  case KSP_NORM_UNPRECONDITIONED:
-    return PetscSqrtReal(PetscAbsScalar(g[2]));
-  case KSP_NORM_NATURAL:
-    return PetscSqrtReal(PetscAbsScalar(g[0]));
-  default:
-    return 0.0;
-  }
-}
-
 static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec        *v, X, B;
-  PetscScalar loc[4], glob[4], gamma, gammaold = 0.0, delta, den, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscScalar loc[4], glob[4], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
   PetscReal   dp;
   PetscInt    i = 0;
   PetscBool   diagonalscale;
@@ -118,51 +75,24 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   for (;;) {
     PetscCall(KSP_PCApply(ksp, v[CG_R], v[CG_U]));    /* u = M^{-1} r */
     PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
-    PetscCall(LocalDots(v[CG_R], v[CG_U], v[CG_W], loc));
+    PetscCall(KSPPipeLocalDots(v[CG_R], v[CG_U], v[CG_W], loc));
     PetscCall(PipeKSPRedStart(red, 4, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait(red, glob));
     gamma = glob[0];
     delta = glob[1];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
-    dp = NormFromSums(ksp, glob);
+    dp = KSPPipeNorm(ksp, glob[2], glob[3], gamma);
     PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
     if (ksp->reason) break;
     if (i >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
-    if (PetscRealPart(gamma) < 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
-      break;
-    } else if (gamma == 0.0) {
-      ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
-      PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
-      break;
-    }
-    if (i == 0) {
-      beta = 0.0;
-      den  = delta;
-    } else {
-      if (gammaold == 0.0 || alphaold == 0.0) {
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
-        break;
-      }
-      beta = gamma / gammaold;
-      den  = delta - beta * gamma / alphaold; /* = (p,Ap) */
-    }
-    if (PetscIsInfOrNanScalar(den)) {
-      ksp->reason = KSP_DIVERGED_NANORINF;
-      break;
-    }
-    if (PetscRealPart(den) <= 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g\n", (double)PetscRealPart(den)));
-      break;
-    }
-    alpha = gamma / den;
+    PetscCall(KSPPipeCheckGamma(ksp, gamma));
+    if (ksp->reason) break;
+    PetscCall(KSPPipeCoefficients(ksp, (PetscBool)(i == 0), gamma, delta, gammaold, alphaold, &alpha, &beta));
+    if (ksp->reason) break;
     PetscCall(FusedUpdate(ksp, (PetscBool)(i == 0), alpha, beta));
     gammaold = gamma;
     alphaold = alpha;

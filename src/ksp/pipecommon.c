@@ -254,3 +254,96 @@ PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its)
   pipe->nreplaced++;
   return PETSC_TRUE;
 }
+
+PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
+{
+  const PetscScalar *r, *u, *w = NULL;
+  PetscInt           i, n;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetArrayRead(R, &r));
+  PetscCall(VecGetArrayRead(U, &u));
+  if (W) PetscCall(VecGetArrayRead(W, &w));
+  if (w) { /* one pass: chrongear calls this every iteration */
+    for (i = 0; i < n; i++) {
+      ru += r[i] * PetscConj(u[i]);
+      wu += w[i] * PetscConj(u[i]);
+      rr += r[i] * PetscConj(r[i]);
+      uu += u[i] * PetscConj(u[i]);
+    }
+  } else {
+    for (i = 0; i < n; i++) {
+      ru += r[i] * PetscConj(u[i]);
+      rr += r[i] * PetscConj(r[i]);
+      uu += u[i] * PetscConj(u[i]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(R, &r));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  if (W) PetscCall(VecRestoreArrayRead(W, &w));
+  PetscCall(PetscLogFlops((W ? 8.0 : 6.0) * n));
+  d[0] = ru;
+  d[1] = wu;
+  d[2] = rr;
+  d[3] = uu;
+  PetscFunctionReturn(0);
+}
+
+PetscReal KSPPipeNorm(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
+{
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(uu));
+  case KSP_NORM_UNPRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(rr));
+  case KSP_NORM_NATURAL:
+    return PetscSqrtReal(PetscAbsScalar(ru));
+  default:
+    return 0.0;
+  }
+}
+
+PetscErrorCode KSPPipeCheckGamma(KSP ksp, PetscScalar gamma)
+{
+  PetscFunctionBegin;
+  if (PetscRealPart(gamma) < 0.0) {
+    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
+  } else if (gamma == 0.0) {
+    ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
+    PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeCoefficients(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
+{
+  PetscScalar den;
+
+  PetscFunctionBegin;
+  if (first) {
+    *beta = 0.0;
+    den   = delta;
+  } else {
+    if (gammaold == 0.0 || alphaold == 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
+      PetscFunctionReturn(0);
+    }
+    *beta = gamma / gammaold;
+    den   = delta - *beta * gamma / alphaold; /* = (p,Ap) */
+  }
+  if (PetscIsInfOrNanScalar(den)) {
+    ksp->reason = KSP_DIVERGED_NANORINF;
+    PetscFunctionReturn(0);
+  }
+  if (PetscRealPart(den) <= 0.0) {
+    ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g\n", (double)PetscRealPart(den)));
+    PetscFunctionReturn(0);
+  }
+  *alpha = gamma / den;
+  PetscFunctionReturn(0);
+}

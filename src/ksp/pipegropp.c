@@ -10,42 +10,16 @@ static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* the squared norm of the kind the KSP monitors, from local (r,r), (u,u) and gamma = (r,u) */
-static inline PetscReal NormFromSums(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar gamma)
-{
-  switch (ksp->normtype) {
-  case KSP_NORM_PRECONDITIONED:
-    return PetscSqrtReal(PetscAbsScalar(uu));
-  case KSP_NORM_UNPRECONDITIONED:
-    return PetscSqrtReal(PetscAbsScalar(rr));
-  case KSP_NORM_NATURAL:
-    return PetscSqrtReal(PetscAbsScalar(gamma));
-  default:
-    return 0.0;
-  }
-}
-
-/* local (r,u), (r,r), (u,u) */
+/* local (r,u), (r,r), (u,u): the layout of the second reduction */
 static PetscErrorCode LocalDots3(Vec R, Vec U, PetscScalar d[3])
 {
-  const PetscScalar *r, *u;
-  PetscInt           i, n;
-  PetscScalar        ru = 0, rr = 0, uu = 0;
+  PetscScalar d4[4];
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(R, &n));
-  PetscCall(VecGetArrayRead(R, &r));
-  PetscCall(VecGetArrayRead(U, &u));
-  for (i = 0; i < n; i++) {
-    ru += r[i] * PetscConj(u[i]);
-    rr += r[i] * PetscConj(r[i]);
-    uu += u[i] * PetscConj(u[i]);
-  }
-  PetscCall(VecRestoreArrayRead(R, &r));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  d[0] = ru;
-  d[1] = rr;
-  d[2] = uu;
+  PetscCall(KSPPipeLocalDots(R, U, NULL, d4));
+  d[0] = d4[0];
+  d[1] = d4[2];
+  d[2] = d4[3];
   PetscFunctionReturn(0);
 }
 
@@ -176,18 +150,11 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscCall(PipeKSPRedWait(red, glob));
   gamma = glob[0];
   KSPCheckDot(ksp, gamma);
-  dp = NormFromSums(ksp, glob[1], glob[2], gamma);
+  dp = KSPPipeNorm(ksp, glob[1], glob[2], gamma);
   PetscCall(KSPPipeConvergenceTest(ksp, 0, dp));
   if (ksp->reason) PetscFunctionReturn(0);
-  if (PetscRealPart(gamma) < 0.0) {
-    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-    PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
-    PetscFunctionReturn(0);
-  } else if (gamma == 0.0) {
-    ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
-    PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
-    PetscFunctionReturn(0);
-  }
+  PetscCall(KSPPipeCheckGamma(ksp, gamma));
+  if (ksp->reason) PetscFunctionReturn(0);
   PetscCall(FusedUpdate2(PETSC_TRUE, 0.0, P, S, U, W, &loc[0])); /* p = u, s = w, local (p,s) */
 
   while (its < ksp->max_it) {
@@ -225,18 +192,11 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     gammanew = glob[0];
     KSPCheckDot(ksp, gammanew);
     its++;
-    dp = NormFromSums(ksp, glob[1], glob[2], gammanew);
+    dp = KSPPipeNorm(ksp, glob[1], glob[2], gammanew);
     PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
     if (ksp->reason) break;
-    if (PetscRealPart(gammanew) < 0.0) {
-      ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gammanew)));
-      break;
-    } else if (gammanew == 0.0) {
-      ksp->reason = KSP_CONVERGED_ATOL;
-      PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
-      break;
-    }
+    PetscCall(KSPPipeCheckGamma(ksp, gammanew));
+    if (ksp->reason) break;
     beta  = gammanew / gamma;
     gamma = gammanew;
     /* p = u + beta p; s = w + beta s; local delta = (p,s) for the next R1 */
@@ -249,9 +209,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       PetscCall(KSP_MatMult(ksp, A, P, S));
       PetscCall(LocalDot(P, S, &loc[0]));
       {
-        PetscScalar d3[3];
-        PetscCall(LocalDots3(R, U, d3));
-        loc[1] = d3[0];
+        PetscScalar d4[4];
+        PetscCall(KSPPipeLocalDots(R, U, NULL, d4));
+        loc[1] = d4[0];
       }
       withgamma = PETSC_TRUE;
     }
