@@ -37,6 +37,23 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
+/* Rows of a structurally symmetric CSR graph sorted in place: its transpose is the same graph, and
+   building the transpose row by row lists every row's columns in increasing order. */
+static PetscErrorCode SortedTranspose(PetscInt n, const PetscInt *xi, PetscInt *xj)
+{
+  PetscInt *pos, *t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(n, &pos, xi[n] + 1, &t));
+  PetscCall(PetscArraycpy(pos, xi, n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt p = xi[i]; p < xi[i + 1]; p++) t[pos[xj[p]]++] = i;
+  for (PetscInt i = 0; i < n; i++) PetscCheck(pos[i] == xi[i + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: graph row %" PetscInt_FMT " is not symmetric", i);
+  PetscCall(PetscArraycpy(xj, t, xi[n]));
+  PetscCall(PetscFree2(pos, t));
+  PetscFunctionReturn(0);
+}
+
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
 static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
 {
@@ -81,7 +98,8 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
         }
       PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
     }
-  /* symmetrized graph without self loops: pattern of A + A^T */
+  /* symmetrized graph without self loops, the pattern of A + A^T: both directions of every edge,
+     duplicates dropped with the marker, then rows sorted by a transpose (O(nnz), no sorting) */
   PetscCall(PetscCalloc1(nb + 1, &cnt));
   for (PetscInt ib = 0; ib < nb; ib++)
     for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
@@ -97,13 +115,18 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
       adj[cnt[tj[p]]++] = ib;
     }
   nz = 0;
-  for (PetscInt ib = 0; ib < nb; ib++) { /* sort, remove duplicates, compact */
-    PetscInt len = xadj[ib + 1] - xadj[ib], start = nz;
-    PetscCall(PetscSortRemoveDupsInt(&len, adj + xadj[ib]));
-    for (PetscInt k = 0; k < len; k++) adj[nz++] = adj[xadj[ib] + k];
+  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
+  for (PetscInt ib = 0; ib < nb; ib++) {
+    PetscInt start = nz;
+    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++)
+      if (mk[adj[p]] != ib) {
+        mk[adj[p]] = ib;
+        adj[nz++]  = adj[p];
+      }
     xadj[ib] = start;
   }
   xadj[nb] = nz;
+  PetscCall(SortedTranspose(nb, xadj, adj));
   PetscCall(PetscFree(cnt));
   PetscCall(PetscFree2(mk, ti));
   PetscCall(PetscFree(tj));
@@ -131,11 +154,12 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
     PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
     row[len++] = i;
     for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
-    PetscCall(PetscSortInt(len, row));
     a->fi[i + 1] = a->fi[i] + len;
-    for (PetscInt k = 0; k < len; k++)
-      if (row[k] == i) a->fdiag[i] = a->fi[i] + k;
   }
+  PetscCall(SortedTranspose(nb, a->fi, a->fj));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
+      if (a->fj[p] == i) a->fdiag[i] = p;
   a->nnzb = a->fi[nb];
   PetscCall(PetscFree2(xadj, adj));
   PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
@@ -152,15 +176,18 @@ static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
 {
   const PetscInt bs = a->bs, bs2 = bs * bs;
   MatInfo        info;
-  PetscInt       k = 0, cap;
+  PetscInt       k = 0, cap, *pos;
 
   PetscFunctionBegin;
   PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
   cap = (PetscInt)info.nz_used + 1;
   PetscCall(PetscMalloc1(cap, &a->fmap));
+  PetscCall(PetscMalloc1(a->nb, &pos));
   for (PetscInt r = 0; r < a->nb * bs; r++) {
     PetscInt        nc, i = a->iperm[r / bs];
     const PetscInt *cols;
+    if (r % bs == 0) /* pos[new block column] = its slot in factor row i */
+      for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
     PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
     if (k + nc > cap) { /* nz_used was an underestimate */
       PetscInt *t;
@@ -170,13 +197,10 @@ static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
       PetscCall(PetscFree(a->fmap));
       a->fmap = t;
     }
-    for (PetscInt j = 0; j < nc; j++) {
-      PetscInt loc;
-      PetscCall(PetscFindInt(a->iperm[cols[j] / bs], a->fi[i + 1] - a->fi[i], a->fj + a->fi[i], &loc));
-      a->fmap[k++] = (a->fi[i] + loc) * bs2 + (r % bs) * bs + cols[j] % bs;
-    }
+    for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = pos[a->iperm[cols[j] / bs]] * bs2 + (r % bs) * bs + cols[j] % bs;
     PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
   }
+  PetscCall(PetscFree(pos));
   a->nfmap = k;
   PetscFunctionReturn(0);
 }

@@ -17,13 +17,15 @@ ASDDIC_INLINE void BlkMultSub(PetscInt bs, const MatScalar *A, const MatScalar *
     }
 }
 
-/* C = A*B */
-ASDDIC_INLINE void BlkMult(PetscInt bs, const MatScalar *A, const MatScalar *B, MatScalar *C)
+/* C = A^T B */
+ASDDIC_INLINE void BlkTMult(PetscInt bs, const MatScalar *A, const MatScalar *B, MatScalar *C)
 {
   for (PetscInt i = 0; i < bs * bs; i++) C[i] = 0;
-  for (PetscInt r = 0; r < bs; r++)
-    for (PetscInt k = 0; k < bs; k++)
-      for (PetscInt c = 0; c < bs; c++) C[r * bs + c] += A[r * bs + k] * B[k * bs + c];
+  for (PetscInt k = 0; k < bs; k++)
+    for (PetscInt r = 0; r < bs; r++) {
+      const MatScalar akr = A[k * bs + r];
+      for (PetscInt c = 0; c < bs; c++) C[r * bs + c] += akr * B[k * bs + c];
+    }
 }
 
 /* Inverse of a block that must be SPD: Cholesky of its symmetric part; PETSC_FALSE on a
@@ -66,19 +68,64 @@ static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, Mat
   return PETSC_TRUE;
 }
 
-/* IKJ incomplete factorization with the pattern of the (symmetric) permuted matrix: for SPD input
-   it is IC(0) in LDL^T form (L unit lower = U^T D^{-1}). The diagonal of a->fa0 is shifted by
-   alpha*|a_ii| (Manteuffel) first. *ok: no non-positive pivot; *badrow: where it broke down. */
+/* Up-looking IC(0) in LDL^T form on the symmetric pattern: row i of U (j >= i) gets
+   A_ij - sum_k U_ki^T D_k^{-1} U_kj over the rows k < i that couple to i, and L_ik = U_ki^T D_k^{-1}.
+   Only the upper parts are updated, half the work of a general ILU, and the factor is symmetric by
+   construction. cur[k] walks row k's upper part: rows i reach k in increasing order, so the entry
+   of column i in row k is always the next one. BS is a literal at the call sites (unrolled kernels). */
+ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PC_ASDDIC *a, PetscInt *wmap, PetscInt *cur, MatScalar *W, MatScalar *wk, PetscInt *badrow, PetscReal *badpiv)
+{
+  const PetscInt  bs2 = bs * bs, nb = a->nb;
+  const PetscInt *fi = a->fi, *fj = a->fj, *fdiag = a->fdiag;
+  MatScalar      *fa = a->fa, *dinv = a->dinv;
+
+  for (PetscInt k = 0; k < nb; k++) cur[k] = fdiag[k] + 1;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscReal piv;
+    for (PetscInt p = fdiag[i]; p < fi[i + 1]; p++) wmap[fj[p]] = p;
+    for (PetscInt p = fi[i]; p < fdiag[i]; p++) {
+      const PetscInt k = fj[p], qi = cur[k]++;
+      if (fj[qi] != i) { /* the pattern is not symmetric: cannot happen for the graph built in PCSetUp */
+        *badrow = i;
+        *badpiv = PETSC_MIN_REAL;
+        return PETSC_FALSE;
+      }
+      BlkTMult(bs, fa + qi * bs2, dinv + k * bs2, W); /* L_ik = U_ki^T D_k^{-1} */
+      for (PetscInt q = qi; q < fi[k + 1]; q++) {
+        const PetscInt pj = wmap[fj[q]];
+        if (pj >= 0) BlkMultSub(bs, W, fa + q * bs2, fa + pj * bs2);
+      }
+      for (PetscInt c = 0; c < bs2; c++) fa[p * bs2 + c] = W[c];
+    }
+    for (PetscInt p = fdiag[i]; p < fi[i + 1]; p++) wmap[fj[p]] = -1;
+    if (bs == 1) {
+      piv = PetscRealPart(fa[fdiag[i]]);
+      if (!(piv > 0) || PetscIsInfOrNanReal(piv)) {
+        *badrow = i;
+        *badpiv = piv;
+        return PETSC_FALSE;
+      }
+      dinv[i] = 1.0 / fa[fdiag[i]];
+    } else if (!BlkInvSPD(bs, fa + fdiag[i] * bs2, dinv + i * bs2, wk, &piv)) {
+      *badrow = i;
+      *badpiv = piv;
+      return PETSC_FALSE;
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/* IC(0) of a->fa0 (shifted by alpha*|a_ii|, Manteuffel, when alpha > 0) into a->fa and a->dinv.
+   *ok: no non-positive pivot; *badrow: where it broke down. */
 PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, PetscBool *ok, PetscInt *badrow)
 {
   const PetscInt  bs = a->bs, bs2 = bs * bs, nb = a->nb;
-  const PetscInt *fi = a->fi, *fj = a->fj, *fdiag = a->fdiag;
-  MatScalar      *fa = a->fa, *dinv = a->dinv, *tmp, *wk;
-  PetscInt       *wmap;
-  PetscReal       mean = 0, piv;
+  const PetscInt *fdiag = a->fdiag;
+  MatScalar      *fa = a->fa, *W, *wk;
+  PetscInt       *wmap, *cur;
+  PetscReal       mean = 0, piv = 0;
 
   PetscFunctionBegin;
-  *ok     = PETSC_TRUE;
   *badrow = -1;
   PetscCall(PetscArraycpy(fa, a->fa0, a->nnzb * bs2));
   if (alpha > 0) {
@@ -91,29 +138,20 @@ PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, Pets
         *d += alpha * (PetscAbsScalar(*d) > 0 ? PetscAbsScalar(*d) : mean);
       }
   }
-  PetscCall(PetscMalloc3(nb, &wmap, bs2, &tmp, 2 * bs2, &wk));
+  PetscCall(PetscMalloc4(nb, &wmap, nb, &cur, bs2, &W, 2 * bs2, &wk));
   for (PetscInt i = 0; i < nb; i++) wmap[i] = -1;
-  for (PetscInt i = 0; i < nb && *ok; i++) {
-    for (PetscInt p = fi[i]; p < fi[i + 1]; p++) wmap[fj[p]] = p;
-    for (PetscInt p = fi[i]; p < fdiag[i]; p++) {
-      const PetscInt k = fj[p];
-      /* L_ik = A_ik D_k^{-1}, then A_ij -= L_ik U_kj for j > k in both patterns */
-      BlkMult(bs, fa + p * bs2, dinv + k * bs2, tmp);
-      PetscCall(PetscArraycpy(fa + p * bs2, tmp, bs2));
-      for (PetscInt q = fdiag[k] + 1; q < fi[k + 1]; q++) {
-        const PetscInt pj = wmap[fj[q]];
-        if (pj >= 0) BlkMultSub(bs, fa + p * bs2, fa + q * bs2, fa + pj * bs2);
-      }
-    }
-    if (bs == 1) {
-      piv = PetscRealPart(fa[fdiag[i]]);
-      if (!(piv > 0) || PetscIsInfOrNanReal(piv)) *ok = PETSC_FALSE;
-      else dinv[i] = 1.0 / fa[fdiag[i]];
-    } else if (!BlkInvSPD(bs, fa + fdiag[i] * bs2, dinv + i * bs2, wk, &piv)) *ok = PETSC_FALSE;
-    if (!*ok) *badrow = i;
-    for (PetscInt p = fi[i]; p < fi[i + 1]; p++) wmap[fj[p]] = -1;
+  switch (bs) {
+  case 1:
+    *ok = FactorRows(1, a, wmap, cur, W, wk, badrow, &piv);
+    break;
+  case 3:
+    *ok = FactorRows(3, a, wmap, cur, W, wk, badrow, &piv);
+    break;
+  default:
+    *ok = FactorRows(bs, a, wmap, cur, W, wk, badrow, &piv);
   }
-  PetscCall(PetscFree3(wmap, tmp, wk));
+  PetscCall(PetscFree4(wmap, cur, W, wk));
+  PetscCheck(piv != PETSC_MIN_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: the factor's pattern is not symmetric at block row %" PetscInt_FMT, *badrow);
   PetscFunctionReturn(0);
 }
 
