@@ -34,7 +34,9 @@ typedef struct {
   PetscInt     nnzb;
   PetscInt    *li, *lj, *ui, *uj; /* the sweeps' copies: strict lower (L) and strict upper (U) parts, each contiguous */
   MatScalar   *la, *ua;
-  PetscInt    *fmap, nfmap; /* entry k of the local block (MatGetRow order) goes to fa0[fmap[k]] */
+  PetscInt    *fmap, nfmap; /* entry k of the local block goes to fa0[fmap[k]]; k counts MatGetRow order,
+                               or the raw value array for the fast paths (rawkind) */
+  PetscInt     rawkind;     /* 0: MatGetRow; 1: SeqAIJ CSR read directly (point); 2: SeqBAIJ block CSR (block) */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */

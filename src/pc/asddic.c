@@ -37,6 +37,50 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
+/* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
+   IC(0) on its own block size (2); anything else goes through MatGetRow (0), row by row. */
+static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind)
+{
+  PetscBool aij, baij;
+  PetscInt  mbs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
+  PetscCall(MatGetBlockSize(Ad, &mbs));
+  *kind = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : 0;
+  if (*kind) { /* the structure must come back uncompressed: one row per (block) row */
+    PetscInt        n, m;
+    const PetscInt *ia, *ja;
+    PetscBool       done;
+    PetscCall(MatGetLocalSize(Ad, &m, NULL));
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, *kind == 2 ? PETSC_TRUE : PETSC_FALSE, &n, &ia, &ja, &done));
+    if (!done || n != m / bs) *kind = 0;
+    if (done) PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, *kind == 2 ? PETSC_TRUE : PETSC_FALSE, &n, &ia, &ja, &done));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The (block) CSR structure of Ad for the fast paths: rows and columns in units of bs */
+static PetscErrorCode RawGetIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind == 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "asddic: cannot read the row structure of the local block");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RawRestoreIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind == 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscFunctionReturn(0);
+}
+
 /* Rows of a structurally symmetric CSR graph sorted in place: its transpose is the same graph, and
    building the transpose row by row lists every row's columns in increasing order. */
 static PetscErrorCode SortedTranspose(PetscInt n, const PetscInt *xi, PetscInt *xj)
@@ -54,6 +98,37 @@ static PetscErrorCode SortedTranspose(PetscInt n, const PetscInt *xi, PetscInt *
   PetscFunctionReturn(0);
 }
 
+/* Unique block columns of each block row but the diagonal, through MatGetRow (any matrix type) */
+static PetscErrorCode UniqueBlockColumns(Mat Ad, PetscInt bs, PetscInt nb, PetscInt *mk, PetscInt *ti, PetscInt **tjout)
+{
+  PetscInt *tj;
+
+  PetscFunctionBegin;
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then fill */
+    for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
+    for (PetscInt ib = 0, p = 0; ib < nb; ib++) {
+      if (!pass) ti[ib + 1] = ti[ib];
+      for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
+        PetscInt        nc;
+        const PetscInt *cols;
+        PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
+        for (PetscInt k = 0; k < nc; k++) {
+          const PetscInt cb = cols[k] / bs;
+          if (mk[cb] != ib && cb != ib) {
+            mk[cb] = ib;
+            if (pass) tj[p++] = cb;
+            else ti[ib + 1]++;
+          }
+        }
+        PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+      }
+    }
+    if (!pass) PetscCall(PetscMalloc1(ti[nb] + 1, &tj));
+  }
+  *tjout = tj;
+  PetscFunctionReturn(0);
+}
+
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
 static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
 {
@@ -66,38 +141,23 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   nb    = m / bs;
   a->bs = bs;
   a->nb = nb;
-  /* unique block columns of each block row (ti/tj), via a marker */
+  PetscCall(RawKind(Ad, bs, &a->rawkind));
+  /* unique block columns of each block row but the diagonal (ti/tj): read directly, or via a marker */
   PetscCall(PetscMalloc2(nb, &mk, nb + 1, &ti));
-  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
   ti[0] = 0;
-  for (PetscInt ib = 0; ib < nb; ib++) {
-    ti[ib + 1] = ti[ib];
-    for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
-      PetscInt        nc;
-      const PetscInt *cols;
-      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-      for (PetscInt k = 0; k < nc; k++)
-        if (mk[cols[k] / bs] != ib && cols[k] / bs != ib) {
-          mk[cols[k] / bs] = ib;
-          ti[ib + 1]++;
-        }
-      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+  if (a->rawkind) {
+    PetscInt        n;
+    const PetscInt *ia, *ja;
+    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(PetscMalloc1(ia[n] + 1, &tj));
+    for (PetscInt ib = 0; ib < nb; ib++) {
+      ti[ib + 1] = ti[ib];
+      for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++)
+        if (ja[p] != ib) tj[ti[ib + 1]++] = ja[p];
     }
-  }
-  PetscCall(PetscMalloc1(ti[nb] + 1, &tj));
-  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
-  for (PetscInt ib = 0, p = 0; ib < nb; ib++)
-    for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
-      PetscInt        nc;
-      const PetscInt *cols;
-      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-      for (PetscInt k = 0; k < nc; k++)
-        if (mk[cols[k] / bs] != ib && cols[k] / bs != ib) {
-          mk[cols[k] / bs] = ib;
-          tj[p++]          = cols[k] / bs;
-        }
-      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
-    }
+    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
+  } else PetscCall(UniqueBlockColumns(Ad, bs, nb, mk, ti, &tj));
+
   /* symmetrized graph without self loops, the pattern of A + A^T: both directions of every edge,
      duplicates dropped with the marker, then rows sorted by a transpose (O(nnz), no sorting) */
   PetscCall(PetscCalloc1(nb + 1, &cnt));
@@ -171,34 +231,52 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   PetscFunctionReturn(0);
 }
 
-/* Where each entry of Ad lands in the permuted factor (once per pattern) */
+/* Where each entry of Ad lands in the permuted factor (once per pattern). The fast paths index the
+   raw value arrays: SeqAIJ in CSR order, SeqBAIJ block by block, each block column-major. */
 static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
 {
   const PetscInt bs = a->bs, bs2 = bs * bs;
-  MatInfo        info;
   PetscInt       k = 0, cap, *pos;
 
   PetscFunctionBegin;
-  PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
-  cap = (PetscInt)info.nz_used + 1;
-  PetscCall(PetscMalloc1(cap, &a->fmap));
   PetscCall(PetscMalloc1(a->nb, &pos));
-  for (PetscInt r = 0; r < a->nb * bs; r++) {
-    PetscInt        nc, i = a->iperm[r / bs];
-    const PetscInt *cols;
-    if (r % bs == 0) /* pos[new block column] = its slot in factor row i */
+  if (a->rawkind) {
+    PetscInt        n;
+    const PetscInt *ia, *ja;
+    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(PetscMalloc1(ia[n] * bs2 + 1, &a->fmap));
+    for (PetscInt ib = 0; ib < n; ib++) {
+      const PetscInt i = a->iperm[ib];
       for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-    PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-    if (k + nc > cap) { /* nz_used was an underestimate */
-      PetscInt *t;
-      cap = 2 * (k + nc);
-      PetscCall(PetscMalloc1(cap, &t));
-      PetscCall(PetscArraycpy(t, a->fmap, k));
-      PetscCall(PetscFree(a->fmap));
-      a->fmap = t;
+      for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++) {
+        const PetscInt base = pos[a->iperm[ja[p]]] * bs2;
+        for (PetscInt c = 0; c < bs; c++)
+          for (PetscInt r = 0; r < bs; r++) a->fmap[k++] = base + r * bs + c;
+      }
     }
-    for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = pos[a->iperm[cols[j] / bs]] * bs2 + (r % bs) * bs + cols[j] % bs;
-    PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
+  } else {
+    MatInfo info;
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+    cap = (PetscInt)info.nz_used + 1;
+    PetscCall(PetscMalloc1(cap, &a->fmap));
+    for (PetscInt r = 0; r < a->nb * bs; r++) {
+      PetscInt        nc, i = a->iperm[r / bs];
+      const PetscInt *cols;
+      if (r % bs == 0) /* pos[new block column] = its slot in factor row i */
+        for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
+      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
+      if (k + nc > cap) { /* nz_used was an underestimate */
+        PetscInt *t;
+        cap = 2 * (k + nc);
+        PetscCall(PetscMalloc1(cap, &t));
+        PetscCall(PetscArraycpy(t, a->fmap, k));
+        PetscCall(PetscFree(a->fmap));
+        a->fmap = t;
+      }
+      for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = pos[a->iperm[cols[j] / bs]] * bs2 + (r % bs) * bs + cols[j] % bs;
+      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
+    }
   }
   PetscCall(PetscFree(pos));
   a->nfmap = k;
@@ -212,6 +290,26 @@ static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(a->fa0, a->nnzb * a->bs * a->bs));
+  if (a->rawkind) {
+    PetscInt           n;
+    const PetscInt    *ia, *ja;
+    const PetscScalar *aa;
+    PetscScalar       *ab;
+    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
+    k = ia[n] * a->bs * a->bs;
+    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
+    if (a->rawkind == 1) {
+      PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+      for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = aa[j];
+      PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
+    } else {
+      PetscCall(MatSeqBAIJGetArray(Ad, &ab));
+      for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = ab[j];
+      PetscCall(MatSeqBAIJRestoreArray(Ad, &ab));
+    }
+    PetscFunctionReturn(0);
+  }
   for (PetscInt r = 0; r < a->nb * a->bs; r++) {
     PetscInt           nc;
     const PetscScalar *vals;
@@ -229,7 +327,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
   Mat         Ad, Aconv = NULL;
-  PetscInt    m, bsmat, bs, badrow = -1, fail[2];
+  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawkind;
   PetscBool   sbaij, ok;
   PetscReal   alpha = 0;
   PetscMPIInt rank;
@@ -249,7 +347,8 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   bs = (a->block == 0) ? 1 : bsmat;
   PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m) {
+  PetscCall(RawKind(Ad, bs, &rawkind));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || rawkind != a->rawkind) {
     PetscCall(PCASDDICSymbolic(pc, Ad, bs));
     PetscCall(PCASDDICBuildFillMap(a, Ad));
     PetscCall(PCASDDICSplitSymbolic_Private(a));

@@ -6,6 +6,11 @@
 #endif
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
+#if defined(__GNUC__)
+  #define ASDDIC_PREFETCH(p) __builtin_prefetch(p)
+#else
+  #define ASDDIC_PREFETCH(p) ((void)0)
+#endif
 
 /* C -= A*B, bs x bs row-major */
 ASDDIC_INLINE void BlkMultSub(PetscInt bs, const MatScalar *A, const MatScalar *B, MatScalar *C)
@@ -85,6 +90,12 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PC_ASDDIC *a, PetscInt *wmap, Pe
     for (PetscInt p = fdiag[i]; p < fi[i + 1]; p++) wmap[fj[p]] = p;
     for (PetscInt p = fi[i]; p < fdiag[i]; p++) {
       const PetscInt k = fj[p], qi = cur[k]++;
+      if (p + 1 < fdiag[i]) { /* the next row k is far away in a colour ordering: fetch it early */
+        const PetscInt qn = cur[fj[p + 1]];
+        ASDDIC_PREFETCH(fj + qn);
+        ASDDIC_PREFETCH(fa + qn * bs2);
+        ASDDIC_PREFETCH(fa + qn * bs2 + 8);
+      }
       if (fj[qi] != i) { /* the pattern is not symmetric: cannot happen for the graph built in PCSetUp */
         *badrow = i;
         *badpiv = PETSC_MIN_REAL;

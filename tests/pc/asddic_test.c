@@ -196,22 +196,34 @@ static PetscErrorCode TestReuse(PipeKSPCube cube, Mat A, Vec b)
 {
   KSP                ksp;
   PC                 pc;
-  Vec                x;
+  Vec                x, z0, z1;
   PetscInt           nsym, its;
-  PetscReal          err;
+  PetscReal          err, dz, nz0;
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-pc_type", "asddic"));
   PetscCall(Solve(cube, A, b, NULL, &its, &reason, &err, NULL, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(VecDuplicate(b, &z0));
+  PetscCall(VecDuplicate(b, &z1));
+  PetscCall(PCApply(pc, b, z0));
   /* scale the operator: same pattern, new values; the solution scales by 1/2 */
   PetscCall(MatScale(A, 2.0));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPSolve(ksp, b, x));
+  /* the factor must hold the new values: M(2A)^{-1} b = M(A)^{-1} b / 2 (CG alone would not notice) */
+  PetscCall(PCApply(pc, b, z1));
+  PetscCall(VecAXPY(z1, -0.5, z0));
+  PetscCall(VecNorm(z1, NORM_2, &dz));
+  PetscCall(VecNorm(z0, NORM_2, &nz0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refactored with the new values (M(2A)^-1 = M(A)^-1 / 2 to 1e-12): %s\n", dz <= 1e-12 * 0.5 * nz0 ? "yes" : "no"));
+  if (!(dz <= 1e-12 * 0.5 * nz0)) PetscCall(Fail("the second setup did not refresh the factor's values"));
+  PetscCall(VecDestroy(&z0));
+  PetscCall(VecDestroy(&z1));
   PetscCall(VecScale(x, 2.0));
   PetscCall(PipeKSPCubeComputeError(cube, x, &err));
-  PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCASDDICGetFactorInfo(pc, NULL, &nsym, NULL));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));

@@ -21,6 +21,8 @@ set(PIPEKSP_PC_TESTS
   "threads_point|2|-test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc"
   "icc_n33|1|-test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0"
   "reuse|2|-test reuse -cube_n 9 -cube_mat_type baij"
+  "reuse_point|2|-test reuse -cube_n 9 -cube_mat_type aij -pc_asddic_block 0"
+  "reuse_generic|2|-test reuse -cube_n 9 -cube_mat_type aij"
   "pivot_point|1|-test pivot -cube_n 7 -cube_mat_type aij -n_pc_asddic_block 0 -d_pc_asddic_block 0"
   "pivot_block|2|-test pivot -cube_n 7 -cube_mat_type baij"
   "spd|1|-test spd -cube_n 17 -cube_mat_type baij"
