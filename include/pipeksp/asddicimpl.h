@@ -36,7 +36,8 @@ typedef struct {
   MatScalar   *la, *ua;
   PetscInt    *fmap, nfmap; /* entry k of the local block goes to fa0[fmap[k]]; k counts MatGetRow order,
                                or the raw value array for the fast paths (rawkind) */
-  PetscInt     rawkind;     /* 0: MatGetRow; 1: SeqAIJ CSR read directly (point); 2: SeqBAIJ block CSR (block) */
+  PetscInt     rawkind;     /* 0: MatGetRow; 1: SeqAIJ CSR read directly (point); 2: SeqBAIJ block CSR
+                               (block IC); 3: SeqBAIJ block CSR expanded to points (point IC) */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */

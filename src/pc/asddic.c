@@ -37,37 +37,13 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
-   IC(0) on its own block size (2); anything else goes through MatGetRow (0), row by row. */
-static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind)
-{
-  PetscBool aij, baij;
-  PetscInt  mbs;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
-  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
-  PetscCall(MatGetBlockSize(Ad, &mbs));
-  *kind = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : 0;
-  if (*kind) { /* the structure must come back uncompressed: one row per (block) row */
-    PetscInt        n, m;
-    const PetscInt *ia, *ja;
-    PetscBool       done;
-    PetscCall(MatGetLocalSize(Ad, &m, NULL));
-    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, *kind == 2 ? PETSC_TRUE : PETSC_FALSE, &n, &ia, &ja, &done));
-    if (!done || n != m / bs) *kind = 0;
-    if (done) PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, *kind == 2 ? PETSC_TRUE : PETSC_FALSE, &n, &ia, &ja, &done));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* The (block) CSR structure of Ad for the fast paths: rows and columns in units of bs */
+/* The CSR structure of Ad for the fast paths, in blocks of the matrix for SeqBAIJ */
 static PetscErrorCode RawGetIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
 {
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind == 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "asddic: cannot read the row structure of the local block");
   PetscFunctionReturn(0);
 }
@@ -77,7 +53,31 @@ static PetscErrorCode RawRestoreIJ(Mat Ad, PetscInt kind, PetscInt *n, const Pet
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind == 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscFunctionReturn(0);
+}
+
+/* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
+   IC(0) on its own block size (2) or with point IC(0) (3); anything else goes through MatGetRow (0). */
+static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind)
+{
+  PetscBool aij, baij;
+  PetscInt  mbs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
+  PetscCall(MatGetBlockSize(Ad, &mbs));
+  *kind = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : (baij && bs == 1) ? 3 : 0;
+  if (*kind) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
+    PetscInt        n, m;
+    const PetscInt *ia, *ja;
+    const PetscInt  k = *kind;
+    PetscCall(MatGetLocalSize(Ad, &m, NULL));
+    PetscCall(RawGetIJ(Ad, k, &n, &ia, &ja));
+    if (n != m / (k == 1 ? 1 : mbs)) *kind = 0;
+    PetscCall(RawRestoreIJ(Ad, k, &n, &ia, &ja));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -148,12 +148,16 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   if (a->rawkind) {
     PetscInt        n;
     const PetscInt *ia, *ja;
+    PetscInt        e = 1; /* points per matrix block when point IC(0) reads a SeqBAIJ */
+    if (a->rawkind == 3) PetscCall(MatGetBlockSize(Ad, &e));
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    PetscCall(PetscMalloc1(ia[n] + 1, &tj));
+    PetscCall(PetscMalloc1(ia[n] * e * e + 1, &tj));
     for (PetscInt ib = 0; ib < nb; ib++) {
-      ti[ib + 1] = ti[ib];
-      for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++)
-        if (ja[p] != ib) tj[ti[ib + 1]++] = ja[p];
+      const PetscInt rb = ib / e; /* the matrix's row (block) holding factor row ib */
+      ti[ib + 1]        = ti[ib];
+      for (PetscInt p = ia[rb]; p < ia[rb + 1]; p++)
+        for (PetscInt c = 0; c < e; c++)
+          if (ja[p] * e + c != ib) tj[ti[ib + 1]++] = ja[p] * e + c;
     }
     PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
   } else PetscCall(UniqueBlockColumns(Ad, bs, nb, mk, ti, &tj));
@@ -227,7 +231,8 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   PetscCall(VecDuplicate(a->t, &a->w));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
-  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels));
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
+                      a->rawkind == 1 ? "as SeqAIJ arrays" : a->rawkind == 2 ? "as SeqBAIJ blocks" : a->rawkind == 3 ? "as SeqBAIJ blocks split into points" : "through MatGetRow"));
   PetscFunctionReturn(0);
 }
 
@@ -244,15 +249,30 @@ static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
     PetscInt        n;
     const PetscInt *ia, *ja;
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    PetscCall(PetscMalloc1(ia[n] * bs2 + 1, &a->fmap));
-    for (PetscInt ib = 0; ib < n; ib++) {
-      const PetscInt i = a->iperm[ib];
-      for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-      for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++) {
-        const PetscInt base = pos[a->iperm[ja[p]]] * bs2;
-        for (PetscInt c = 0; c < bs; c++)
-          for (PetscInt r = 0; r < bs; r++) a->fmap[k++] = base + r * bs + c;
+    if (a->rawkind <= 2) { /* the factor's blocks are the matrix's (points for SeqAIJ) */
+      PetscCall(PetscMalloc1(ia[n] * bs2 + 1, &a->fmap));
+      for (PetscInt ib = 0; ib < n; ib++) {
+        const PetscInt i = a->iperm[ib];
+        for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
+        for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++) {
+          const PetscInt base = pos[a->iperm[ja[p]]] * bs2;
+          for (PetscInt c = 0; c < bs; c++)
+            for (PetscInt r = 0; r < bs; r++) a->fmap[k++] = base + r * bs + c;
+        }
       }
+    } else { /* point factor of a SeqBAIJ: entry (rr, c) of block p, stored column-major */
+      PetscInt e, e2;
+      PetscCall(MatGetBlockSize(Ad, &e));
+      e2 = e * e;
+      k  = ia[n] * e2;
+      PetscCall(PetscMalloc1(k + 1, &a->fmap));
+      for (PetscInt rb = 0; rb < n; rb++)
+        for (PetscInt rr = 0; rr < e; rr++) {
+          const PetscInt i = a->iperm[rb * e + rr];
+          for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
+          for (PetscInt p = ia[rb]; p < ia[rb + 1]; p++)
+            for (PetscInt c = 0; c < e; c++) a->fmap[p * e2 + c * e + rr] = pos[a->iperm[ja[p] * e + c]];
+        }
     }
     PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
   } else {
@@ -295,8 +315,10 @@ static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
     const PetscInt    *ia, *ja;
     const PetscScalar *aa;
     PetscScalar       *ab;
+    PetscInt e = a->bs;
+    if (a->rawkind == 3) PetscCall(MatGetBlockSize(Ad, &e));
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    k = ia[n] * a->bs * a->bs;
+    k = ia[n] * e * e;
     PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
     PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
     if (a->rawkind == 1) {

@@ -4,6 +4,8 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
   threads    -pc_asddic_threads 1 and 2 give the same M^{-1} r\n\
   icc        cg+asddic (natural, 1 iteration, point) and cg+icc take the same iterations +-1\n\
   reuse      a second setup with SAME_NONZERO_PATTERN reuses the ordering, the factor is redone\n\
+  layouts    the same operator as baij, aij and sbaij (read directly or through MatGetRow) gives the\n\
+             same M^{-1} b to 1e-12\n\
   pivot      one diagonal entry made negative: -pc_asddic_shift none fails the PC (DIVERGED_PC_FAILED),\n\
              diagonal shifts with alpha > 0 and gives finite results\n\
   bjacobi    cg+asddic (2 ASDD iterations) needs fewer iterations than cg+bjacobi/icc\n\
@@ -312,6 +314,37 @@ static PetscErrorCode TestBJacobi(PipeKSPCube cube, Mat A, Vec b)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TestLayouts(Mat A, Vec b)
+{
+  const MatType types[] = {MATBAIJ, MATAIJ, MATSBAIJ};
+  Vec           z0, z;
+  PetscReal     nz0, dz, worst = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &z0));
+  PetscCall(VecDuplicate(b, &z));
+  for (PetscInt t = 0; t < 3; t++) {
+    Mat B;
+    PC  pc;
+    PetscCall(MatConvert(A, types[t], MAT_INITIAL_MATRIX, &B));
+    PetscCall(MakePC(B, "l_", &pc));
+    PetscCall(PCApply(pc, b, t ? z : z0));
+    if (t) {
+      PetscCall(VecAXPY(z, -1.0, z0));
+      PetscCall(VecNorm(z, NORM_2, &dz));
+      PetscCall(VecNorm(z0, NORM_2, &nz0));
+      worst = PetscMax(worst, dz / nz0);
+    }
+    PetscCall(PCDestroy(&pc));
+    PetscCall(MatDestroy(&B));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "baij, aij and sbaij give the same M^-1 b to 1e-12: %s\n", worst <= 1e-12 ? "yes" : "no"));
+  if (!(worst <= 1e-12)) PetscCall(Fail("the matrix layouts give different preconditioners"));
+  PetscCall(VecDestroy(&z0));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
 {
   KSP                ksp;
@@ -359,6 +392,7 @@ int main(int argc, char **argv)
   else if (!strcmp(test, "threads")) PetscCall(TestThreads(A));
   else if (!strcmp(test, "icc")) PetscCall(TestICC(cube, A, b));
   else if (!strcmp(test, "reuse")) PetscCall(TestReuse(cube, A, b));
+  else if (!strcmp(test, "layouts")) PetscCall(TestLayouts(A, b));
   else if (!strcmp(test, "pivot")) PetscCall(TestPivot(A));
   else if (!strcmp(test, "bjacobi")) PetscCall(TestBJacobi(cube, A, b));
   else if (!strcmp(test, "spd")) PetscCall(TestSPD(cube, A, b));
