@@ -25,3 +25,23 @@ foreach(f ${PIPEKSP_AREA_TESTS})
     endif()
   endforeach()
 endforeach()
+
+# Open MPI 4 puts every launch's session directory under $TMPDIR/ompi.<host>.<uid> and the launch that
+# ends last removes that shared directory, racing with a concurrent launch that is creating its own
+# inside it ("A call to mkdir was unable to create the desired directory", seen with ctest -j2). So
+# each test gets a TMPDIR of its own: short (/tmp/pipeksp-<hash>/<n>), since Open MPI and PMIx put
+# Unix sockets there and those paths are limited to about 100 characters. A setup fixture creates them.
+string(MD5 _tmphash "${PROJECT_BINARY_DIR}")
+string(SUBSTRING "${_tmphash}" 0 8 _tmphash)
+set(PIPEKSP_TMPROOT /tmp/pipeksp-${_tmphash})
+get_property(_all_tests DIRECTORY PROPERTY TESTS)
+set(_tmpdirs "")
+set(_n 0)
+foreach(t ${_all_tests})
+  math(EXPR _n "${_n} + 1")
+  list(APPEND _tmpdirs ${PIPEKSP_TMPROOT}/${_n})
+  set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "TMPDIR=${PIPEKSP_TMPROOT}/${_n}")
+  set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED pipeksp_tmpdirs)
+endforeach()
+add_test(NAME tmpdirs-setup COMMAND ${CMAKE_COMMAND} -E make_directory ${_tmpdirs})
+set_tests_properties(tmpdirs-setup PROPERTIES FIXTURES_SETUP pipeksp_tmpdirs)
