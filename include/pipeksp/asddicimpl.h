@@ -38,6 +38,7 @@ typedef struct {
                                or the raw value array for the fast paths (rawkind) */
   PetscInt     rawkind;     /* 0: MatGetRow; 1: SeqAIJ CSR read directly (point); 2: SeqBAIJ block CSR
                                (block IC); 3: SeqBAIJ block CSR expanded to points (point IC) */
+  PetscInt     rawbs;       /* rows of one (block) row of the raw CSR: 1 for SeqAIJ, its bs for SeqBAIJ */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */

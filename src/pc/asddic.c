@@ -59,7 +59,7 @@ static PetscErrorCode RawRestoreIJ(Mat Ad, PetscInt kind, PetscInt *n, const Pet
 
 /* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
    IC(0) on its own block size (2) or with point IC(0) (3); anything else goes through MatGetRow (0). */
-static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind)
+static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind, PetscInt *rawbs)
 {
   PetscBool aij, baij;
   PetscInt  mbs;
@@ -68,14 +68,15 @@ static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind)
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
   PetscCall(MatGetBlockSize(Ad, &mbs));
-  *kind = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : (baij && bs == 1) ? 3 : 0;
+  *kind  = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : (baij && bs == 1) ? 3 : 0;
+  *rawbs = (*kind == 1) ? 1 : mbs;
   if (*kind) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
     PetscInt        n, m;
     const PetscInt *ia, *ja;
     const PetscInt  k = *kind;
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     PetscCall(RawGetIJ(Ad, k, &n, &ia, &ja));
-    if (n != m / (k == 1 ? 1 : mbs)) *kind = 0;
+    if (n != m / *rawbs) *kind = 0;
     PetscCall(RawRestoreIJ(Ad, k, &n, &ia, &ja));
   }
   PetscFunctionReturn(0);
@@ -130,7 +131,7 @@ static PetscErrorCode UniqueBlockColumns(Mat Ad, PetscInt bs, PetscInt nb, Petsc
 }
 
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
-static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
+static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PetscInt rawkind, PetscInt rawbs)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
   PetscInt   m, nb, *mk, *cnt, *xadj, *adj, *tj, *ti, nz;
@@ -141,15 +142,15 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs)
   nb    = m / bs;
   a->bs = bs;
   a->nb = nb;
-  PetscCall(RawKind(Ad, bs, &a->rawkind));
+  a->rawkind = rawkind;
+  a->rawbs   = rawbs;
   /* unique block columns of each block row but the diagonal (ti/tj): read directly, or via a marker */
   PetscCall(PetscMalloc2(nb, &mk, nb + 1, &ti));
   ti[0] = 0;
   if (a->rawkind) {
     PetscInt        n;
     const PetscInt *ia, *ja;
-    PetscInt        e = 1; /* points per matrix block when point IC(0) reads a SeqBAIJ */
-    if (a->rawkind == 3) PetscCall(MatGetBlockSize(Ad, &e));
+    const PetscInt  e = rawbs / bs; /* factor rows per raw row: > 1 when point IC(0) reads a SeqBAIJ */
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
     PetscCall(PetscMalloc1(ia[n] * e * e + 1, &tj));
     for (PetscInt ib = 0; ib < nb; ib++) {
@@ -248,32 +249,22 @@ static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
   if (a->rawkind) {
     PetscInt        n;
     const PetscInt *ia, *ja;
+    const PetscInt  rb = a->rawbs, rb2 = rb * rb, e = rb / bs; /* e factor (block) rows per raw row */
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    if (a->rawkind <= 2) { /* the factor's blocks are the matrix's (points for SeqAIJ) */
-      PetscCall(PetscMalloc1(ia[n] * bs2 + 1, &a->fmap));
-      for (PetscInt ib = 0; ib < n; ib++) {
-        const PetscInt i = a->iperm[ib];
+    k = ia[n] * rb2;
+    PetscCall(PetscMalloc1(k + 1, &a->fmap));
+    /* entry (R, C) of raw block p sits at p*rb2 + C*rb + R (column-major; 1x1 for SeqAIJ); it belongs
+       to factor row iperm[ib*e + R/bs], factor column iperm[ja[p]*e + C/bs], at (R%bs, C%bs) there */
+    for (PetscInt ib = 0; ib < n; ib++)
+      for (PetscInt fr = 0; fr < e; fr++) {
+        const PetscInt i = a->iperm[ib * e + fr];
         for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-        for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++) {
-          const PetscInt base = pos[a->iperm[ja[p]]] * bs2;
-          for (PetscInt c = 0; c < bs; c++)
-            for (PetscInt r = 0; r < bs; r++) a->fmap[k++] = base + r * bs + c;
-        }
+        for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++)
+          for (PetscInt C = 0; C < rb; C++) {
+            const PetscInt base = pos[a->iperm[ja[p] * e + C / bs]] * bs2 + C % bs;
+            for (PetscInt r = 0; r < bs; r++) a->fmap[p * rb2 + C * rb + fr * bs + r] = base + r * bs;
+          }
       }
-    } else { /* point factor of a SeqBAIJ: entry (rr, c) of block p, stored column-major */
-      PetscInt e, e2;
-      PetscCall(MatGetBlockSize(Ad, &e));
-      e2 = e * e;
-      k  = ia[n] * e2;
-      PetscCall(PetscMalloc1(k + 1, &a->fmap));
-      for (PetscInt rb = 0; rb < n; rb++)
-        for (PetscInt rr = 0; rr < e; rr++) {
-          const PetscInt i = a->iperm[rb * e + rr];
-          for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-          for (PetscInt p = ia[rb]; p < ia[rb + 1]; p++)
-            for (PetscInt c = 0; c < e; c++) a->fmap[p * e2 + c * e + rr] = pos[a->iperm[ja[p] * e + c]];
-        }
-    }
     PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
   } else {
     MatInfo info;
@@ -315,10 +306,8 @@ static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
     const PetscInt    *ia, *ja;
     const PetscScalar *aa;
     PetscScalar       *ab;
-    PetscInt e = a->bs;
-    if (a->rawkind == 3) PetscCall(MatGetBlockSize(Ad, &e));
     PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    k = ia[n] * e * e;
+    k = ia[n] * a->rawbs * a->rawbs;
     PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
     PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
     if (a->rawkind == 1) {
@@ -349,7 +338,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
   Mat         Ad, Aconv = NULL;
-  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawkind;
+  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawkind = 0, rawbs = 1;
   PetscBool   sbaij, ok;
   PetscReal   alpha = 0;
   PetscMPIInt rank;
@@ -369,9 +358,9 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   bs = (a->block == 0) ? 1 : bsmat;
   PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
-  PetscCall(RawKind(Ad, bs, &rawkind));
+  PetscCall(RawKind(Ad, bs, &rawkind, &rawbs));
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || rawkind != a->rawkind) {
-    PetscCall(PCASDDICSymbolic(pc, Ad, bs));
+    PetscCall(PCASDDICSymbolic(pc, Ad, bs, rawkind, rawbs));
     PetscCall(PCASDDICBuildFillMap(a, Ad));
     PetscCall(PCASDDICSplitSymbolic_Private(a));
   }
