@@ -10,7 +10,7 @@ def _mpi_comm(comm):
     """The C MPI_Comm of a petsc4py Comm, for ctypes."""
     try:
         f2c = _loader.function("MPI_Comm_f2c", ctypes.c_void_p, [ctypes.c_int])
-    except NotImplementedError:
+    except _loader.MissingSymbolError:
         # MPICH-style MPI: MPI_Comm is an int equal to its Fortran handle (MPI_Comm_f2c is a macro)
         return ctypes.c_int(comm.fortran)
     return ctypes.c_void_p(f2c(comm.fortran))  # Open MPI: MPI_Comm is a pointer

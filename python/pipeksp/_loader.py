@@ -16,6 +16,10 @@ class LibraryNotFoundError(ImportError):
     """libpipeksp.so was not found in any of the places searched."""
 
 
+class MissingSymbolError(AttributeError):
+    """The loaded library (or the PETSc/MPI it links) does not export a C function we asked for."""
+
+
 def candidates(environ=None, pkgdir=_PKGDIR, repo=_REPO):
     """Every (description, path) register() tries, in order.
 
@@ -141,8 +145,8 @@ def function(name, restype, argtypes):
     try:
         fn = getattr(lib, name)
     except AttributeError:
-        raise NotImplementedError("%s has no symbol %s: the library is older than this package or that "
-                                  "part is not built yet" % (_libpath, name)) from None
+        raise MissingSymbolError("%s has no symbol %s: the library is older than this package"
+                                 % (_libpath, name)) from None
     fn.restype = restype
     fn.argtypes = argtypes
     return fn
