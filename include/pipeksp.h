@@ -30,24 +30,32 @@ typedef enum {
 } PipeKSPProgressType;
 PETSC_EXTERN const char *const PipeKSPProgressTypes[];
 
-/* Counters of one reduction engine (one per KSP). */
+/* Counters of one reduction engine (one per KSP): KSPPipeGetStats() gives those of the last
+   KSPSolve(), KSPPipeGetTotalStats() the sums over all solves. */
 typedef struct {
   PetscInt64     reductions;     /* reductions started */
   PetscInt64     polls;          /* poll-hook calls that reached MPI_Test */
   PetscInt64     done_before_wait; /* reductions already complete when the wait began */
   PetscLogDouble wait_time;      /* seconds spent blocked in the wait */
   PetscLogDouble overlap_time;   /* seconds between start and wait (compute overlapped) */
+  PetscInt64     replacements;   /* residual replacements (r = b - A x recomputed), by -ksp_pipe_replace */
+  PetscInt64     restarts;       /* restarts from b - A x: after a breakdown of the recurrences, or to check
+                                    a convergence the recursive residual claims while the gap is large */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */
 PETSC_EXTERN PetscErrorCode PipeKSPProgressPoll(void);
 
-/* Settings of pipegropp / pipegv / chrongear (no-ops on other KSP types). */
+/* Settings of pipegropp / pipegv / chrongear (no-ops on other KSP types). The replacement period
+   PETSC_DECIDE means auto (the default): replace when the estimated gap between the recursive and the
+   true residual says so. */
 PETSC_EXTERN PetscErrorCode KSPPipeSetProgress(KSP, PipeKSPProgressType);
 PETSC_EXTERN PetscErrorCode KSPPipeGetProgress(KSP, PipeKSPProgressType *);
 PETSC_EXTERN PetscErrorCode KSPPipeSetPollInterval(KSP, PetscReal);
 PETSC_EXTERN PetscErrorCode KSPPipeSetReplacePeriod(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
+PETSC_EXTERN PetscErrorCode KSPPipeGetTotalStats(KSP, PipeKSPStats *, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPPipeGetReplacePeriod(KSP, PetscInt *);
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);

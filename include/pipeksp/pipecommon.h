@@ -9,9 +9,29 @@ typedef struct {
   PipeKSPRed          red;           /* created at set-up on the KSP's communicator */
   PipeKSPProgressType progress;      /* requested policy */
   PetscReal           interval;      /* poll interval, microseconds */
-  PetscInt            replace;       /* residual replacement period, 0 = off */
-  PetscInt            nreplaced;     /* replacements done (all solves) */
+  PetscInt            replace;       /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
   PetscBool           blocking_only; /* chrongear: nothing to overlap, always MPI_Allreduce */
+  PetscBool           ignored_opts;  /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
+  /* counters: engine totals at the start of the last solve, replacements, solves */
+  PipeKSPStats        stats0;
+  PetscInt64          nrep_solve, nrep_total, nrestart_solve, nrestart_total;
+  PetscInt            nsolves;
+  /* attainable accuracy (auto replacement, floor detection): running bounds on the gaps between the
+     recursive vectors and what they stand for, f = b - A x - r, g = A p - s, h = A u - w, j = A q - z */
+  PetscReal           anorm;         /* ||A||_inf, recomputed when the operator changes */
+  PetscObjectState    astate;
+  Mat                 amat;
+  PetscReal           gf, gg, gh, gj, gf0, gfprev, rprev;
+  /* the best iterate whose true residual the solver has measured */
+  PetscReal           best;          /* its true residual norm ||b - A x|| */
+  PetscInt            bestits;
+  PetscReal           rnorm0;        /* the monitored norm at iteration 0 */
+  /* safeguards of the current solve */
+  PetscBool           restart;       /* the next step starts the recurrences afresh (beta = 0) */
+  PetscBool           truenow;       /* the next reduction's ||r|| is of the true residual b - A x */
+  PetscBool           frombreak;     /* ... after a restart caused by a breakdown */
+  PetscBool           suspect;       /* the recursive residual grew wildly: restart */
+  PetscReal           rmin;          /* least recursive ||r|| since the last true one */
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon(KSP, PetscBool);
@@ -27,10 +47,31 @@ PETSC_INTERN PetscErrorCode KSPPipeMatMult(KSP, Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipePCApply(KSP, Vec, Vec);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual(KSP, Mat, Vec);
-/* true when iteration its ends with a residual replacement */
-PETSC_INTERN PetscBool KSPPipeReplaceNow(KSP, PetscInt);
+/* start of a solve: engine left clean, per-solve counters, ||A||, gap bounds */
+PETSC_INTERN PetscErrorCode KSPPipeSolveBegin(KSP, Mat);
+/* end of a solve: x is never worse than the best measured iterate (one SpMV, one norm) */
+PETSC_INTERN PetscErrorCode KSPPipeSolveEnd(KSP, Mat, Vec);
+/* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
+   norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */
+PETSC_INTERN void KSPPipeGapUpdate(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+/* true when iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
+PETSC_INTERN PetscBool KSPPipeReplaceNow(KSP, PetscInt, PetscReal);
+/* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeReplaced(KSP, PetscReal, PetscReal);
+/* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
+   residual, stops at the floor when a restart brought no progress, flags wild growth */
+PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest(KSP, PetscReal, PetscReal);
+/* after the coefficients: a breakdown (or wild growth) of recurrences that ran since the last true
+   residual is round-off: clears the reason and asks for a restart from b - A x (*restart). Right
+   after a restart the quantities come from true vectors and the reason stands, as cg's would. */
+PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown(KSP, PetscBool *);
+/* stop at the attainable accuracy with the reason cg reports when its recursive residual gets there */
+PETSC_INTERN PetscErrorCode KSPPipeFloorStop(KSP, const char *);
+
 /* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then d[1] = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeLocalDots(Vec, Vec, Vec, PetscScalar[4]);
+/* local (x,x), no reduction */
+PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq(Vec, PetscScalar *);
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm(KSP, PetscScalar, PetscScalar, PetscScalar);
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: < 0 indefinite PC, = 0 exact solution */
@@ -38,5 +79,7 @@ PETSC_INTERN PetscErrorCode KSPPipeCheckGamma(KSP, PetscScalar);
 /* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
    (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
 PETSC_INTERN PetscErrorCode KSPPipeCoefficients(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);
+/* true when the reason set by the coefficients / gamma check is a breakdown to verify */
+#define KSPPipeIsBreakdown(ksp) ((ksp)->reason == KSP_DIVERGED_INDEFINITE_MAT || (ksp)->reason == KSP_DIVERGED_INDEFINITE_PC || (ksp)->reason == KSP_DIVERGED_BREAKDOWN)
 
 #endif

@@ -5,7 +5,7 @@
 #include <pipeksp/pipekspimpl.h>
 #include <pthread.h>
 
-#define PIPEKSP_RED_MAX 8 /* scalars in one packed reduction */
+#define PIPEKSP_RED_MAX 10 /* scalars in one packed reduction */
 
 typedef struct _n_PipeKSPRed *PipeKSPRed;
 struct _n_PipeKSPRed {
@@ -41,6 +41,7 @@ PETSC_INTERN PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed, PetscReal);
 PETSC_INTERN PetscErrorCode PipeKSPRedSetUp(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedStart(PipeKSPRed, int, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedWait(PipeKSPRed, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedAbandon(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedView(PipeKSPRed, PetscViewer);
 
 #endif

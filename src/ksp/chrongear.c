@@ -7,17 +7,19 @@ enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
 static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, CG_NWORK));
+  PetscCall(KSPSetUp_Pipe(ksp, CG_NWORK + 1)); /* + the best iterate */
   PetscFunctionReturn(0);
 }
 
-/* p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s (first: p = u, s = w) */
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta)
+/* p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s (first: p = u, s = w); local (x,x) and
+   (p,p) for the gap bounds, carried by the next reduction */
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[2])
 {
   Vec               *v = ksp->work;
   PetscScalar       *x, *r, *p, *s;
   const PetscScalar *u, *w;
   PetscInt           i, n;
+  PetscScalar        xx = 0, pp = 0;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
@@ -37,6 +39,8 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
     }
     x[i] += alpha * p[i];
     r[i] -= alpha * s[i];
+    xx += x[i] * PetscConj(x[i]);
+    pp += p[i] * PetscConj(p[i]);
   }
   PetscCall(VecRestoreArray(ksp->vec_sol, &x));
   PetscCall(VecRestoreArray(v[CG_R], &r));
@@ -44,7 +48,9 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecRestoreArray(v[CG_S], &s));
   PetscCall(VecRestoreArrayRead(v[CG_U], &u));
   PetscCall(VecRestoreArrayRead(v[CG_W], &w));
-  PetscCall(PetscLogFlops(8.0 * n));
+  PetscCall(PetscLogFlops(12.0 * n));
+  d[0] = xx;
+  d[1] = pp;
   PetscFunctionReturn(0);
 }
 
@@ -54,10 +60,10 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec        *v, X, B;
-  PetscScalar loc[4], glob[4], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
-  PetscReal   dp;
+  PetscScalar loc[6], glob[6], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscReal   dp, rn, un, xn, pn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale;
+  PetscBool   diagonalscale, restart;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -68,41 +74,60 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(KSPPipeSolveBegin(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
   PetscCall(KSPPipeResidual(ksp, A, v[CG_R])); /* r = b - A x */
+  PetscCall(KSPPipeLocalNormSq(X, &loc[4]));
+  loc[5] = 0.0;
   for (;;) {
     PetscCall(KSP_PCApply(ksp, v[CG_R], v[CG_U]));    /* u = M^{-1} r */
     PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
     PetscCall(KSPPipeLocalDots(v[CG_R], v[CG_U], v[CG_W], loc));
-    PetscCall(PipeKSPRedStart(red, 4, loc)); /* the one blocking reduction */
+    PetscCall(PipeKSPRedStart(red, 6, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait(red, glob));
     gamma = glob[0];
     delta = glob[1];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[2]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[3]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[4]));
+    pn = PetscSqrtReal(PetscAbsScalar(glob[5]));
     dp = KSPPipeNorm(ksp, glob[2], glob[3], gamma);
     PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
+    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
     if (ksp->reason) break;
     if (i >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
     PetscCall(KSPPipeCheckGamma(ksp, gamma));
+    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
+    if (!ksp->reason) PetscCall(KSPPipeCoefficients(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
+    if (ksp->reason == KSP_DIVERGED_NANORINF) break;
+    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
     if (ksp->reason) break;
-    PetscCall(KSPPipeCoefficients(ksp, (PetscBool)(i == 0), gamma, delta, gammaold, alphaold, &alpha, &beta));
-    if (ksp->reason) break;
-    PetscCall(FusedUpdate(ksp, (PetscBool)(i == 0), alpha, beta));
-    gammaold = gamma;
-    alphaold = alpha;
+    if (restart) { /* round-off broke the recurrences: start them again from b - A x */
+      PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
+      PetscCall(VecAYPX(v[CG_R], -1.0, B));
+      continue;
+    }
+    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, &loc[4]));
+    KSPPipeGapUpdate(ksp, PETSC_FALSE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
+    pipe->restart = PETSC_FALSE;
+    gammaold      = gamma;
+    alphaold      = alpha;
     i++;
-    if (KSPPipeReplaceNow(ksp, i)) { /* true residual; s = A p keeps the recurrence consistent */
+    if (KSPPipeReplaceNow(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       PetscCall(KSP_MatMult(ksp, A, v[CG_P], v[CG_S]));
+      pipe->truenow = PETSC_TRUE;
     }
   }
+  PetscCall(KSPPipeSolveEnd(ksp, A, v[CG_U]));
   PetscFunctionReturn(0);
 }
 
@@ -111,7 +136,13 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
    iteration (gamma, delta and the norm packed into one MPI_Allreduce).
 
    Options:
-.  -ksp_pipe_replace <n> - recompute r = b - A x every n iterations (default 50, 0 = off)
++  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x when the estimated gap to the true residual asks for it (auto, default), every n iterations, or never (0)
+-  -ksp_pipe_progress, -ksp_pipe_poll_interval - validated, but do not apply: the one reduction is blocking (-ksp_view says so)
+
+   Notes:
+   At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
+   solver restarts from it, and ends converged, as cg would, when that brings no progress. The x returned
+   is never worse than the best iterate whose true residual the solver measured.
 
    Level: intermediate
 

@@ -2,6 +2,13 @@
    convergence bookkeeping and the SpMV/PC wrappers with poll points. */
 #include <pipeksp/pipecommon.h>
 
+/* auto replacement: when the estimated gap reaches this fraction of the recursive residual (van der
+   Vorst and Ye use sqrt(eps) with a worst-case bound; our estimate is closer, so a little later) */
+#define PIPE_GAP_TAU 1e-6
+/* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
+   recursive residual is checked against the true one */
+#define PIPE_GAP_CHECK 1e-2
+
 static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -42,18 +49,53 @@ static PetscErrorCode KSPPipeSetReplacePeriod_Pipe(KSP ksp, PetscInt n)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Residual replacement period %" PetscInt_FMT " must be >= 0 (0 turns replacement off)", n);
+  PetscCheck(n >= 0 || n == PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Residual replacement period %" PetscInt_FMT " must be >= 0 (0 turns replacement off) or PETSC_DECIDE (auto)", n);
   pipe->replace = n;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPPipeGetStats_Pipe(KSP ksp, PipeKSPStats *stats)
+static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (pipe->red) *stats = pipe->red->stats;
-  else PetscCall(PetscMemzero(stats, sizeof(*stats)));
+  *n = pipe->replace;
+  PetscFunctionReturn(0);
+}
+
+/* the engine counts over its life; a solve's counters are the difference from the snapshot at its start */
+static void StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
+{
+  PetscMemzero(st, sizeof(*st));
+  if (!pipe->red || !pipe->nsolves) return;
+  st->reductions       = pipe->red->stats.reductions - pipe->stats0.reductions;
+  st->polls            = pipe->red->stats.polls - pipe->stats0.polls;
+  st->done_before_wait = pipe->red->stats.done_before_wait - pipe->stats0.done_before_wait;
+  st->wait_time        = pipe->red->stats.wait_time - pipe->stats0.wait_time;
+  st->overlap_time     = pipe->red->stats.overlap_time - pipe->stats0.overlap_time;
+  st->replacements     = pipe->nrep_solve;
+  st->restarts         = pipe->nrestart_solve;
+}
+
+static PetscErrorCode KSPPipeGetStats_Pipe(KSP ksp, PipeKSPStats *stats)
+{
+  PetscFunctionBegin;
+  StatsLastSolve((KSP_Pipe *)ksp->data, stats);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, PetscInt *nsolves)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  if (stats) {
+    if (pipe->red) *stats = pipe->red->stats;
+    else PetscCall(PetscMemzero(stats, sizeof(*stats)));
+    stats->replacements = pipe->nrep_total;
+    stats->restarts     = pipe->nrestart_total;
+  }
+  if (nsolves) *nsolves = pipe->nsolves;
   PetscFunctionReturn(0);
 }
 
@@ -94,6 +136,52 @@ PetscErrorCode KSPPipeSetReplacePeriod(KSP ksp, PetscInt n)
   PetscFunctionReturn(0);
 }
 
+/*@
+   KSPPipeGetReplacePeriod - Gets the residual replacement period of a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPCHRONGEAR`
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  n - the period, 0 when replacement is off, `PETSC_DECIDE` for auto
+
+   Level: intermediate
+
+.seealso: `KSPPipeSetReplacePeriod()`
+@*/
+PetscErrorCode KSPPipeGetReplacePeriod(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  PetscUseMethod(ksp, "KSPPipeGetReplacePeriod_C", (KSP, PetscInt *), (ksp, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipeGetStats - Gets the counters of the last `KSPSolve()` of a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPCHRONGEAR`
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  stats - reductions started, poll-hook `MPI_Test()` calls, reductions complete before their wait, seconds
+           blocked in waits, seconds of overlapped compute, residual replacements and restarts (after a
+           breakdown of the recurrences, or to check a convergence claimed by the recursive residual), all
+           of the last solve only (all zero before the first solve)
+
+   Notes:
+   The counters are per solve: a second `KSPSolve()` starts them from zero. `KSPPipeGetTotalStats()` gives
+   the sums over all solves of this `KSP`. `-ksp_view` shows both.
+
+   Level: intermediate
+
+.seealso: `KSPPipeGetTotalStats()`, `KSPPipeSetProgress()`, `PipeKSPStats`
+@*/
 PetscErrorCode KSPPipeGetStats(KSP ksp, PipeKSPStats *stats)
 {
   PetscFunctionBegin;
@@ -103,7 +191,33 @@ PetscErrorCode KSPPipeGetStats(KSP ksp, PipeKSPStats *stats)
   PetscFunctionReturn(0);
 }
 
+/*@
+   KSPPipeGetTotalStats - Gets the counters of a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPCHRONGEAR` summed over all its solves
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameters:
++  stats - the sums of the per-solve counters of `KSPPipeGetStats()` over all solves (may be NULL)
+-  nsolves - the number of solves (may be NULL)
+
+   Level: intermediate
+
+.seealso: `KSPPipeGetStats()`, `PipeKSPStats`
+@*/
+PetscErrorCode KSPPipeGetTotalStats(KSP ksp, PipeKSPStats *stats, PetscInt *nsolves)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPPipeGetTotalStats_C", (KSP, PipeKSPStats *, PetscInt *), (ksp, stats, nsolves));
+  PetscFunctionReturn(0);
+}
+
 /* ---- KSP ops shared by the three types ---- */
+static PetscErrorCode KSPReset_Pipe(KSP);
+
 PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
 {
   KSP_Pipe *pipe;
@@ -113,7 +227,7 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   PetscCall(PetscNew(&pipe));
   pipe->progress      = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
   pipe->interval      = 5.0;
-  pipe->replace       = 50;
+  pipe->replace       = PETSC_DECIDE; /* auto */
   pipe->blocking_only = blocking_only;
   ksp->data           = (void *)pipe;
   /* left preconditioning only; preconditioned norm is the default, as for PETSc's cg */
@@ -122,6 +236,7 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   ksp->ops->destroy        = KSPDestroy_Pipe;
+  ksp->ops->reset          = KSPReset_Pipe;
   ksp->ops->view           = KSPView_Pipe;
   ksp->ops->setfromoptions = KSPSetFromOptions_Pipe;
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
@@ -131,6 +246,8 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetPollInterval_C", KSPPipeSetPollInterval_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetReplacePeriod_C", KSPPipeSetReplacePeriod_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetStats_C", KSPPipeGetStats_Pipe));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", KSPPipeGetTotalStats_Pipe));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", KSPPipeGetReplacePeriod_Pipe));
   PetscFunctionReturn(0);
 }
 
@@ -148,17 +265,31 @@ PetscErrorCode KSPSetUp_Pipe(KSP ksp, PetscInt nwork)
   PetscFunctionReturn(0);
 }
 
+/* KSPReset: a reduction an error left pending is completed, so the policy can change afterwards */
+static PetscErrorCode KSPReset_Pipe(KSP ksp)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPRedAbandon(pipe->red));
+  PetscCall(MatDestroy(&pipe->amat));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPDestroy_Pipe(KSP ksp)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedDestroy(&pipe->red));
+  PetscCall(MatDestroy(&pipe->amat));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetPollInterval_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetReplacePeriod_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetStats_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(0);
 }
@@ -168,37 +299,59 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
   KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPProgressType type = pipe->progress;
   PetscReal           us   = pipe->interval;
-  PetscInt            n    = pipe->replace;
-  PetscBool           flg;
+  char                rep[32];
+  PetscBool           flg, flg2;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipelined CG (PipeKSP) options");
-  if (!pipe->blocking_only) {
-    PetscCall(PetscOptionsEnum("-ksp_pipe_progress", "How pending reductions progress", "KSPPipeSetProgress", PipeKSPProgressTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
-    if (flg) PetscCall(KSPPipeSetProgress(ksp, type));
-    PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll)", "KSPPipeSetPollInterval", us, &us, &flg));
-    if (flg) PetscCall(KSPPipeSetPollInterval(ksp, us));
+  /* validated on every type; chrongear has nothing to overlap, so it notes them as not applying */
+  PetscCall(PetscOptionsEnum("-ksp_pipe_progress", pipe->blocking_only ? "How pending reductions progress (does not apply: one blocking reduction)" : "How pending reductions progress", "KSPPipeSetProgress", PipeKSPProgressTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(KSPPipeSetProgress(ksp, type));
+  PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", pipe->blocking_only ? "Microseconds between MPI_Test calls of the poll hook (does not apply: one blocking reduction)" : "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll)", "KSPPipeSetPollInterval", us, &us, &flg2));
+  if (flg2) PetscCall(KSPPipeSetPollInterval(ksp, us));
+  if (pipe->blocking_only && (flg || flg2)) pipe->ignored_opts = PETSC_TRUE;
+  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscStrncpy(rep, "auto", sizeof(rep)));
+  else PetscCall(PetscSNPrintf(rep, sizeof(rep), "%" PetscInt_FMT, pipe->replace));
+  PetscCall(PetscOptionsString("-ksp_pipe_replace", "Residual replacement: auto (from the estimated gap between recursive and true residual), n (every n iterations) or 0 (never)", "KSPPipeSetReplacePeriod", rep, rep, sizeof(rep), &flg));
+  if (flg) {
+    PetscBool isauto;
+    PetscCall(PetscStrcasecmp(rep, "auto", &isauto));
+    if (isauto) PetscCall(KSPPipeSetReplacePeriod(ksp, PETSC_DECIDE));
+    else {
+      char    *end;
+      long long n = strtoll(rep, &end, 10);
+      PetscCheck(end != rep && *end == 0 && n >= 0 && n <= PETSC_MAX_INT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-ksp_pipe_replace %s: use auto, 0 (never) or a period n >= 1", rep);
+      PetscCall(KSPPipeSetReplacePeriod(ksp, (PetscInt)n));
+    }
   }
-  PetscCall(PetscOptionsInt("-ksp_pipe_replace", "Recompute r = b - A x and the auxiliary vectors every n iterations (0 = never)", "KSPPipeSetReplacePeriod", n, &n, &flg));
-  if (flg) PetscCall(KSPPipeSetReplacePeriod(ksp, n));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscBool iascii;
+  KSP_Pipe    *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool    iascii;
+  PipeKSPStats st, tot;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement every %" PetscInt_FMT " iterations (%" PetscInt_FMT " done)\n", pipe->replace, pipe->nreplaced));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement off\n"));
-  if (pipe->red) PetscCall(PipeKSPRedView(pipe->red, viewer));
+  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches sqrt(eps) of the residual)\n"));
+  else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
+  if (pipe->blocking_only) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "progress: blocking (one MPI_Allreduce per iteration, nothing to overlap; -ksp_pipe_progress and -ksp_pipe_poll_interval do not apply%s)\n", pipe->ignored_opts ? ", given but ignored" : ""));
+  } else if (pipe->red) PetscCall(PipeKSPRedView(pipe->red, viewer));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at set-up)\n", PipeKSPProgressTypes[pipe->progress]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)pipe->interval));
+  }
+  if (pipe->nsolves) {
+    StatsLastSolve(pipe, &st);
+    PetscCall(KSPPipeGetTotalStats_Pipe(ksp, &tot, NULL));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait, (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
+    if (pipe->nsolves > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
   }
   PetscFunctionReturn(0);
 }
@@ -206,6 +359,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
 PetscErrorCode KSPPipeConvergenceTest(KSP ksp, PetscInt its, PetscReal dp)
 {
   PetscFunctionBegin;
+  if (!its) ((KSP_Pipe *)ksp->data)->rnorm0 = dp;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = its;
   ksp->rnorm = dp;
@@ -216,20 +370,38 @@ PetscErrorCode KSPPipeConvergenceTest(KSP ksp, PetscInt its, PetscReal dp)
   PetscFunctionReturn(0);
 }
 
+/* An error inside work overlapped with a pending reduction must not leave the request pending: the
+   engine completes it before the error goes up, so the KSP stays usable. */
+static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  if (pipe->red && pipe->red->pending) PetscCall(PipeKSPRedAbandon(pipe->red));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPPipeMatMult(KSP ksp, Mat A, Vec x, Vec y)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
-  if (ksp->transpose_solve) PetscCall(KSP_MatMult(ksp, A, x, y));
-  else PetscCall(PipeKSPMatMult(A, x, y));
+  if (ksp->transpose_solve) ierr = KSP_MatMult(ksp, A, x, y);
+  else ierr = PipeKSPMatMult(A, x, y);
+  if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode KSPPipePCApply(KSP ksp, Vec x, Vec y)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
-  PetscCall(PipeKSPProgressPoll());
-  PetscCall(KSP_PCApply(ksp, x, y));
-  PetscCall(PipeKSPProgressPoll());
+  ierr = PipeKSPProgressPoll();
+  if (!ierr) ierr = KSP_PCApply(ksp, x, y);
+  if (!ierr) ierr = PipeKSPProgressPoll();
+  if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
   PetscFunctionReturn(0);
 }
 
@@ -246,13 +418,184 @@ PetscErrorCode KSPPipeResidual(KSP ksp, Mat A, Vec r)
   PetscFunctionReturn(0);
 }
 
-PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its)
+PetscErrorCode KSPPipeSolveBegin(KSP ksp, Mat A)
+{
+  KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPRedAbandon(pipe->red)); /* in case an error escaped a solve between start and wait */
+  pipe->stats0     = pipe->red->stats;
+  pipe->nrep_solve     = 0;
+  pipe->nrestart_solve = 0;
+  pipe->nsolves++;
+  /* ||A||_inf >= ||A||_2 for symmetric A: scales the rounding errors of the SpMVs in the gap bounds */
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (A != pipe->amat || state != pipe->astate) {
+    PetscBool has;
+    PetscCall(MatHasOperation(A, MATOP_NORM, &has));
+    pipe->anorm = 0.0;
+    if (has) PetscCall(MatNorm(A, NORM_INFINITY, &pipe->anorm));
+    PetscCall(PetscObjectReference((PetscObject)A));
+    PetscCall(MatDestroy(&pipe->amat));
+    pipe->amat   = A;
+    pipe->astate = state;
+  }
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = pipe->gfprev = 0.0;
+  pipe->rprev     = PETSC_MAX_REAL;
+  pipe->best      = PETSC_MAX_REAL;
+  pipe->bestits   = 0;
+  pipe->restart   = PETSC_TRUE;
+  pipe->truenow   = PETSC_TRUE;
+  pipe->frombreak = PETSC_FALSE;
+  pipe->suspect   = PETSC_FALSE;
+  pipe->rmin      = PETSC_MAX_REAL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeGuardAfterTest(KSP ksp, PetscReal rn, PetscReal xn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
-  if (!pipe->replace || its % pipe->replace) return PETSC_FALSE;
-  pipe->nreplaced++;
-  return PETSC_TRUE;
+  PetscFunctionBegin;
+  if (pipe->truenow) {
+    if (pipe->frombreak && !ksp->reason && !(rn < 0.5 * pipe->best)) {
+      /* restarted from the true residual and it is no better than one measured before: the attainable
+         accuracy is reached, iterating on cannot help */
+      PetscCall(KSPPipeFloorStop(ksp, "a breakdown of the recurrences, the true residual no better than before"));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(KSPPipeReplaced(ksp, rn, xn));
+    pipe->truenow = pipe->frombreak = PETSC_FALSE;
+    pipe->rmin    = rn;
+  }
+  if (!pipe->restart) {
+    if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */
+      ksp->reason   = KSP_CONVERGED_ITERATING;
+      pipe->suspect = PETSC_TRUE;
+    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->gf > PIPE_GAP_CHECK * rn) {
+      /* converged by a recursive residual the gap estimate does not vouch for: check with the true one */
+      PetscCall(PetscInfo(ksp, "converged by the recursive residual %g, but the estimated gap is %g: checking the true residual\n", (double)rn, (double)pipe->gf));
+      ksp->reason   = KSP_CONVERGED_ITERATING;
+      pipe->suspect = PETSC_TRUE;
+    } else if (!ksp->reason && !(rn <= 1e4 * pipe->rmin)) pipe->suspect = PETSC_TRUE; /* wild growth */
+    /* with no norm nothing claims convergence: below the gap estimate the recursive residual has lost
+       touch with b - A x, so check the true one (and stop at the floor if it brought no progress) */
+    else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->gf) pipe->suspect = PETSC_TRUE;
+  }
+  pipe->rmin = PetscMin(pipe->rmin, rn);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeGuardBreakdown(KSP ksp, PetscBool *restart)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  *restart = PETSC_FALSE;
+  if ((KSPPipeIsBreakdown(ksp) || pipe->suspect) && !pipe->restart) {
+    PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
+    ksp->reason   = KSP_CONVERGED_ITERATING;
+    pipe->restart = pipe->truenow = pipe->frombreak = PETSC_TRUE;
+    pipe->nrestart_solve++;
+    pipe->nrestart_total++;
+    *restart = PETSC_TRUE;
+  }
+  pipe->suspect = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeSolveEnd(KSP ksp, Mat A, Vec T)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  Vec       xbest = ksp->work[ksp->nwork - 1];
+  PetscReal tn;
+
+  PetscFunctionBegin;
+  if (pipe->best == PETSC_MAX_REAL || ksp->reason == KSP_DIVERGED_NANORINF) PetscFunctionReturn(0);
+  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, T));
+  PetscCall(VecAYPX(T, -1.0, ksp->vec_rhs));
+  PetscCall(VecNorm(T, NORM_2, &tn));
+  if (!(tn <= pipe->best)) { /* NaN too */
+    PetscCall(PetscInfo(ksp, "final x has true residual %g, the iterate of iteration %" PetscInt_FMT " had %g: returning that one\n", (double)tn, pipe->bestits, (double)pipe->best));
+    PetscCall(VecCopy(xbest, ksp->vec_sol));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* a gap carried over by a recurrence adds to the next one as it is; the new rounding error of a step is
+   independent of it and adds in quadrature, which keeps the estimate near the observed gap rather than
+   the worst-case bound (Cools et al. note its pessimism) */
+static inline PetscReal Q2(PetscReal a, PetscReal b)
+{
+  return PetscSqrtReal(a * a + b * b);
+}
+
+void KSPPipeGapUpdate(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScalar beta, PetscReal rn, PetscReal xn, PetscReal un, PetscReal pn, PetscReal qn)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscReal eps = PETSC_MACHINE_EPSILON, an = pipe->anorm, a = PetscAbsScalar(alpha), b = PetscAbsScalar(beta);
+
+  /* bounds from the recurrences, each step adding its local rounding error (Cools et al. 2018):
+     s = w + beta s: g' = |beta| g + h;  r -= alpha s, x += alpha p: f' = f + |alpha| g';
+     pipelined also z = n + beta z: j' = |beta| j and w -= alpha z: h' = h + |alpha| j' */
+  if (pipelined) {
+    pipe->gj = Q2(b * pipe->gj, 2 * eps * an * qn);
+    pipe->gg = Q2(b * pipe->gg + pipe->gh, eps * an * (un + 2 * b * pn));
+    pipe->gh = Q2(pipe->gh + a * pipe->gj, eps * an * (un + a * qn));
+  } else {
+    pipe->gh = eps * an * un; /* w = A u computed */
+    pipe->gg = Q2(b * pipe->gg + pipe->gh, eps * an * (un + 2 * b * pn));
+  }
+  pipe->gf = Q2(pipe->gf + a * pipe->gg, eps * (rn + an * (xn + 2 * a * pn)));
+}
+
+PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its, PetscReal rn)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool now  = PETSC_FALSE;
+
+  if (pipe->replace == PETSC_DECIDE) {
+    /* in the spirit of van der Vorst and Ye: replace when the estimated gap has grown to a fraction
+       of the recursive residual (so that it would soon limit the accuracy), and only where a fresh
+       residual is clearly better than the one left by the last replacement */
+    now = (PetscBool)(pipe->anorm > 0 && pipe->gf > PIPE_GAP_TAU * rn && pipe->gf > 10 * pipe->gf0);
+  } else if (pipe->replace > 0) now = (PetscBool)!(its % pipe->replace);
+  if (now) {
+    pipe->nrep_solve++;
+    pipe->nrep_total++;
+    PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->gf);
+  }
+  return now;
+}
+
+PetscErrorCode KSPPipeReplaced(KSP ksp, PetscReal tn, PetscReal xn)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  pipe->gf = pipe->gf0 = pipe->gfprev = PETSC_MACHINE_EPSILON * (tn + pipe->anorm * xn);
+  pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->rprev = tn;
+  if (tn < pipe->best) {
+    pipe->best    = tn;
+    pipe->bestits = ksp->its;
+    PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeFloorStop(KSP ksp, const char *why)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
+     with no norm, until beta = 0): it ends converged with x at its floor. We end there now. */
+  if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
+  else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
+  PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
@@ -288,6 +631,21 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
   d[1] = wu;
   d[2] = rr;
   d[3] = uu;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeLocalNormSq(Vec X, PetscScalar *d)
+{
+  const PetscScalar *x;
+  PetscInt           i, n;
+  PetscScalar        xx = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (i = 0; i < n; i++) xx += x[i] * PetscConj(x[i]);
+  PetscCall(VecRestoreArrayRead(X, &x));
+  *d = xx;
   PetscFunctionReturn(0);
 }
 

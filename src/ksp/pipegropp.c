@@ -6,12 +6,12 @@
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, 6));
+  PetscCall(KSPSetUp_Pipe(ksp, 7)); /* r, u, w, p, s, q and the best iterate */
   PetscFunctionReturn(0);
 }
 
-/* local (r,u), (r,r), (u,u): the layout of the second reduction */
-static PetscErrorCode LocalDots3(Vec R, Vec U, PetscScalar d[3])
+/* local (r,u), (r,r), (u,u), (x,x): the layout of the second reduction */
+static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[4])
 {
   PetscScalar d4[4];
 
@@ -20,6 +20,7 @@ static PetscErrorCode LocalDots3(Vec R, Vec U, PetscScalar d[3])
   d[0] = d4[0];
   d[1] = d4[2];
   d[2] = d4[3];
+  PetscCall(KSPPipeLocalNormSq(X, &d[3]));
   PetscFunctionReturn(0);
 }
 
@@ -41,13 +42,13 @@ static PetscErrorCode LocalDot(Vec P, Vec S, PetscScalar *d)
   PetscFunctionReturn(0);
 }
 
-/* x += a p; r -= a s; u -= a q; and the local (r,u), (r,r), (u,u) of the new r, u */
-static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[3])
+/* x += a p; r -= a s; u -= a q; and the local (r,u), (r,r), (u,u), (x,x) of the new r, u, x */
+static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[4])
 {
   PetscScalar       *x, *r, *u;
   const PetscScalar *p, *s, *q;
   PetscInt           i, n;
-  PetscScalar        ru = 0, rr = 0, uu = 0;
+  PetscScalar        ru = 0, rr = 0, uu = 0, xx = 0;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(X, &n));
@@ -64,6 +65,7 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
     ru += r[i] * PetscConj(u[i]);
     rr += r[i] * PetscConj(r[i]);
     uu += u[i] * PetscConj(u[i]);
+    xx += x[i] * PetscConj(x[i]);
   }
   PetscCall(VecRestoreArray(X, &x));
   PetscCall(VecRestoreArray(R, &r));
@@ -71,20 +73,21 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecRestoreArrayRead(P, &p));
   PetscCall(VecRestoreArrayRead(S, &s));
   PetscCall(VecRestoreArrayRead(Q, &q));
-  PetscCall(PetscLogFlops(18.0 * n));
+  PetscCall(PetscLogFlops(20.0 * n));
   d[0] = ru;
   d[1] = rr;
   d[2] = uu;
+  d[3] = xx;
   PetscFunctionReturn(0);
 }
 
-/* p = u + b p; s = w + b s (b = 0 on the first pass: plain copies); returns the local (p,s) */
-static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar *d)
+/* p = u + b p; s = w + b s (b = 0 on the first pass: plain copies); returns the local (p,s), (p,p) */
+static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar d[2])
 {
   PetscScalar       *p, *s;
   const PetscScalar *u, *w;
   PetscInt           i, n;
-  PetscScalar        ps = 0;
+  PetscScalar        ps = 0, pp = 0;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(P, &n));
@@ -97,20 +100,23 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
       p[i] = u[i];
       s[i] = w[i];
       ps += s[i] * PetscConj(p[i]);
+      pp += p[i] * PetscConj(p[i]);
     }
   } else {
     for (i = 0; i < n; i++) {
       p[i] = u[i] + b * p[i];
       s[i] = w[i] + b * s[i];
       ps += s[i] * PetscConj(p[i]);
+      pp += p[i] * PetscConj(p[i]);
     }
   }
   PetscCall(VecRestoreArray(P, &p));
   PetscCall(VecRestoreArray(S, &s));
   PetscCall(VecRestoreArrayRead(U, &u));
   PetscCall(VecRestoreArrayRead(W, &w));
-  PetscCall(PetscLogFlops(6.0 * n));
-  *d = ps;
+  PetscCall(PetscLogFlops(8.0 * n));
+  d[0] = ps;
+  d[1] = pp;
   PetscFunctionReturn(0);
 }
 
@@ -120,10 +126,10 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec         X, B, R, U, W, P, S, Q;
-  PetscScalar loc[3], glob[3], gamma, gammanew, delta, alpha, beta;
-  PetscReal   dp;
+  PetscScalar loc1[5], loc2[4], glob[5], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
+  PetscReal   dp, rn, un, xn, pn;
   PetscInt    its = 0;
-  PetscBool   diagonalscale, withgamma = PETSC_FALSE;
+  PetscBool   diagonalscale, withgamma = PETSC_FALSE, restart;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -139,37 +145,74 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   S   = ksp->work[4];
   Q   = ksp->work[5];
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(KSPPipeSolveBegin(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
   PetscCall(KSPPipeResidual(ksp, A, R)); /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, R, U));     /* u = M^{-1} r */
-  PetscCall(LocalDots3(R, U, loc));
-  PetscCall(PipeKSPRedStart(red, 3, loc)); /* gamma and the norm, overlapped with w = A u */
-  PetscCall(KSPPipeMatMult(ksp, A, U, W));
-  PetscCall(PipeKSPRedWait(red, glob));
-  gamma = glob[0];
-  KSPCheckDot(ksp, gamma);
-  dp = KSPPipeNorm(ksp, glob[1], glob[2], gamma);
-  PetscCall(KSPPipeConvergenceTest(ksp, 0, dp));
-  if (ksp->reason) PetscFunctionReturn(0);
-  PetscCall(KSPPipeCheckGamma(ksp, gamma));
-  if (ksp->reason) PetscFunctionReturn(0);
-  PetscCall(FusedUpdate2(PETSC_TRUE, 0.0, P, S, U, W, &loc[0])); /* p = u, s = w, local (p,s) */
+  PetscCall(LocalDots4(R, U, X, loc2));
 
-  while (its < ksp->max_it) {
-    int nred = 1;
-    /* R1: delta = (p,s) [and gamma after a replacement], overlapped with q = M^{-1} s */
-    if (withgamma) nred = 2;
-    PetscCall(PipeKSPRedStart(red, nred, loc));
+  for (;;) {
+    /* R2: gamma = (r,u) and the norms, overlapped with w = A u */
+    PetscCall(PipeKSPRedStart(red, 4, loc2));
+    PetscCall(KSPPipeMatMult(ksp, A, U, W));
+    PetscCall(PipeKSPRedWait(red, glob));
+    gammanew = glob[0];
+    KSPCheckDot(ksp, gammanew);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[1]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[2]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[3]));
+    dp = KSPPipeNorm(ksp, glob[1], glob[2], gammanew);
+    PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
+    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
+    if (ksp->reason) break;
+    if (its >= ksp->max_it) {
+      ksp->reason = KSP_DIVERGED_ITS;
+      break;
+    }
+    PetscCall(KSPPipeCheckGamma(ksp, gammanew));
+    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
+    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+    if (ksp->reason) break;
+    if (restart) { /* round-off broke the recurrences: start them again from b - A x */
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSP_PCApply(ksp, R, U));
+      PetscCall(LocalDots4(R, U, X, loc2));
+      continue;
+    }
+    beta  = pipe->restart ? 0.0 : gammanew / gamma;
+    gamma = gammanew;
+    /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
+    PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
+    if (its && KSPPipeReplaceNow(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
+      PetscScalar d4[4];
+      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSP_PCApply(ksp, R, U));
+      PetscCall(KSP_MatMult(ksp, A, P, S));
+      PetscCall(LocalDot(P, S, &loc1[0]));
+      PetscCall(LocalDots4(R, U, X, d4));
+      loc1[2]   = d4[0];
+      loc1[3]   = d4[1];
+      loc1[4]   = d4[3];
+      withgamma = PETSC_TRUE;
+    }
+
+    /* R1: delta = (p,s), (p,p) [and gamma, ||r||, ||x|| after a replacement], overlapped with q = M^{-1} s */
+    PetscCall(PipeKSPRedStart(red, withgamma ? 5 : 2, loc1));
     PetscCall(KSPPipePCApply(ksp, S, Q));
     PetscCall(PipeKSPRedWait(red, glob));
     delta = glob[0];
     KSPCheckDot(ksp, delta);
+    pn = PetscSqrtReal(PetscAbsScalar(glob[1]));
     if (withgamma) {
-      gamma = glob[1];
+      gamma = glob[2];
       KSPCheckDot(ksp, gamma);
       withgamma = PETSC_FALSE;
+      rn        = PetscSqrtReal(PetscAbsScalar(glob[3]));
+      PetscCall(KSPPipeReplaced(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[4]))));
       if (PetscRealPart(gamma) <= 0.0) {
         ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_CONVERGED_ATOL; /* 0: exact solution */
         PetscCall(PetscInfo(ksp, "after residual replacement (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
@@ -178,45 +221,24 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     }
     if (PetscRealPart(delta) <= 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g\n", (double)PetscRealPart(delta)));
-      break;
-    }
-    alpha = gamma / delta;
-
-    /* x += alpha p; r -= alpha s; u -= alpha q; local gamma' and norm in the same pass */
-    PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc));
-    /* R2: gamma' and the norm, overlapped with w = A u */
-    PetscCall(PipeKSPRedStart(red, 3, loc));
-    PetscCall(KSPPipeMatMult(ksp, A, U, W));
-    PetscCall(PipeKSPRedWait(red, glob));
-    gammanew = glob[0];
-    KSPCheckDot(ksp, gammanew);
-    its++;
-    dp = KSPPipeNorm(ksp, glob[1], glob[2], gammanew);
-    PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
-    if (ksp->reason) break;
-    PetscCall(KSPPipeCheckGamma(ksp, gammanew));
-    if (ksp->reason) break;
-    beta  = gammanew / gamma;
-    gamma = gammanew;
-    /* p = u + beta p; s = w + beta s; local delta = (p,s) for the next R1 */
-    PetscCall(FusedUpdate2(PETSC_FALSE, beta, P, S, U, W, &loc[0]));
-
-    if (KSPPipeReplaceNow(ksp, its)) { /* true residual and auxiliaries; gamma rides in the next R1 */
+      PetscCall(PetscInfo(ksp, "(p,Ap) = %g\n", (double)PetscRealPart(delta)));
+      PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+      if (ksp->reason) break;
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
       PetscCall(KSP_PCApply(ksp, R, U));
-      PetscCall(KSP_MatMult(ksp, A, P, S));
-      PetscCall(LocalDot(P, S, &loc[0]));
-      {
-        PetscScalar d4[4];
-        PetscCall(KSPPipeLocalDots(R, U, NULL, d4));
-        loc[1] = d4[0];
-      }
-      withgamma = PETSC_TRUE;
+      PetscCall(LocalDots4(R, U, X, loc2));
+      continue;
     }
+    alpha = gamma / delta;
+    KSPPipeGapUpdate(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
+    pipe->restart = PETSC_FALSE;
+
+    /* x += alpha p; r -= alpha s; u -= alpha q; local gamma', the norms and (x,x) in the same pass */
+    PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));
+    its++;
   }
-  if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
+  PetscCall(KSPPipeSolveEnd(ksp, A, W));
   PetscFunctionReturn(0);
 }
 
@@ -227,7 +249,12 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
    Options:
 +  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
--  -ksp_pipe_replace <n> - recompute r = b - A x every n iterations (default 50, 0 = off)
+-  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x when the estimated gap to the true residual asks for it (auto, default), every n iterations, or never (0)
+
+   Notes:
+   At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
+   solver restarts from it, and ends converged, as cg would, when that brings no progress. The x returned
+   is never worse than the best iterate whose true residual the solver measured.
 
    Level: intermediate
 

@@ -8,19 +8,20 @@ enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
 static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, GV_NWORK));
+  PetscCall(KSPSetUp_Pipe(ksp, GV_NWORK + 1)); /* + the best iterate */
   PetscFunctionReturn(0);
 }
 
 /* The 8 updates in one loop (first: z = n, q = m, s = w, p = u), then the local dots of the next
-   reduction from the fresh r, u, w while they are still in cache. */
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[4])
+   reduction from the fresh r, u, w while they are still in cache, and (x,x), (p,p), (q,q) for the
+   gap bounds of the attainable accuracy. */
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[7])
 {
   Vec               *v = ksp->work;
   PetscScalar       *x, *r, *u, *w, *z, *q, *s, *p;
   const PetscScalar *m, *nn;
   PetscInt           i, n;
-  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
@@ -55,6 +56,9 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
     wu += w[i] * PetscConj(u[i]);
     rr += r[i] * PetscConj(r[i]);
     uu += u[i] * PetscConj(u[i]);
+    xx += x[i] * PetscConj(x[i]);
+    pp += p[i] * PetscConj(p[i]);
+    qq += q[i] * PetscConj(q[i]);
   }
   PetscCall(VecRestoreArray(ksp->vec_sol, &x));
   PetscCall(VecRestoreArray(v[GV_R], &r));
@@ -66,11 +70,40 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecRestoreArray(v[GV_P], &p));
   PetscCall(VecRestoreArrayRead(v[GV_M], &m));
   PetscCall(VecRestoreArrayRead(v[GV_N], &nn));
-  PetscCall(PetscLogFlops(24.0 * n));
+  PetscCall(PetscLogFlops(30.0 * n));
   d[0] = ru;
   d[1] = wu;
   d[2] = rr;
   d[3] = uu;
+  d[4] = xx;
+  d[5] = pp;
+  d[6] = qq;
+  PetscFunctionReturn(0);
+}
+
+/* the local dots of a reduction from r, u, w computed afresh (start, replacement, restart) */
+static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[7])
+{
+  Vec *v = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPipeLocalDots(v[GV_R], v[GV_U], v[GV_W], d));
+  PetscCall(KSPPipeLocalNormSq(ksp->vec_sol, &d[4]));
+  PetscCall(KSPPipeLocalNormSq(v[GV_P], &d[5]));
+  PetscCall(KSPPipeLocalNormSq(v[GV_Q], &d[6]));
+  PetscFunctionReturn(0);
+}
+
+/* r = b - A x, u = M^{-1} r, w = A u */
+static PetscErrorCode TrueResidual(KSP ksp, Mat A)
+{
+  Vec *v = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, v[GV_R]));
+  PetscCall(VecAYPX(v[GV_R], -1.0, ksp->vec_rhs));
+  PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));
+  PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));
   PetscFunctionReturn(0);
 }
 
@@ -79,11 +112,11 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
   Mat         A, Pmat;
-  Vec        *v, X, B;
-  PetscScalar loc[4], glob[4], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
-  PetscReal   dp;
+  Vec        *v;
+  PetscScalar loc[7], glob[7], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscReal   dp, rn, xn, un, pn, qn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale;
+  PetscBool   diagonalscale, restart;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -91,20 +124,20 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   if (!pipe->red) PetscCall(KSPSetUp_PipeGV(ksp));
   red = pipe->red;
   v   = ksp->work;
-  X   = ksp->vec_sol;
-  B   = ksp->vec_rhs;
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(KSPPipeSolveBegin(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
   PetscCall(KSPPipeResidual(ksp, A, v[GV_R]));              /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
   PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
-  PetscCall(KSPPipeLocalDots(v[GV_R], v[GV_U], v[GV_W], loc));
+  PetscCall(FreshDots(ksp, loc));
 
   for (;;) {
-    /* ONE reduction of gamma, delta and the norm, overlapped with m = M^{-1} w and n = A m */
-    PetscCall(PipeKSPRedStart(red, 4, loc));
+    /* ONE reduction of gamma, delta, the norms (and the sizes for the gap bounds), overlapped with
+       m = M^{-1} w and n = A m */
+    PetscCall(PipeKSPRedStart(red, 7, loc));
     PetscCall(KSPPipePCApply(ksp, v[GV_W], v[GV_M]));
     PetscCall(KSPPipeMatMult(ksp, A, v[GV_M], v[GV_N]));
     PetscCall(PipeKSPRedWait(red, glob));
@@ -112,32 +145,46 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
     delta = glob[1];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[2]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[3]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[4]));
+    pn = PetscSqrtReal(PetscAbsScalar(glob[5]));
+    qn = PetscSqrtReal(PetscAbsScalar(glob[6]));
     dp = KSPPipeNorm(ksp, glob[2], glob[3], gamma);
     PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
+    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
     if (ksp->reason) break;
     if (i >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
     PetscCall(KSPPipeCheckGamma(ksp, gamma));
+    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
+    if (!ksp->reason) PetscCall(KSPPipeCoefficients(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
+    if (ksp->reason == KSP_DIVERGED_NANORINF) break;
+    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
     if (ksp->reason) break;
-    PetscCall(KSPPipeCoefficients(ksp, (PetscBool)(i == 0), gamma, delta, gammaold, alphaold, &alpha, &beta));
-    if (ksp->reason) break;
-    PetscCall(FusedUpdate(ksp, (PetscBool)(i == 0), alpha, beta, loc));
-    gammaold = gamma;
-    alphaold = alpha;
+    if (restart) { /* round-off broke the recurrences: start them again from b - A x */
+      PetscCall(TrueResidual(ksp, A));
+      PetscCall(FreshDots(ksp, loc));
+      continue;
+    }
+    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
+    KSPPipeGapUpdate(ksp, PETSC_TRUE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, qn);
+    pipe->restart = PETSC_FALSE;
+    gammaold      = gamma;
+    alphaold      = alpha;
     i++;
-    if (KSPPipeReplaceNow(ksp, i)) { /* r = b - A x and the auxiliaries from it and from p */
-      PetscCall(KSP_MatMult(ksp, A, X, v[GV_R]));
-      PetscCall(VecAYPX(v[GV_R], -1.0, B));
-      PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));
-      PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));
+    if (KSPPipeReplaceNow(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
+      PetscCall(TrueResidual(ksp, A));
       PetscCall(KSP_MatMult(ksp, A, v[GV_P], v[GV_S]));
       PetscCall(KSP_PCApply(ksp, v[GV_S], v[GV_Q]));
       PetscCall(KSP_MatMult(ksp, A, v[GV_Q], v[GV_Z]));
-      PetscCall(KSPPipeLocalDots(v[GV_R], v[GV_U], v[GV_W], loc));
+      PetscCall(FreshDots(ksp, loc));
+      pipe->truenow = PETSC_TRUE;
     }
   }
+  PetscCall(KSPPipeSolveEnd(ksp, A, v[GV_M]));
   PetscFunctionReturn(0);
 }
 
@@ -148,7 +195,12 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
    Options:
 +  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
--  -ksp_pipe_replace <n> - recompute r = b - A x and the auxiliary vectors every n iterations (default 50, 0 = off)
+-  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x and the auxiliary vectors when the estimated gap to the true residual asks for it (auto, default), every n iterations, or never (0)
+
+   Notes:
+   At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
+   solver restarts from it, and ends converged, as cg would, when that brings no progress. The x returned
+   is never worse than the best iterate whose true residual the solver measured.
 
    Level: intermediate
 

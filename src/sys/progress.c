@@ -39,6 +39,18 @@ static inline double WallTime(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* seconds and nanoseconds of us microseconds, clamped so that any interval (1e30 included) fits time_t */
+static struct timespec MicroToTimespec(double us)
+{
+  struct timespec ts;
+  if (!(us < 1e15)) us = 1e15; /* ~30 years; also catches inf */
+  ts.tv_sec  = (time_t)(us * 1e-6);
+  ts.tv_nsec = (long)((us - 1e6 * (double)ts.tv_sec) * 1e3);
+  if (ts.tv_nsec < 0) ts.tv_nsec = 0;
+  if (ts.tv_nsec > 999999999L) ts.tv_nsec = 999999999L;
+  return ts;
+}
+
 static void SleepMicro(double us)
 {
   struct timespec ts;
@@ -46,8 +58,7 @@ static void SleepMicro(double us)
     sched_yield();
     return;
   }
-  ts.tv_sec  = (time_t)(us * 1e-6);
-  ts.tv_nsec = (long)((us - 1e6 * (double)ts.tv_sec) * 1e3);
+  ts = MicroToTimespec(us);
   nanosleep(&ts, NULL);
 }
 
@@ -76,7 +87,9 @@ PetscErrorCode PipeKSPProgressPoll(void)
 }
 
 /* Helper thread: sleeps on the condition variable until a request is handed over, then tests it
-   every poll interval until it completes or the main thread takes it back (at the wait). */
+   every poll interval until it completes or the main thread takes it back (at the wait). Between
+   tests it waits on the condition variable with a timeout, so the main thread's take-back wakes it at
+   once whatever the interval. */
 static void *PipeKSPRedThreadMain(void *ctx)
 {
   PipeKSPRed r = (PipeKSPRed)ctx;
@@ -86,22 +99,34 @@ static void *PipeKSPRedThreadMain(void *ctx)
     while (!r->thr_quit && !r->thr_work) pthread_cond_wait(&r->cv, &r->mtx);
     if (r->thr_quit) break;
     r->thr_busy = 1;
-    pthread_mutex_unlock(&r->mtx);
     for (;;) {
       int flag = 0;
+      pthread_mutex_unlock(&r->mtx);
       MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
       pthread_mutex_lock(&r->mtx);
       r->thr_tests++;
       if (flag) r->thr_done = 1;
-      if (flag || r->thr_stop || r->thr_quit) {
-        r->thr_work = 0;
-        r->thr_busy = 0;
-        pthread_cond_broadcast(&r->cv);
-        break; /* keeps the mutex locked for the outer loop */
+      if (flag || r->thr_stop || r->thr_quit) break;
+      if (r->interval_us > 0) {
+        struct timespec now, dt = MicroToTimespec(r->interval_us);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        now.tv_sec += dt.tv_sec;
+        now.tv_nsec += dt.tv_nsec;
+        if (now.tv_nsec >= 1000000000L) {
+          now.tv_sec++;
+          now.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&r->cv, &r->mtx, &now);
+      } else {
+        pthread_mutex_unlock(&r->mtx);
+        sched_yield();
+        pthread_mutex_lock(&r->mtx);
       }
-      pthread_mutex_unlock(&r->mtx);
-      SleepMicro(r->interval_us);
+      if (r->thr_stop || r->thr_quit) break;
     }
+    r->thr_work = 0;
+    r->thr_busy = 0;
+    pthread_cond_broadcast(&r->cv);
   }
   pthread_mutex_unlock(&r->mtx);
   return NULL;
@@ -146,11 +171,8 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
 
   PetscFunctionBegin;
   if (!r) PetscFunctionReturn(0);
-  PetscCall(PipeKSPRedStopThread(r)); /* first: the request must not be tested by two threads */
-  if (r->pending && r->type != PIPEKSP_PROGRESS_BLOCKING) { /* an error unwound a solve between start and wait */
-    PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
-    if (ActiveRed == r) ActiveRed = r->prev_active;
-  }
+  PetscCall(PipeKSPRedAbandon(r)); /* an error unwound a solve between start and wait */
+  PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
   PetscFunctionReturn(0);
@@ -221,7 +243,13 @@ PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
       if (!r->thr_started) {
         r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = r->thr_done = 0;
         PetscCheck(!pthread_mutex_init(&r->mtx, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_mutex_init failed");
-        PetscCheck(!pthread_cond_init(&r->cv, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_cond_init failed");
+        {
+          pthread_condattr_t attr; /* timed waits on the monotonic clock, as WallTime() */
+          PetscCheck(!pthread_condattr_init(&attr), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_condattr_init failed");
+          pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+          PetscCheck(!pthread_cond_init(&r->cv, &attr), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_cond_init failed");
+          pthread_condattr_destroy(&attr);
+        }
         PetscCheck(!pthread_create(&r->thr, NULL, PipeKSPRedThreadMain, r), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_create failed for the progress thread");
         r->thr_started = PETSC_TRUE;
       }
@@ -285,12 +313,15 @@ PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
   if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
     t0 = WallTime();
     PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
+    /* every wait is logged, blocked or not, so that the event always shows in -log_view */
+    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
     r->stats.overlap_time += t0 - r->tstart;
     if (r->type == PIPEKSP_PROGRESS_THREAD) { /* take the request back before touching it */
       pthread_mutex_lock(&r->mtx);
       if (!r->thr_busy) r->thr_work = 0;
       else {
         r->thr_stop = 1;
+        pthread_cond_broadcast(&r->cv); /* wakes the helper from its timed wait */
         while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
       }
       r->thr_stop = 0;
@@ -302,11 +333,10 @@ PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
     if (!r->complete) PetscCallMPI(MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE));
     if (r->complete || flag) r->stats.done_before_wait++;
     else {
-      PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
       PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
-      PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
       r->stats.wait_time += WallTime() - t0;
     }
+    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
     ActiveRed = r->prev_active;
   }
   r->pending  = PETSC_FALSE;
@@ -315,15 +345,43 @@ PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
   PetscFunctionReturn(0);
 }
 
+/* After an error unwound a solve between start and wait: take the request back from the helper,
+   complete it (every rank started it, so the wait returns) and leave the engine idle and reusable.
+   A no-op when nothing is pending. */
+PetscErrorCode PipeKSPRedAbandon(PipeKSPRed r)
+{
+  PetscFunctionBegin;
+  if (!r || !r->pending) PetscFunctionReturn(0);
+  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
+    if (r->type == PIPEKSP_PROGRESS_THREAD && r->thr_started) {
+      pthread_mutex_lock(&r->mtx);
+      if (!r->thr_busy) r->thr_work = 0;
+      else {
+        r->thr_stop = 1;
+        pthread_cond_broadcast(&r->cv);
+        while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
+      }
+      r->thr_stop = 0;
+      r->stats.polls += r->thr_tests;
+      r->thr_tests = 0;
+      pthread_mutex_unlock(&r->mtx);
+    }
+    PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
+    PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+    if (ActiveRed == r) ActiveRed = r->prev_active;
+  }
+  r->pending  = PETSC_FALSE;
+  r->complete = PETSC_FALSE;
+  PetscCall(PetscInfo(NULL, "PipeKSP: completed a reduction left pending by an error\n"));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
 {
-  const PipeKSPStats *s = &r->stats;
-
   PetscFunctionBegin;
   if (r->resolved && r->note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s [%s]\n", PipeKSPProgressTypes[r->type], r->note));
   else if (r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s\n", PipeKSPProgressTypes[r->type]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at the first solve)\n", PipeKSPProgressTypes[r->requested]));
   if (r->type == PIPEKSP_PROGRESS_POLL || r->type == PIPEKSP_PROGRESS_THREAD || !r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s\n", s->reductions, s->polls, s->done_before_wait, (double)s->wait_time, (double)s->overlap_time));
   PetscFunctionReturn(0);
 }

@@ -96,13 +96,62 @@ static PetscErrorCode CheckRefused(PetscInt *fails)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetType(ksp, KSPPIPEGV));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr1 = KSPPipeSetReplacePeriod(ksp, -1);
+  ierr1 = KSPPipeSetReplacePeriod(ksp, -2); /* -1 is PETSC_DECIDE: auto */
   ierr2 = KSPPipeSetPollInterval(ksp, -3.0);
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "negative replacement period -> error %d, negative poll interval -> error %d\n", (int)ierr1, (int)ierr2));
   if (ierr1 != PETSC_ERR_ARG_OUTOFRANGE || ierr2 != PETSC_ERR_ARG_OUTOFRANGE) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: bad settings were not refused\n"));
     (*fails)++;
+  }
+  /* chrongear has nothing to overlap, yet validates the progress settings as the others do and says
+     in -ksp_view that they do not apply */
+  {
+    const char *opts[][2] = {
+      {"-ksp_pipe_progress",      "bogus"},
+      {"-ksp_pipe_poll_interval", "-5"   },
+      {"-ksp_pipe_replace",       "often"}
+    };
+    PetscViewer sv;
+    char        buf[4096];
+    char       *said;
+    int         k;
+    PetscCall(KSPSetType(ksp, KSPCHRONGEAR));
+    for (k = 0; k < 3; k++) {
+      PetscCall(PetscOptionsSetValue(NULL, opts[k][0], opts[k][1]));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr1 = KSPSetFromOptions(ksp);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(PetscOptionsClearValue(NULL, opts[k][0]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chrongear %s %s -> error %d\n", opts[k][0], opts[k][1], (int)ierr1));
+      if (!ierr1) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: chrongear accepted %s %s\n", opts[k][0], opts[k][1]));
+        (*fails)++;
+      }
+    }
+    PetscCall(PetscOptionsSetValue(NULL, "-ksp_pipe_progress", "poll"));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(PetscOptionsClearValue(NULL, "-ksp_pipe_progress"));
+    {
+      FILE       *f;
+      PetscMPIInt rank, ok, allok;
+      PetscCall(PetscMemzero(buf, sizeof(buf)));
+      f = fmemopen(buf, sizeof(buf) - 1, "w");
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SYS, "fmemopen failed");
+      PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_WORLD, f, &sv));
+      PetscCall(KSPView(ksp, sv));
+      PetscCall(PetscViewerDestroy(&sv));
+      fclose(f);
+      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+      PetscCall(PetscStrstr(buf, "do not apply, given but ignored", &said));
+      ok = (rank || said) ? 1 : 0; /* ASCII viewers print on rank 0 */
+      PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+      said = allok ? buf : NULL;
+    }
+    if (!said) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: chrongear's -ksp_view does not say the progress options do not apply:\n%s\n", buf));
+      (*fails)++;
+    }
   }
   /* on other KSP types the setters are no-ops */
   PetscCall(KSPSetType(ksp, KSPCG));
