@@ -76,6 +76,17 @@ add_test(NAME ksp-cube-malloc-np2
 set_tests_properties(ksp-cube-malloc-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[Uu]nfreed|[Mm]alloc")
 
+# the accuracy floor: rtol {1e-8,1e-12,1e-14} x norm type x replacement {auto,0,50} x PC
+# {jacobi,asddic,bjacobi+icc} x {pipegropp,pipegv,chrongear} against cg, in one process per case
+foreach(np 1 4)
+  foreach(problem cube ex2)
+    add_test(NAME ksp-floor-${problem}-np${np}
+      COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/floor -problem ${problem} -cube_n 8 -m 30 -n 30)
+    set_tests_properties(ksp-floor-${problem}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+      PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+  endforeach()
+endforeach()
+
 # breakdowns: indefinite matrix / PC, NaN
 foreach(np 1 2)
   add_test(NAME ksp-indef-np${np} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/indef -malloc_debug -malloc_dump)
@@ -99,6 +110,11 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
+
+# error paths: a Python PC / matrix raising inside the overlapped work, then re-solve and KSPReset
+add_test(NAME ksp-errpath-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/errpath.py $<TARGET_FILE:pipeksp>)
+set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # petsc4py: -dll_append from Python
 add_test(NAME ksp-petsc4py COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc4py_types.py $<TARGET_FILE:pipeksp>)
