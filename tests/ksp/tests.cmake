@@ -2,7 +2,7 @@
 set(PIPEKSP_KSP_TESTDIR ${PROJECT_BINARY_DIR}/tests/ksp)
 set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 
-foreach(prog cubecmp indef floor)
+foreach(prog cubecmp indef floor threadwait)
   add_executable(ksp_${prog} ${CMAKE_CURRENT_LIST_DIR}/${prog}.c)
   target_link_libraries(ksp_${prog} PRIVATE pipeksp)
   set_target_properties(ksp_${prog} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_KSP_TESTDIR} OUTPUT_NAME ${prog})
@@ -110,6 +110,11 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
+
+# thread policy: the wait ends when the reduction does, whatever the helper's poll interval
+add_test(NAME ksp-threadwait-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_KSP_TESTDIR}/threadwait -cube_n 8 -pc_type jacobi)
+set_tests_properties(ksp-threadwait-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
 
 # error paths: a Python PC / matrix raising inside the overlapped work, then re-solve and KSPReset
 add_test(NAME ksp-errpath-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/errpath.py $<TARGET_FILE:pipeksp>)
