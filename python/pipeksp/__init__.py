@@ -12,12 +12,12 @@ preconditioner and the GeoFEM/Cube problem.
 Importing this package does not initialize PETSc: call petsc4py.init(args) first if you want options.
 """
 from ._loader import register, find_library, candidates, library, LibraryNotFoundError
-from ._solver import (set_progress, get_progress, set_poll_interval, set_replace, get_stats,
+from ._solver import (set_progress, get_progress, set_poll_interval, set_replace, get_replace, get_stats,
                       progress_types, Stats, KSP_TYPES)
 from ._cube import Cube
 from ._asddic import set_asddic, get_asddic_coloring, orderings
 
 __version__ = "0.1.0"
 __all__ = ["register", "find_library", "candidates", "library", "LibraryNotFoundError", "set_progress",
-           "get_progress", "set_poll_interval", "set_replace", "get_stats", "progress_types", "KSP_TYPES", "Cube",
+           "get_progress", "set_poll_interval", "set_replace", "get_replace", "get_stats", "progress_types", "KSP_TYPES", "Cube",
            "set_asddic", "get_asddic_coloring", "orderings"]

@@ -13,7 +13,9 @@ class Stats(ctypes.Structure):
                 ("polls", ctypes.c_int64),
                 ("done_before_wait", ctypes.c_int64),
                 ("wait_time", ctypes.c_double),
-                ("overlap_time", ctypes.c_double)]
+                ("overlap_time", ctypes.c_double),
+                ("replacements", ctypes.c_int64),
+                ("restarts", ctypes.c_int64)]
 
 
 class _StatsBuffer(ctypes.Structure):
@@ -43,9 +45,9 @@ def _enum_names(symbol):
 KSP_TYPES = ("pipegropp", "pipegv", "chrongear")
 
 
-def _ksp_handle(ksp, who, ours=False):
-    """The C KSP of ksp. ours: it must be one of our types (getters); else only typed (setters: the
-    library ignores settings on other types, and on an untyped KSP they would be lost silently)."""
+def _ksp_handle(ksp, who, ours=True):
+    """The C KSP of ksp, which must be of one of our types: in C the setters are no-ops on other types
+    (PETSc style), but from Python a setting that would do nothing is an error, as is a getter."""
     from petsc4py import PETSc
     if not isinstance(ksp, PETSc.KSP):
         raise TypeError("%s: expected a petsc4py.PETSc.KSP, got %s" % (who, type(ksp).__name__))
@@ -85,8 +87,9 @@ def set_progress(ksp, policy, interval=None):
     """Set how outstanding reductions are driven: 'none', 'poll', 'thread', 'auto' or 'blocking'.
 
     interval (optional): minimum time between two MPI_Test calls of the poll hook, in microseconds,
-    as -ksp_pipe_poll_interval. Same as -ksp_pipe_progress. Set the KSP type first; types other than
-    pipegropp/pipegv/chrongear ignore it (as in C).
+    as -ksp_pipe_poll_interval. Same as -ksp_pipe_progress. Set the KSP type first; on types other than
+    pipegropp/pipegv/chrongear it raises ValueError (C ignores it there). chrongear accepts and validates
+    it, but has one blocking reduction: its -ksp_view says the setting does not apply.
     """
     h = _ksp_handle(ksp, "set_progress")
     idx = _policy_index(policy)
@@ -117,13 +120,17 @@ def set_poll_interval(ksp, interval):
 
 
 def set_replace(ksp, period):
-    """Recompute the true residual every `period` iterations, 0 = never (-ksp_pipe_replace)."""
+    """Residual replacement (-ksp_pipe_replace): 'auto' (the default: when the estimated gap between the
+    recursive and the true residual asks for it), every `period` iterations, or 0 = never."""
     h = _ksp_handle(ksp, "set_replace")
-    if isinstance(period, bool) or not isinstance(period, numbers.Integral):
-        raise TypeError("set_replace: the period must be an integer number of iterations, got %s"
+    if isinstance(period, str) and period.strip().lower() == "auto":
+        period = -1  # PETSC_DECIDE
+    elif isinstance(period, bool) or not isinstance(period, numbers.Integral):
+        raise TypeError("set_replace: the period must be 'auto' or an integer number of iterations, got %s"
                         % type(period).__name__)
-    if period < 0:
-        raise ValueError("set_replace: the period must be >= 0 (0 = no residual replacement), got %d" % period)
+    elif period < 0:
+        raise ValueError("set_replace: the period must be >= 0 (0 = no residual replacement) or 'auto', got %d"
+                         % period)
     cint = _loader.petsc_int()
     if period > (2**31 - 1 if cint is ctypes.c_int32 else 2**63 - 1):
         raise ValueError("set_replace: period %d does not fit in a PetscInt" % period)
@@ -131,11 +138,33 @@ def set_replace(ksp, period):
     _loader.check(fn(h, int(period)))
 
 
-def get_stats(ksp):
-    """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats)."""
-    h = _ksp_handle(ksp, "get_stats", ours=True)
+def get_replace(ksp):
+    """The residual replacement setting: 'auto', or the period (0 = never)."""
+    h = _ksp_handle(ksp, "get_replace")
+    val = _loader.petsc_int()(0)
+    fn = _loader.function("KSPPipeGetReplacePeriod", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
+    _loader.check(fn(h, ctypes.byref(val)))
+    return "auto" if val.value < 0 else val.value
+
+
+def get_stats(ksp, total=False):
+    """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats): reductions,
+    polls, done_before_wait, wait_time, overlap_time, replacements, restarts.
+
+    By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
+    total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.
+    """
+    h = _ksp_handle(ksp, "get_stats")
     buf = _StatsBuffer()
-    fn = _loader.function("KSPPipeGetStats", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
-    _loader.check(fn(h, ctypes.byref(buf)))
+    if total:
+        n = _loader.petsc_int()(0)
+        fn = _loader.function("KSPPipeGetTotalStats", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p])
+        _loader.check(fn(h, ctypes.byref(buf), ctypes.byref(n)))
+    else:
+        fn = _loader.function("KSPPipeGetStats", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
+        _loader.check(fn(h, ctypes.byref(buf)))
     s = buf.stats
-    return {name: getattr(s, name) for name, _ in Stats._fields_}
+    out = {name: getattr(s, name) for name, _ in Stats._fields_}
+    if total:
+        out["solves"] = n.value
+    return out

@@ -62,7 +62,8 @@ def test_poll_policy_counts_polls(cube, ktype):
     try:
         assert pipeksp.get_progress(ksp) == "poll"
         st = pipeksp.get_stats(ksp)
-        assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time"}
+        assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time", "replacements",
+                           "restarts"}
         assert res["reason"] > 0 and res["err"] < 1e-5
         assert st["reductions"] >= res["its"]
         assert st["polls"] > 0
@@ -119,6 +120,37 @@ def test_residual_replacement_keeps_accuracy(cube, ktype):
         res["ksp"].destroy()
 
 
+def test_stats_per_solve_and_total(cube):
+    """get_stats: the last solve only; get_stats(total=True): the sums over all solves, and their number."""
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    ksp.setOperators(cube.A)
+    ksp.setType("pipegv")
+    ksp.getPC().setType("jacobi")
+    assert pipeksp.get_replace(ksp) == "auto"  # the default
+    x = cube.b.duplicate()
+    try:
+        runs = []
+        for _ in range(2):
+            x.set(0)
+            ksp.solve(cube.b, x)
+            runs.append((ksp.getIterationNumber(), pipeksp.get_stats(ksp)))
+        (its1, s1), (its2, s2) = runs
+        tot = pipeksp.get_stats(ksp, total=True)
+        assert its1 == its2 and s1["reductions"] == s2["reductions"] == its1 + 1 + s1["restarts"]
+        assert tot["solves"] == 2 and tot["reductions"] == s1["reductions"] + s2["reductions"]
+        assert tot["replacements"] == s1["replacements"] + s2["replacements"]
+        pipeksp.set_replace(ksp, 5)
+        assert pipeksp.get_replace(ksp) == 5
+        x.set(0)
+        ksp.solve(cube.b, x)
+        assert pipeksp.get_stats(ksp)["replacements"] == ksp.getIterationNumber() // 5
+        pipeksp.set_replace(ksp, "auto")
+        assert pipeksp.get_replace(ksp) == "auto"
+    finally:
+        x.destroy()
+        ksp.destroy()
+
+
 def test_bad_arguments(comm):
     ksp = PETSc.KSP().create(comm)
     ksp.setType("pipegv")
@@ -150,8 +182,13 @@ def test_bad_arguments(comm):
         try:
             with pytest.raises(ValueError, match="set the KSP type first"):
                 pipeksp.set_progress(untyped, "poll")
-            pipeksp.set_progress(cg, "poll")  # ignored by other types, as in C
-            pipeksp.set_replace(cg, 10)
+            # C ignores these on other types; from Python a setting that does nothing is an error
+            with pytest.raises(ValueError, match="'cg' has no reduction engine"):
+                pipeksp.set_progress(cg, "poll")
+            with pytest.raises(ValueError, match="'cg' has no reduction engine"):
+                pipeksp.set_replace(cg, 10)
+            with pytest.raises(ValueError, match="'cg' has no reduction engine"):
+                pipeksp.set_poll_interval(cg, 10)
             with pytest.raises(ValueError, match="'cg' has no reduction engine"):
                 pipeksp.get_stats(cg)
             with pytest.raises(ValueError, match="'cg' has no reduction engine"):
