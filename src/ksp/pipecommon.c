@@ -337,7 +337,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches sqrt(eps) of the residual)\n"));
+  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual)\n", (double)PIPE_GAP_TAU));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
   if (pipe->blocking_only) {
