@@ -26,6 +26,7 @@ typedef struct {
   PetscReal           best;          /* its true residual norm ||b - A x|| */
   PetscInt            bestits;
   PetscReal           rnorm0;        /* the monitored norm at iteration 0 */
+  PetscReal           rn0;           /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */
   PetscBool           restart;       /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool           truenow;       /* the next reduction's ||r|| is of the true residual b - A x */
