@@ -38,8 +38,8 @@ def _count(name, v):
 
 def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None):
     """Settings of the asddic PC (same as -pc_asddic_ordering/_colors/_iterations/_block/_threads); None
-    leaves one unchanged. Set the PC type first; other PC types ignore them (as in C)."""
-    h = _pc_handle(pc, "set_asddic")
+    leaves one unchanged. Set the PC type first; on other PC types it raises ValueError (C ignores them)."""
+    h = _pc_handle(pc, "set_asddic", need_asddic=True)
     # check everything before changing anything
     if ordering is not None:
         names = orderings()

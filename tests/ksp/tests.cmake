@@ -87,6 +87,11 @@ foreach(np 1 4)
   endforeach()
 endforeach()
 
+# -log_view shows PipeRedWait even when no wait blocked (one rank: every reduction is done at the wait)
+add_test(NAME ksp-logview-np1 COMMAND ${PIPEKSP_MPIEXEC} -n 1 ${PIPEKSP_KSP_TESTDIR}/cubecmp -cube_n 6 -pc_type jacobi -types pipegv -policies none -log_view)
+set_tests_properties(ksp-logview-np1 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  PASS_REGULAR_EXPRESSION "PipeRedWait +[1-9][0-9]* " FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+
 # breakdowns: indefinite matrix / PC, NaN
 foreach(np 1 2)
   add_test(NAME ksp-indef-np${np} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_KSP_TESTDIR}/indef -malloc_debug -malloc_dump)

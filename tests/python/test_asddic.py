@@ -98,7 +98,8 @@ def test_bad_arguments(comm):
             pipeksp.get_asddic_coloring(pc)
         jac = PETSc.PC().create(comm)
         jac.setType("jacobi")
-        pipeksp.set_asddic(jac, colors=3)  # other PC types ignore it, as in C
+        with pytest.raises(ValueError, match="not 'asddic'"):  # C ignores it; Python says it would do nothing
+            pipeksp.set_asddic(jac, colors=3)
         with pytest.raises(ValueError, match="not 'asddic'"):
             pipeksp.get_asddic_coloring(jac)
         jac.destroy()

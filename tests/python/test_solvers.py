@@ -139,6 +139,19 @@ def test_stats_per_solve_and_total(cube):
         assert its1 == its2 and s1["reductions"] == s2["reductions"] == its1 + 1 + s1["restarts"]
         assert tot["solves"] == 2 and tot["reductions"] == s1["reductions"] + s2["reductions"]
         assert tot["replacements"] == s1["replacements"] + s2["replacements"]
+        if ksp.getComm().getSize() == 1:  # -ksp_view: the last solve's counters and the sums of both
+            import os, tempfile
+            fd, name = tempfile.mkstemp(suffix=".txt")
+            os.close(fd)
+            try:
+                v = PETSc.Viewer().createASCII(name, comm=ksp.getComm())
+                ksp.view(v)
+                v.destroy()
+                text = open(name).read()
+            finally:
+                os.unlink(name)
+            assert "last solve: reductions %d," % s2["reductions"] in text
+            assert "all 2 solves: reductions %d," % tot["reductions"] in text
         pipeksp.set_replace(ksp, 5)
         assert pipeksp.get_replace(ksp) == 5
         x.set(0)
