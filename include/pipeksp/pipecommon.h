@@ -33,6 +33,7 @@ typedef struct {
   PetscBool           frombreak;     /* ... after a restart caused by a breakdown */
   PetscBool           suspect;       /* the recursive residual grew wildly: restart */
   PetscReal           rmin;          /* least recursive ||r|| since the last true one */
+  PetscInt            stalls;        /* restarts in a row that brought no progress */
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon(KSP, PetscBool);

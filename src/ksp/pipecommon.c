@@ -5,6 +5,9 @@
 /* auto replacement: when the estimated gap reaches this fraction of the recursive residual (van der
    Vorst and Ye use sqrt(eps) with a worst-case bound; our estimate is closer, so a little later) */
 #define PIPE_GAP_TAU 1e-6
+/* ... and has reached this fraction of the requested residual rtol ||r_0|| (the estimate runs a few
+   times above the measured gap, and a convergence it does not vouch for is checked anyway) */
+#define PIPE_GAP_TARGET 0.5
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
    recursive residual is checked against the true one */
 #define PIPE_GAP_CHECK 1e-2
@@ -337,7 +340,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual)\n", (double)PIPE_GAP_TAU));
+  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual and %g of the requested one)\n", (double)PIPE_GAP_TAU, (double)PIPE_GAP_TARGET));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
   if (pipe->blocking_only) {
@@ -451,6 +454,7 @@ PetscErrorCode KSPPipeSolveBegin(KSP ksp, Mat A)
   pipe->suspect   = PETSC_FALSE;
   pipe->rmin      = PETSC_MAX_REAL;
   pipe->rn0       = -1.0;
+  pipe->stalls    = 0;
   PetscFunctionReturn(0);
 }
 
@@ -461,11 +465,15 @@ PetscErrorCode KSPPipeGuardAfterTest(KSP ksp, PetscReal rn, PetscReal xn)
   PetscFunctionBegin;
   if (pipe->rn0 < 0) pipe->rn0 = rn;
   if (pipe->truenow) {
-    if (pipe->frombreak && !ksp->reason && !(rn < 0.5 * pipe->best)) {
-      /* restarted from the true residual and it is no better than one measured before: the attainable
-         accuracy is reached, iterating on cannot help */
-      PetscCall(KSPPipeFloorStop(ksp, "a breakdown of the recurrences, the true residual no better than before"));
-      PetscFunctionReturn(0);
+    if (pipe->frombreak && !ksp->reason) {
+      /* restarted from the true residual: twice in a row no better than one measured before means the
+         attainable accuracy is reached, iterating on cannot help */
+      if (!(rn < 0.5 * pipe->best)) pipe->stalls++;
+      else pipe->stalls = 0;
+      if (pipe->stalls >= 2) {
+        PetscCall(KSPPipeFloorStop(ksp, "restarts from the true residual brought no progress"));
+        PetscFunctionReturn(0);
+      }
     }
     PetscCall(KSPPipeReplaced(ksp, rn, xn));
     pipe->truenow = pipe->frombreak = PETSC_FALSE;
@@ -561,8 +569,8 @@ PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its, PetscReal rn)
     /* in the spirit of van der Vorst and Ye: replace when the estimated gap has grown to a fraction
        of the recursive residual (so that it would soon limit the accuracy), and only where a fresh
        residual is clearly better than the one left by the last replacement */
-    /* the gap only matters once it could reach 1% of the requested residual (never, at rtol 1e-8, on our tests) */
-    PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : 1e-2 * ksp->rtol * pipe->rn0;
+    /* the gap only matters once it could reach the requested residual (with no norm: the floor) */
+    PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->rn0;
     now = (PetscBool)(pipe->anorm > 0 && pipe->gf > PIPE_GAP_TAU * rn && pipe->gf > target && pipe->gf > 10 * pipe->gf0);
   } else if (pipe->replace > 0) now = (PetscBool)!(its % pipe->replace);
   if (now) {
