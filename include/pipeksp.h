@@ -51,6 +51,11 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
+/* its rows between poll points per matrix (-pipeksp_spmv_chunk under the matrix prefix, default 256) */
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetSpMVChunk(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPMatGetSpMVChunk(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetFromOptions(Mat);
+PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 /* ---------------- PC asddic (src/pc) ---------------- */
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
