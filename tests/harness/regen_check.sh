@@ -3,11 +3,13 @@
 # next build, with no manual re-configure (config/harness.cmake). On a scratch copy of the sources:
 # configure, add a test entry and change an existing one's args in tutorials/ex1.c, build one small target,
 # then the new run script must exist, ctest must list it, and the changed script must carry the new args.
-# usage: regen_check.sh <source dir> <scratch dir>
+# usage: regen_check.sh <source dir> <scratch dir> <build dir>
 set -u
-SRC=$1 W=$2
+SRC=$1 W=$2 B=${3:-$1/build}
 rm -rf "$W" && mkdir -p "$W/src"
-(cd "$SRC" && tar cf - --exclude=./build --exclude=./install --exclude=./bench/results --exclude=.git .) | (cd "$W/src" && tar xf -)
+# the sources only: not this build tree (which holds the scratch dir) wherever it is, nor install trees
+rel=$(cd "$B" && pwd); rel=${rel#"$(cd "$SRC" && pwd)"/}
+(cd "$SRC" && tar cf - --exclude="./$rel" --exclude=./build --exclude=./install --exclude=./bench/results --exclude=.git .) | (cd "$W/src" && tar xf -)
 cmake -S "$W/src" -B "$W/build" -DCMAKE_BUILD_TYPE=Release > "$W/configure.log" 2>&1 || { tail "$W/configure.log"; echo "FAILED: configure"; exit 1; }
 T="$W/build/tests/pipeksp/tutorials"
 [ -f "$T/runex1_jacobi_2.sh" ] || { echo "FAILED: no runex1_jacobi_2.sh after configure"; exit 1; }
