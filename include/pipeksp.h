@@ -51,7 +51,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
-/* its rows between poll points per matrix (-pipeksp_spmv_chunk under the matrix prefix, default 256) */
+/* rows between two poll points of PipeKSPMatMult() on a matrix (-pipeksp_spmv_chunk under its prefix, 256) */
 PETSC_EXTERN PetscErrorCode PipeKSPMatSetSpMVChunk(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPMatGetSpMVChunk(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode PipeKSPMatSetFromOptions(Mat);

@@ -163,13 +163,16 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* the operator's poll-point SpMV settings: read its options, or view them */
+/* the operator's poll-point SpMV settings: read its options, or view them (chrongear multiplies
+   with plain MatMult: nothing to read or show) */
 static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptions)(Mat), PetscViewer viewer)
 {
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscBool set;
   Mat       A;
 
   PetscFunctionBegin;
+  if (pipe->blocking_only) PetscFunctionReturn(0);
   PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
   if (!set) PetscFunctionReturn(0);
   PetscCall(KSPGetOperators(ksp, &A, NULL));
