@@ -17,6 +17,9 @@
 #   PIPEKSP_BENCH_PCS ["asddic bjacobi"]
 #   PIPEKSP_BENCH_SEED [1]          seed of the per-repetition shuffle of the configurations (row k uses seed+k)
 #   PIPEKSP_BENCH_RTOL [1e-8]       relative tolerance of every solve
+#   PIPEKSP_BENCH_PETSC_SOLVERS ["cg groppcg pipecg"], PIPEKSP_BENCH_OUR_BLOCKING ["chrongear"],
+#   PIPEKSP_BENCH_OUR_PIPELINED ["pipegropp pipegv"] (each run AR and with every one of
+#   PIPEKSP_BENCH_POLICIES ["none poll thread auto"]): the configurations (see write_cfg)
 # output: bench/results/bench_<stamp>.csv (one line per solve), bench_<stamp>.log (orders, seeds, medians
 # and IQRs, identical-twin checks), bench_<stamp>.meta (the settings, for the plot titles), summary.csv,
 # speedup.png, breakdown.png, single_node.txt
