@@ -59,6 +59,11 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetReplacePeriod(KSP, PetscInt *);
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
+/* rows between two poll points of PipeKSPMatMult() on a matrix (-pipeksp_spmv_chunk under its prefix, 256) */
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetSpMVChunk(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPMatGetSpMVChunk(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetFromOptions(Mat);
+PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 /* ---------------- PC asddic (src/pc) ---------------- */
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;

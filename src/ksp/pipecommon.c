@@ -297,6 +297,24 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* the operator's poll-point SpMV settings: read its options, or view them (chrongear multiplies
+   with plain MatMult: nothing to read or show) */
+static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptions)(Mat), PetscViewer viewer)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool set;
+  Mat       A;
+
+  PetscFunctionBegin;
+  if (pipe->blocking_only) PetscFunctionReturn(0);
+  PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
+  if (!set) PetscFunctionReturn(0);
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  if (setfromoptions) PetscCall(setfromoptions(A));
+  if (viewer) PetscCall(PipeKSPMatViewSpMV(A, viewer));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObject)
 {
   KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
@@ -328,6 +346,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
     }
   }
   PetscOptionsHeadEnd();
+  PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL)); /* -pipeksp_spmv_chunk */
   PetscFunctionReturn(0);
 }
 
@@ -356,6 +375,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait, (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->nsolves > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
   }
+  PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
   PetscFunctionReturn(0);
 }
 
