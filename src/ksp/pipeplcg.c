@@ -290,7 +290,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
     ZETA(0) = beta;
 
     for (it = 0;; it++) {
-      PetscBool restart = PETSC_FALSE;
+      PetscBool restart = PETSC_FALSE, lucky = PETSC_FALSE;
 
       /* u_{it+1} = A z_it (- sigma_it u_it), z_{it+1} = M^{-1} u_{it+1}: overlaps up to l reductions */
       PetscCall(KSPPipeMatMult(ksp, A, ZV(it), UV(it + 1)));
@@ -328,7 +328,12 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           ksp->reason = KSP_DIVERGED_NANORINF;
           break;
         }
-        if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
+        if (PetscAbsScalar(t) <= 64 * PETSC_MACHINE_EPSILON * PetscAbsScalar(glob[off + c - mlo])) {
+          /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
+             last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
+          lucky = PETSC_TRUE;
+          Gset(d, c, c, 0.0);
+        } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
           d->nrestarts++;
           if (upd_at_restart == nupd) { /* no progress since the last restart */
@@ -338,8 +343,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           upd_at_restart = nupd;
           break; /* restart */
         }
-        Gset(d, c, c, PetscSqrtScalar(t));
-        if (extra && c > l) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v|| */
+        if (!lucky) Gset(d, c, c, PetscSqrtScalar(t));
+        if (extra && c > l && !lucky) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v|| */
           PetscInt j = base + c - l;
           dp         = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
           PetscCall(PLCGTest(ksp, j, dp));
@@ -358,7 +363,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           ksp->reason = KSP_DIVERGED_NANORINF;
           break;
         }
-        {
+        if (!lucky) {
           PetscScalar g = GAM(i), dl = DEL(i), dm = i > 0 ? DEL(i - 1) : 0.0, inv = 1.0 / dl;
           /* z_{it+1} = (B z_it - gamma z_it - delta_{i-1} z_{it-1}) / delta_i, the same for u = M z */
           PetscCall(Rec3(ZV(it + 1), ZV(it + 1), ZV(it), i > 0 ? ZV(it - 1) : NULL, -g, -dm, inv));
@@ -373,7 +378,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
       }
 
       /* dot products of column it+1 */
-      {
+      if (!lucky) {
         PetscInt nw = 0, cn = it + 1;
         Vec      y  = NULL;
         if (it < l) {
@@ -412,10 +417,11 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         PetscCall(VecAXPY(X, ZETA(i), p));
         nupd++;
         ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
-        if (natural) {
+        if (natural && !lucky) {
           PetscCall(PLCGTest(ksp, base + i + 1, ksp->normtype == KSP_NORM_NONE ? 0.0 : PetscAbsScalar(ZETA(i + 1))));
           if (ksp->reason) break;
         }
+        if (lucky) break; /* restart from the true residual */
         if (KSPPipeReplaceNow(ksp, nupd)) restart = PETSC_TRUE;
       }
       if (restart) break;

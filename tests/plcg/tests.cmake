@@ -1,9 +1,17 @@
 # Tests of KSP pipeplcg (p(l)-CG, issue 16) and of the engine's several reductions in flight.
 set(PIPEKSP_PLCG_TESTDIR ${PROJECT_BINARY_DIR}/tests/plcg)
 set(PIPEKSP_PLCG_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
-add_executable(plcg_cube ${CMAKE_CURRENT_LIST_DIR}/plcg_cube.c)
-target_link_libraries(plcg_cube PRIVATE pipeksp)
-set_target_properties(plcg_cube PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+foreach(prog plcg_cube plcg_breakdown)
+  add_executable(${prog} ${CMAKE_CURRENT_LIST_DIR}/${prog}.c)
+  target_link_libraries(${prog} PRIVATE pipeksp)
+  set_target_properties(${prog} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+endforeach()
+# breakdowns give cg's reasons, the KSP stays usable, bad settings are refused; no leaks
+foreach(np 1 2)
+  add_test(NAME plcg-breakdown-np${np} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_PLCG_TESTDIR}/plcg_breakdown -malloc_debug -malloc_dump)
+  set_tests_properties(plcg-breakdown-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|[Uu]nfreed")
+endforeach()
 
 # cube, jacobi / bjacobi+icc / asddic in one process each; depths 1-3 vs cg and pipegv, every policy at depth 2
 foreach(np 1 4 8)
