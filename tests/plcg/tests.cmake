@@ -53,3 +53,13 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
+
+# emulator extensions (per-round hop latency, OS noise), exact on the virtual clock, with the SMPI
+# micro-benchmark's emulator build
+add_executable(rd_emu ${PROJECT_SOURCE_DIR}/bench/smpi/rd_bench.c)
+target_link_libraries(rd_emu PRIVATE MPI::MPI_C ${CMAKE_DL_LIBS})
+set_target_properties(rd_emu PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+add_test(NAME plcg-emulator-rounds-noise
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/emu_rounds.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:rd_emu> $<TARGET_FILE:pipeksp_emu>)
+set_tests_properties(plcg-emulator-rounds-noise PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
