@@ -413,6 +413,7 @@ PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[
   PetscFunctionBegin;
   PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
   PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
+  if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) RedThreadTakeBack(r); /* before touching any slot */
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (!r->slot[i].pending) break;
   PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
@@ -435,7 +436,6 @@ PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[
     r->nslots++;
     PetscFunctionReturn(0);
   }
-  if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) RedThreadTakeBack(r);
   PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
   PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
   PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
