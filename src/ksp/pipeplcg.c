@@ -229,9 +229,9 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  if (pipe->red && pipe->red->nslots) PetscCall(PipeKSPRedWaitAll(pipe->red)); /* an earlier solve ended by an error */
   if (!pipe->red || d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red = pipe->red;
-  if (red->nslots) PetscCall(PipeKSPRedWaitAll(red)); /* an earlier solve ended by an error */
   nz      = NZ(l);
   z       = ksp->work;
   u       = z + nz;

@@ -13,6 +13,16 @@ static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
+/* a PC that fails at its 6th application: the error unwinds a solve with reductions in flight */
+static PetscInt napply = 0;
+static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(++napply != 6, PETSC_COMM_SELF, PETSC_ERR_USER, "planned PC failure");
+  PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(0);
+}
+
 /* diag(i+1), the upper half negated when indefinite */
 static PetscErrorCode Diag(PetscInt n, PetscBool indef, Mat *A)
 {
@@ -104,12 +114,62 @@ static PetscErrorCode Refused(PetscErrorCode ierr, const char *what, PetscInt *f
   PetscFunctionReturn(0);
 }
 
+/* an error in the middle of a solve (reductions pending): the KSP must solve the next system */
+static PetscErrorCode ErrorThenReuse(PetscInt depth, const char *pol, PetscInt *fails)
+{
+  Mat                A;
+  Vec                b, x;
+  KSP                ksp;
+  PC                 pc;
+  PetscErrorCode     ierr;
+  KSPConvergedReason reason;
+  PipeKSPProgressType t;
+  PetscBool          flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(Diag(60, PETSC_FALSE, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, 0.0, 60.0)); /* no estimate: the failure hits the solve itself */
+  PetscCall(PetscEnumFind(PipeKSPProgressTypes, pol, (PetscEnum *)&t, &flg));
+  PetscCall(KSPPipeSetProgress(ksp, t));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetApply(pc, FailApply));
+  napply = 0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: the planned PC failure did not reach the caller\n"));
+    (*fails)++;
+  }
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "l=%" PetscInt_FMT " %-8s error in the solve, then -> %s\n", depth, pol, KSPConvergedReasons[reason]));
+  if (reason <= 0) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: solve after the error: %s\n", KSPConvergedReasons[reason]));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char *pols[] = {"none", "poll", "thread", "blocking"};
   PetscInt    l, p, fails = 0;
   KSP         ksp;
 
+  PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE; /* the thread policy really runs its helper thread */
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
@@ -118,6 +178,7 @@ int main(int argc, char **argv)
       PetscCall(RunCase(l, pols[p], 0, KSP_DIVERGED_INDEFINITE_MAT, &fails));
       PetscCall(RunCase(l, pols[p], 1, KSP_DIVERGED_INDEFINITE_PC, &fails));
       PetscCall(RunCase(l, pols[p], 2, KSP_DIVERGED_NANORINF, &fails));
+      PetscCall(ErrorThenReuse(l, pols[p], &fails));
     }
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
