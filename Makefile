@@ -9,7 +9,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 export OMPI_MCA_rmaps_base_oversubscribe := 1
 
-.PHONY: all deps configure build run test bench bench-long install clean
+.PHONY: all deps configure build run test bench bench-long bench-smpi install clean
 
 all: build
 
@@ -39,6 +39,11 @@ bench: deps
 bench-long: deps
 	@$(MAKE) --no-print-directory build
 	@PIPEKSP_BENCH_LONG=1 bash bench/bench.sh $(BUILD)
+
+# optional: the emulator against SimGrid/SMPI (skipped with a message when SimGrid is not installed)
+bench-smpi: deps
+	@$(MAKE) --no-print-directory build
+	@bash bench/smpi/run.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix "$(PREFIX)"

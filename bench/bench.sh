@@ -123,6 +123,9 @@ done
 
 /usr/bin/python3 "$here/bench_report.py" "$csv" "$out" || echo "report FAILED"
 
+# deep pipelines (pipeplcg, l = 1..4) up to P_sim 131072, with and without OS noise
+bash "$here/plcg.sh" "$build" || echo "deep-pipeline section FAILED"
+
 # single-node section: SpMV / PC-apply bandwidth against a STREAM triad in the same run
 bw=$build/tests/pc/asddic_bandwidth
 {

@@ -13,6 +13,7 @@
 #define KSPPIPEGROPP "pipegropp"
 #define KSPPIPEGV    "pipegv"
 #define KSPCHRONGEAR "chrongear"
+#define KSPPIPEPLCG  "pipeplcg" /* p(l)-CG; PETSc's own is "pipelcg" */
 #define PCASDDIC     "asddic"
 
 /* Registers everything; called by PetscDLLibraryRegister_pipeksp() for -dll_append, and by
@@ -56,6 +57,18 @@ PETSC_EXTERN PetscErrorCode KSPPipeSetReplacePeriod(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetTotalStats(KSP, PipeKSPStats *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetReplacePeriod(KSP, PetscInt *);
+
+/* ---- pipeplcg extras (src/ksp/pipeplcg.c): depth l (1..5), the interval [lmin, lmax] of the spectrum of
+   M^{-1}A whose Chebyshev roots are the shifts (0,0: estimate it), CG iterations of the estimate and
+   the factor f of its interval [0, f theta].
+   No-ops on other KSP types (the getters error). ---- */
+PETSC_EXTERN PetscErrorCode KSPPipePLCGSetDepth(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGGetDepth(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP, PetscReal);
+/* ---- end pipeplcg extras ---- */
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);

@@ -62,6 +62,11 @@ typedef struct {
 static int             g_on = 0, g_init = 0, g_calls = 1, g_p2p_point = 0, g_yield = 0, g_verbose = 0, g_rounds = 0;
 static long            g_P = 1;
 static double          g_alpha = 2e-6, g_beta = 0, g_jitter = 0;
+#define EMU_MAX_ALPHAS 64
+static double          g_alphas[EMU_MAX_ALPHAS]; /* per-round hop latency (last one repeats) */
+static int             g_nalphas = 0;
+static double          g_noise_us = 0, g_noise_prob = 0; /* OS noise: delay, per-rank chance per reduction */
+static double          g_noise_hit = 0;                  /* chance that some rank of P_sim is hit */
 static uint64_t        g_seed = 1;
 static const char     *g_stats_file = NULL;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -105,15 +110,23 @@ static uint64_t splitmix64(uint64_t x)
   return x ^ (x >> 31);
 }
 
-/* duration of hop i of the reduction with RNG key `key` */
+/* uniform (0,1] draw from the counter-based generator: the same on every rank for the same (key, i, stream) */
+static double draw(uint64_t key, int i, uint64_t stream)
+{
+  uint64_t c = key * 64 + (uint64_t)i; /* stream 0 (jitter) draws what it always drew */
+  uint64_t r = splitmix64(g_seed ^ splitmix64(stream ? stream ^ splitmix64(c) : c));
+  return ((double)(r >> 11) + 1.0) / 9007199254740993.0;
+}
+
+/* duration of hop i of the reduction with RNG key `key`: the round's latency (per round when
+   PIPEKSP_EMU_ALPHA_US is a list, e.g. cheaper rounds inside a fat-tree leaf), jitter, and OS noise: with
+   chance g_noise_hit some rank of the P_sim is descheduled for g_noise_us during this reduction; its
+   partners wait for it in one round (drawn uniformly), and every later round inherits the delay */
 static double hop(uint64_t key, int i, double bytes)
 {
-  double h = g_alpha + g_beta * bytes;
-  if (g_jitter > 0) {
-    uint64_t r = splitmix64(g_seed ^ splitmix64(key * 64 + (uint64_t)i));
-    double   u = ((double)(r >> 11) + 1.0) / 9007199254740993.0; /* (0,1] */
-    h += -g_jitter * log(u);
-  }
+  double h = (g_nalphas ? g_alphas[i < g_nalphas ? i : g_nalphas - 1] : g_alpha) + g_beta * bytes;
+  if (g_jitter > 0) h += -g_jitter * log(draw(key, i, 0));
+  if (g_noise_hit > 0 && draw(key, 0, 1) <= g_noise_hit && (int)(draw(key, 0, 2) * g_rounds) == i) h += g_noise_us;
   return h;
 }
 
@@ -147,9 +160,22 @@ static void emu_configure(void)
   if (!s || !*s) return;
   g_P = strtol(s, &end, 10);
   if (*end || g_P < 1 || g_P > (1L << 30)) fail("PIPEKSP_EMU_P", s, "must be an integer number of simulated nodes between 1 and 2^30");
-  g_alpha  = 1e-6 * env_real("PIPEKSP_EMU_ALPHA_US", 2.0, 0);
+  s = getenv("PIPEKSP_EMU_ALPHA_US");
+  if (s && strchr(s, ',')) { /* per-round list: a0,a1,...; the last value holds for the later rounds */
+    const char *q = s;
+    while (*q && g_nalphas < EMU_MAX_ALPHAS) {
+      double v = strtod(q, &end);
+      if (end == q || !(v >= 0) || !isfinite(v) || (*end && *end != ',')) fail("PIPEKSP_EMU_ALPHA_US", s, "must be a number >= 0 or a comma-separated list of them (one per round)");
+      g_alphas[g_nalphas++] = 1e-6 * v;
+      q                     = *end ? end + 1 : end;
+    }
+    g_alpha = g_alphas[g_nalphas - 1];
+  } else g_alpha = 1e-6 * env_real("PIPEKSP_EMU_ALPHA_US", 2.0, 0);
   g_beta   = 1e-9 * env_real("PIPEKSP_EMU_BETA_NS_PER_BYTE", 0.0, 0);
   g_jitter = 1e-6 * env_real("PIPEKSP_EMU_JITTER_US", 0.0, 0);
+  g_noise_us   = 1e-6 * env_real("PIPEKSP_EMU_NOISE_US", 0.0, 0);
+  g_noise_prob = env_real("PIPEKSP_EMU_NOISE_PROB", 0.0, 0);
+  if (g_noise_prob > 1) fail("PIPEKSP_EMU_NOISE_PROB", getenv("PIPEKSP_EMU_NOISE_PROB"), "must be a probability in [0, 1]");
   s        = getenv("PIPEKSP_EMU_SEED");
   if (s && *s) {
     g_seed = strtoull(s, &end, 10);
@@ -178,12 +204,15 @@ static void emu_configure(void)
   g_stats_file = getenv("PIPEKSP_EMU_STATS");
   for (g_rounds = 0; (1L << g_rounds) < g_P; g_rounds++) {}
   g_on = g_rounds > 0;
+  /* some rank of P_sim hit during one reduction: 1 - (1 - p)^P_sim */
+  g_noise_hit = g_noise_us > 0 && g_noise_prob > 0 ? -expm1((double)g_P * log1p(-g_noise_prob)) : 0;
+  if (g_noise_prob == 1) g_noise_hit = g_noise_us > 0 ? 1 : 0;
   if (g_verbose) {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (!rank)
-      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us, beta %g ns/B, jitter mean %g us/hop, seed %llu, progress %s, other MPI calls count as %s%s\n", g_P, g_rounds, 1e6 * g_alpha, 1e9 * g_beta, 1e6 * g_jitter,
-              (unsigned long long)g_seed, g_calls ? "calls" : "library", g_p2p_point ? "points" : "intervals", g_yield ? ", yielding busy waits" : "");
+      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us%s, beta %g ns/B, jitter mean %g us/hop, OS noise %g us with chance %g per reduction, seed %llu, progress %s, other MPI calls count as %s%s\n", g_P, g_rounds, 1e6 * g_alpha, g_nalphas ? " (last of a per-round list)" : "", 1e9 * g_beta, 1e6 * g_jitter,
+              1e6 * g_noise_us, g_noise_hit, (unsigned long long)g_seed, g_calls ? "calls" : "library", g_p2p_point ? "points" : "intervals", g_yield ? ", yielding busy waits" : "");
   }
 }
 

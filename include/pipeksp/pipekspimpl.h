@@ -8,6 +8,7 @@
 PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP);
 PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
 
 /* Per-module package set-up (log events, classids); each is idempotent */

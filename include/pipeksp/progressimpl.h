@@ -5,7 +5,17 @@
 #include <pipeksp/pipekspimpl.h>
 #include <pthread.h>
 
-#define PIPEKSP_RED_MAX 10 /* scalars in one packed reduction */
+#define PIPEKSP_RED_MAX   10 /* scalars in one packed reduction */
+#define PIPEKSP_RED_SLOTS 8 /* reductions in flight at once on one engine (deep pipelines) */
+
+/* one of several reductions in flight (PipeKSPRedStartSlot/WaitSlot) */
+typedef struct {
+  MPI_Request req;
+  PetscBool   pending, complete;
+  int         n;
+  double      tstart;
+  PetscScalar lbuf[PIPEKSP_RED_MAX], gbuf[PIPEKSP_RED_MAX];
+} PipeKSPRedSlot;
 
 typedef struct _n_PipeKSPRed *PipeKSPRed;
 struct _n_PipeKSPRed {
@@ -32,6 +42,10 @@ struct _n_PipeKSPRed {
   pthread_cond_t      cv;
   int                 thr_work, thr_busy, thr_stop, thr_quit, thr_done;
   PetscInt64          thr_tests;
+  /* several reductions in flight (deep pipelines); the single-request fields above stay unused */
+  PipeKSPRedSlot      slot[PIPEKSP_RED_SLOTS];
+  int                 nslots; /* slots pending */
+  int                 thr_multi; /* the helper thread tests the pending slots, not req */
 };
 
 PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PipeKSPRed *);
@@ -43,5 +57,11 @@ PETSC_INTERN PetscErrorCode PipeKSPRedStart(PipeKSPRed, int, const PetscScalar[]
 PETSC_INTERN PetscErrorCode PipeKSPRedWait(PipeKSPRed, PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedAbandon(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedView(PipeKSPRed, PetscViewer);
+/* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
+   drains every pending slot (after an error or an early exit). The poll hook and the helper thread
+   test all pending slots (one MPI_Testsome). Single and slot requests do not mix on one engine. */
+PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed, int, const PetscScalar[], int *);
+PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed, int, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed);
 
 #endif

@@ -23,6 +23,7 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscCall(KSPRegister(KSPPIPEGROPP, KSPCreate_PipeGropp));
   PetscCall(KSPRegister(KSPPIPEGV, KSPCreate_PipeGV));
   PetscCall(KSPRegister(KSPCHRONGEAR, KSPCreate_ChronGear));
+  PetscCall(KSPRegister(KSPPIPEPLCG, KSPCreate_PipePLCG));
   PetscCall(PCRegister(PCASDDIC, PCCreate_ASDDIC));
   PetscCall(PipeKSPProgressInitializePackage());
   PetscCall(PipeKSPMatMultInitializePackage());

@@ -62,6 +62,29 @@ static void SleepMicro(double us)
   nanosleep(&ts, NULL);
 }
 
+/* MPI_Testsome over the pending, not yet complete slots (one call into MPI whatever the depth);
+   marks the finished ones complete. *all: every pending slot is complete. */
+static int RedTestSlots(PipeKSPRed r, int *all)
+{
+  MPI_Request reqs[PIPEKSP_RED_SLOTS];
+  int         map[PIPEKSP_RED_SLOTS], idx[PIPEKSP_RED_SLOTS], n = 0, outc = 0, i, rc;
+
+  for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
+    if (r->slot[i].pending && !r->slot[i].complete) {
+      map[n]    = i;
+      reqs[n++] = r->slot[i].req;
+    }
+  *all = 1;
+  if (!n) return MPI_SUCCESS;
+  rc = MPI_Testsome(n, reqs, &outc, idx, MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  for (i = 0; i < n; i++) r->slot[map[i]].req = reqs[i];
+  if (outc == MPI_UNDEFINED) outc = 0;
+  for (i = 0; i < outc; i++) r->slot[map[idx[i]]].complete = PETSC_TRUE;
+  *all = (outc == n);
+  return MPI_SUCCESS;
+}
+
 /*
    PipeKSPProgressPoll - the poll hook. Call it from inside work that overlaps a reduction (SpMV row
    chunks, PC colours). Costs a pointer test when nothing is pending or the policy is not poll; otherwise
@@ -73,6 +96,18 @@ PetscErrorCode PipeKSPProgressPoll(void)
   double     now;
   int        flag = 0;
 
+  if (r && r->nslots) { /* several reductions in flight: test them all */
+    if (r->type != PIPEKSP_PROGRESS_POLL) return 0;
+    now = WallTime();
+    if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
+    PetscFunctionBegin;
+    r->last_test = now;
+    PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
+    PetscCallMPI(RedTestSlots(r, &flag));
+    PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
+    r->stats.polls++;
+    PetscFunctionReturn(0);
+  }
   if (!r || r->type != PIPEKSP_PROGRESS_POLL || r->complete) return 0;
   now = WallTime();
   if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
@@ -102,7 +137,8 @@ static void *PipeKSPRedThreadMain(void *ctx)
     for (;;) {
       int flag = 0;
       pthread_mutex_unlock(&r->mtx);
-      MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+      if (r->thr_multi) RedTestSlots(r, &flag);
+      else MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
       pthread_mutex_lock(&r->mtx);
       r->thr_tests++;
       if (flag) r->thr_done = 1;
@@ -171,7 +207,9 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
 
   PetscFunctionBegin;
   if (!r) PetscFunctionReturn(0);
-  PetscCall(PipeKSPRedAbandon(r)); /* an error unwound a solve between start and wait */
+  /* an error unwound a solve between start and wait: both take the requests back from the helper first */
+  PetscCall(PipeKSPRedAbandon(r));
+  if (r->nslots) PetscCall(PipeKSPRedWaitAll(r));
   PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
@@ -181,7 +219,7 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
 PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
-  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
+  PetscCheck(!r->pending && !r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
   if (type != r->requested) r->resolved = PETSC_FALSE;
   r->requested = type;
   PetscFunctionReturn(0);
@@ -268,6 +306,7 @@ PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
 {
   PetscFunctionBegin;
   PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
+  PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Slot reductions are pending on this engine");
   PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
   if (!r->resolved) PetscCall(PipeKSPRedSetUp(r));
   PetscCall(PetscArraycpy(r->lbuf, local, n));
@@ -293,6 +332,7 @@ PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
   ActiveRed      = r;
   if (r->type == PIPEKSP_PROGRESS_THREAD) {
     pthread_mutex_lock(&r->mtx);
+    r->thr_multi = 0;
     r->thr_done = 0;
     r->thr_stop = 0;
     r->thr_work = 1;
@@ -383,5 +423,141 @@ PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
   else if (r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s\n", PipeKSPProgressTypes[r->type]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at the first solve)\n", PipeKSPProgressTypes[r->requested]));
   if (r->type == PIPEKSP_PROGRESS_POLL || r->type == PIPEKSP_PROGRESS_THREAD || !r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
+  PetscFunctionReturn(0);
+}
+
+/* ---- several reductions in flight (p(l)-CG keeps up to l pending) ---- */
+
+/* thread policy: take the pending slots back from the helper thread before touching them */
+static void RedThreadTakeBack(PipeKSPRed r)
+{
+  if (!r->thr_started) return; /* stopped (destroy drains after stopping the thread) */
+  pthread_mutex_lock(&r->mtx);
+  if (!r->thr_busy) r->thr_work = 0;
+  else {
+    r->thr_stop = 1;
+    pthread_cond_broadcast(&r->cv); /* wake it from its timed wait at once */
+    while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
+  }
+  r->thr_stop = 0;
+  r->stats.polls += r->thr_tests;
+  r->thr_tests = 0;
+  pthread_mutex_unlock(&r->mtx);
+}
+
+/* thread policy: hand every pending, incomplete slot to the helper thread */
+static void RedThreadHandOver(PipeKSPRed r)
+{
+  int i, any = 0;
+  if (!r->thr_started) return;
+  for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
+    if (r->slot[i].pending && !r->slot[i].complete) any = 1;
+  if (!any) return;
+  pthread_mutex_lock(&r->mtx);
+  r->thr_multi = 1;
+  r->thr_done  = 0;
+  r->thr_stop  = 0;
+  r->thr_work  = 1;
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mtx);
+}
+
+/*
+   PipeKSPRedStartSlot - start the reduction (SUM) of n local scalars while others may still be in flight;
+   *slot names it for PipeKSPRedWaitSlot(). Up to PIPEKSP_RED_SLOTS at once.
+*/
+PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+{
+  PipeKSPRedSlot *s = NULL;
+  int             i;
+
+  PetscFunctionBegin;
+  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
+  PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
+  if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) RedThreadTakeBack(r); /* before touching any slot */
+  for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
+    if (!r->slot[i].pending) break;
+  PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
+  if (!r->resolved) PetscCall(PipeKSPRedSetUp(r));
+  s = &r->slot[i];
+  PetscCall(PetscArraycpy(s->lbuf, local, n));
+  s->n        = n;
+  s->complete = PETSC_FALSE;
+  s->pending  = PETSC_TRUE;
+  s->req      = MPI_REQUEST_NULL;
+  *slot       = i;
+  r->stats.reductions++;
+  if (r->type == PIPEKSP_PROGRESS_BLOCKING) {
+    double t0 = WallTime();
+    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+    PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
+    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
+    r->stats.wait_time += WallTime() - t0;
+    s->complete = PETSC_TRUE;
+    r->nslots++;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
+  PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
+  s->tstart = WallTime();
+  if (!r->nslots) { /* the engine becomes the one the poll hook serves */
+    r->last_test   = s->tstart;
+    r->prev_active = ActiveRed;
+    ActiveRed      = r;
+    PetscCall(PetscLogEventBegin(PIPEKSP_Overlap, 0, 0, 0, 0));
+  }
+  r->nslots++;
+  if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
+  PetscFunctionReturn(0);
+}
+
+/*
+   PipeKSPRedWaitSlot - complete the reduction started in slot and copy its n results to global[].
+*/
+PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed r, int slot, PetscScalar global[])
+{
+  PipeKSPRedSlot *s;
+  int             flag = 0;
+  double          t0;
+
+  PetscFunctionBegin;
+  PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
+  s = &r->slot[slot];
+  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
+    t0 = WallTime();
+    r->stats.overlap_time += t0 - s->tstart;
+    if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadTakeBack(r);
+    if (!s->complete) PetscCallMPI(MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE));
+    if (s->complete || flag) r->stats.done_before_wait++;
+    else {
+      PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+      PetscCallMPI(MPI_Wait(&s->req, MPI_STATUS_IGNORE));
+      PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
+      r->stats.wait_time += WallTime() - t0;
+    }
+  }
+  s->pending  = PETSC_FALSE;
+  s->complete = PETSC_FALSE;
+  r->nslots--;
+  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
+    if (!r->nslots) {
+      PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
+      ActiveRed = r->prev_active;
+    } else if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
+  }
+  PetscCall(PetscArraycpy(global, s->gbuf, s->n));
+  PetscFunctionReturn(0);
+}
+
+/* PipeKSPRedWaitAll - complete every pending slot (results dropped): early exits, errors, destroy. */
+PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed r)
+{
+  PetscScalar dummy[PIPEKSP_RED_MAX];
+  int         i;
+
+  PetscFunctionBegin;
+  for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
+    if (r->slot[i].pending) PetscCall(PipeKSPRedWaitSlot(r, i, dummy));
   PetscFunctionReturn(0);
 }

@@ -1,0 +1,793 @@
+/* KSP pipeplcg: deep-pipelined CG, p(l)-CG (Cornelis, Cools and Vanroose, SISC 2018, arXiv:1801.04728;
+   stable recurrences with auxiliary bases: Cools, Cornelis and Vanroose, IEEE TPDS 2019).
+
+   Lanczos on B = M^{-1}A in the M inner product, v_0 = M^{-1}r_0 / beta. The method builds the shifted
+   basis z_j = P_j(B) v_0 (j <= l), z_j = P_l(B) v_{j-l} (j >= l), P_k(t) = prod_{m<k} (t - sigma_m), with one
+   SpMV and one PC application per iteration. Z = V G with G upper triangular, band 2l+1; the dot products
+   that give column c of G are reduced while the next l iterations compute, so up to l reductions are in
+   flight, each driven by the progress engine. From G come the Lanczos coefficients gamma_i, delta_i, and
+   from them v_i (through the auxiliary bases P_k(B) V, k < l) and the CG iterate (LDL^T of the Lanczos
+   tridiagonal). The shifts sigma are the Chebyshev roots of [lmin, lmax], an interval that contains the
+   spectrum of B (estimated by a few CG iterations unless the user gives it): without them the basis is the
+   monomial one and the method loses its accuracy as l grows. */
+#include <pipeksp/pipecommon.h>
+
+#define PLCG_MAXL 5
+#define PLCG_GC   (PLCG_MAXL + 2)     /* columns of G kept */
+#define PLCG_GR   (2 * PLCG_MAXL + 1) /* band of one column */
+#define PLCG_NR   (2 * PLCG_MAXL + 2) /* ring of the scalar recurrences */
+
+typedef struct {
+  KSP_Pipe         pipe; /* first: the shared options and engine (pipecommon.c reads ksp->data as KSP_Pipe) */
+  PetscInt         l;
+  PetscReal        lmin, lmax;   /* interval of the shifts in use */
+  PetscBool        user_eig;     /* interval given by the user: no estimate */
+  PetscInt         eig_its;      /* CG iterations of the estimate */
+  PetscReal        eig_factor;   /* lmax = eig_factor * largest Ritz value */
+  PetscReal        emin, emax;   /* last estimate */
+  PetscInt         nestimates;   /* estimates done */
+  PetscObjectId    est_aid, est_pid;
+  PetscObjectState est_astate, est_pstate;
+  PetscInt         nrestarts;    /* breakdown restarts (all solves) */
+  PetscReal        sigma[PLCG_MAXL];
+  PetscInt         nwork_l; /* layout of ksp->work */
+  PetscBool        nwork_mq;
+  /* scalars of one solve */
+  PetscScalar      G[PLCG_GC * PLCG_GR];
+  PetscScalar      gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
+  int              slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
+} KSP_PLCG;
+
+static inline PetscScalar Gget(KSP_PLCG *d, PetscInt k, PetscInt c)
+{
+  if (k < 0 || k > c || c - k > 2 * d->l) return 0.0;
+  return d->G[(c % PLCG_GC) * PLCG_GR + (c - k)];
+}
+static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
+{
+  d->G[(c % PLCG_GC) * PLCG_GR + (c - k)] = v;
+}
+#define GAM(i)  d->gam[(i) % PLCG_NR]
+#define DEL(i)  d->del[(i) % PLCG_NR]
+#define ZETA(i) d->zeta[(i) % PLCG_NR]
+
+/* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, and for the
+   unpreconditioned norm the M-images of the auxiliary bases (3 each) */
+static PetscInt NZ(PetscInt l)
+{
+  return PetscMax(3, l + 1);
+}
+static PetscInt NWork(PetscInt l, PetscBool mq)
+{
+  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0);
+}
+
+static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
+{
+  KSP_PLCG *d  = (KSP_PLCG *)ksp->data;
+  PetscBool mq = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetUp_Pipe(ksp, NWork(d->l, mq)));
+  d->nwork_l  = d->l;
+  d->nwork_mq = mq;
+  PetscFunctionReturn(0);
+}
+
+/* the shifts: Chebyshev roots of [lmin, lmax] */
+static void Shifts(KSP_PLCG *d)
+{
+  PetscInt k;
+  for (k = 0; k < d->l; k++) d->sigma[k] = 0.5 * (d->lmax + d->lmin) + 0.5 * (d->lmax - d->lmin) * PetscCosReal(PETSC_PI * (2.0 * k + 1.0) / (2.0 * d->l));
+}
+
+/* [0, f theta_max]: theta_max from eig_its CG iterations (Lanczos) on a random right-hand side, with the
+   solver's own operators and PC; f = 0.93 by default. Measured (cube jacobi n = 8..12 on 1-8 ranks, ex56,
+   ex2; depths 3-5): with f = 1.0-1.1 square-root breakdowns (and restarts, up to +50% iterations) were
+   frequent, with f = 0.9-0.95 rare; an upper shift just below the top of the spectrum keeps the basis
+   well conditioned once the top Ritz value has converged. Done again only when the matrices change. */
+static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
+{
+  KSP              inner;
+  Mat              A, P;
+  Vec              rhs, sol;
+  PetscRandom      rnd;
+  PetscReal        emax = 0, emin = 0;
+  PetscObjectId    aid, pid;
+  PetscObjectState as, ps;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, &P));
+  PetscCall(PetscObjectGetId((PetscObject)A, &aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &as));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
+  if (d->nestimates && aid == d->est_aid && pid == d->est_pid && as == d->est_astate && ps == d->est_pstate) PetscFunctionReturn(0);
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &inner));
+  { /* a prefix of its own: the outer solve's options (-ksp_converged_reason, -ksp_monitor) are not for it */
+    const char *pre;
+    PetscCall(KSPGetOptionsPrefix(ksp, &pre));
+    PetscCall(KSPSetOptionsPrefix(inner, pre));
+    PetscCall(KSPAppendOptionsPrefix(inner, "pipe_eig_"));
+  }
+  PetscCall(KSPSetType(inner, KSPCG));
+  PetscCall(KSPSetPC(inner, ksp->pc));
+  PetscCall(KSPSetComputeSingularValues(inner, PETSC_TRUE));
+  PetscCall(KSPSetTolerances(inner, 1e-30, 1e-300, PETSC_DEFAULT, d->eig_its));
+  PetscCall(KSPSetNormType(inner, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(inner, KSPConvergedSkip, NULL, NULL));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &rhs));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &sol));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)ksp), &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(VecSetRandom(rhs, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(KSPSolve(inner, rhs, sol));
+  PetscCall(KSPComputeExtremeSingularValues(inner, &emax, &emin));
+  PetscCall(VecDestroy(&rhs));
+  PetscCall(VecDestroy(&sol));
+  PetscCall(KSPDestroy(&inner));
+  d->nestimates++;
+  d->est_aid    = aid;
+  d->est_pid    = pid;
+  d->est_astate = as;
+  d->est_pstate = ps;
+  d->emin       = emin;
+  d->emax       = emax;
+  if (!(emax > 0) || PetscIsInfOrNanReal(emax)) { /* indefinite or broken PC: the solve reports it */
+    PetscCall(PetscInfo(ksp, "eigenvalue estimate failed (emax %g); shifts on [0, 1]\n", (double)emax));
+    emax = 1.0;
+  }
+  d->lmin = 0.0;
+  d->lmax = d->eig_factor * emax;
+  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g]; shifts on [%g, %g]\n", d->eig_its, (double)emin, (double)emax, (double)d->lmin, (double)d->lmax));
+  PetscFunctionReturn(0);
+}
+
+/* out = s * (src + a cur + b prev) (prev may be NULL; out may be src) */
+static PetscErrorCode Rec3(Vec out, Vec src, Vec cur, Vec prev, PetscScalar a, PetscScalar b, PetscScalar s)
+{
+  PetscScalar       *o;
+  const PetscScalar *x = NULL, *c, *p = NULL;
+  PetscInt           i, n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(out, &n));
+  PetscCall(VecGetArray(out, &o));
+  if (src != out) PetscCall(VecGetArrayRead(src, &x));
+  else x = o;
+  PetscCall(VecGetArrayRead(cur, &c));
+  if (prev) PetscCall(VecGetArrayRead(prev, &p));
+  if (p)
+    for (i = 0; i < n; i++) o[i] = s * (x[i] + a * c[i] + b * p[i]);
+  else
+    for (i = 0; i < n; i++) o[i] = s * (x[i] + a * c[i]);
+  if (prev) PetscCall(VecRestoreArrayRead(prev, &p));
+  PetscCall(VecRestoreArrayRead(cur, &c));
+  if (src != out) PetscCall(VecRestoreArrayRead(src, &x));
+  PetscCall(VecRestoreArray(out, &o));
+  PetscCall(PetscLogFlops((prev ? 5.0 : 3.0) * n));
+  PetscFunctionReturn(0);
+}
+
+/* local dots d[k] = (u, w[k]), k < nw, then (y, y) when y is given: one pass over memory */
+static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar dots[])
+{
+  const PetscScalar *a, *b[PIPEKSP_RED_MAX], *c = NULL;
+  PetscScalar        s[PIPEKSP_RED_MAX], yy = 0;
+  PetscInt           i, k, n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetArrayRead(u, &a));
+  for (k = 0; k < nw; k++) {
+    PetscCall(VecGetArrayRead(w[k], &b[k]));
+    s[k] = 0;
+  }
+  if (y) PetscCall(VecGetArrayRead(y, &c));
+  for (i = 0; i < n; i++) {
+    for (k = 0; k < nw; k++) s[k] += a[i] * PetscConj(b[k][i]);
+    if (c) yy += c[i] * PetscConj(c[i]);
+  }
+  for (k = 0; k < nw; k++) {
+    PetscCall(VecRestoreArrayRead(w[k], &b[k]));
+    dots[k] = s[k];
+  }
+  if (y) {
+    PetscCall(VecRestoreArrayRead(y, &c));
+    dots[nw] = yy;
+  }
+  PetscCall(VecRestoreArrayRead(u, &a));
+  PetscCall(PetscLogFlops(2.0 * n * (nw + (y ? 1 : 0))));
+  PetscFunctionReturn(0);
+}
+
+/* the convergence test of iteration its with norm dp; DIVERGED_ITS at max_it */
+static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
+  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
+{
+  KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
+  KSP_Pipe   *pipe = &d->pipe;
+  PipeKSPRed  red;
+  Mat         A, Pmat;
+  Vec        *z, *u, *q, *mq, p, X, B;
+  PetscInt    l, nz, it, c, i, k, m, nupd = 0, upd_at_restart = -1;
+  PetscBool   mqneed, extra, natural, first = PETSC_TRUE, diagonalscale;
+  PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], beta = 0, eta = 0, lambda;
+  PetscReal   dp;
+  Vec         w[PIPEKSP_RED_MAX];
+
+  PetscFunctionBegin;
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  l      = d->l;
+  mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  if (pipe->red && pipe->red->nslots) PetscCall(PipeKSPRedWaitAll(pipe->red)); /* an earlier solve ended by an error */
+  if (!pipe->red || d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
+  red = pipe->red;
+  nz      = NZ(l);
+  z       = ksp->work;
+  u       = z + nz;
+  q       = u + 3;
+  p       = q[3 * l];
+  mq      = mqneed ? q + 3 * l + 1 : NULL;
+  X       = ksp->vec_sol;
+  B       = ksp->vec_rhs;
+  natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
+  extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
+  Shifts(d);
+#define ZV(j)     z[(j) % nz]
+#define UV(j)     u[(j) % 3]
+#define QV(k, j)  q[3 * (k) + (j) % 3]
+#define MQV(k, j) mq[3 * (k) + (j) % 3]
+
+  ksp->its    = 0;
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  for (;;) { /* (re)start: from the true residual */
+    PetscInt base = nupd;
+
+    if (first) PetscCall(KSPPipeResidual(ksp, A, UV(0)));
+    else {
+      PetscCall(KSP_MatMult(ksp, A, X, UV(0)));
+      PetscCall(VecAYPX(UV(0), -1.0, B));
+    }
+    PetscCall(KSP_PCApply(ksp, UV(0), ZV(0)));
+    w[0] = ZV(0);
+    w[1] = UV(0);
+    PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* (r,z), (r,r), (z,z) */
+    PetscCall(PipeKSPRedStartSlot(red, 3, loc, &d->slot[0]));
+    PetscCall(PipeKSPRedWaitSlot(red, d->slot[0], glob));
+    KSPCheckDot(ksp, glob[0]);
+    if (ksp->normtype == KSP_NORM_PRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[2]));
+    else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[1]));
+    else if (ksp->normtype == KSP_NORM_NATURAL) dp = PetscSqrtReal(PetscAbsScalar(glob[0]));
+    else dp = 0.0;
+    if (first) PetscCall(PLCGTest(ksp, 0, dp));
+    else { /* the restart point is no new iteration: test, do not monitor it twice */
+      ksp->its   = nupd;
+      ksp->rnorm = dp;
+      PetscCall((*ksp->converged)(ksp, nupd, dp, &ksp->reason, ksp->cnvP));
+    }
+    first = PETSC_FALSE;
+    if (ksp->reason) break;
+    PetscCall(KSPPipeCheckGamma(ksp, glob[0]));
+    if (ksp->reason) break;
+    beta = PetscSqrtScalar(glob[0]);
+    PetscCall(VecScale(UV(0), 1.0 / beta));
+    PetscCall(VecScale(ZV(0), 1.0 / beta));
+    PetscCall(VecCopy(ZV(0), QV(0, 0)));
+    if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
+    Gset(d, 0, 0, 1.0);
+    ZETA(0) = beta;
+
+    for (it = 0;; it++) {
+      PetscBool restart = PETSC_FALSE, lucky = PETSC_FALSE;
+
+      /* u_{it+1} = A z_it (- sigma_it u_it), z_{it+1} = M^{-1} u_{it+1}: overlaps up to l reductions */
+      PetscCall(KSPPipeMatMult(ksp, A, ZV(it), UV(it + 1)));
+      if (it < l) PetscCall(VecAXPY(UV(it + 1), -d->sigma[it], UV(it)));
+      PetscCall(KSPPipePCApply(ksp, UV(it + 1), ZV(it + 1)));
+      if (it + 1 < l) { /* z_{it+1} = P_{it+1}(B) v_0 starts auxiliary basis it+1 */
+        PetscCall(VecCopy(ZV(it + 1), QV(it + 1, 0)));
+        if (mq) PetscCall(VecCopy(UV(it + 1), MQV(it + 1, 0)));
+      }
+
+      if (it >= l) {
+        PetscScalar t, s, gi;
+        PetscInt    mlo, off;
+
+        c = it - l + 1; /* column of G whose reduction started l iterations ago */
+        i = c - 1;
+        PetscCall(PipeKSPRedWaitSlot(red, d->slot[c % (l + 1)], glob));
+        if (c > l) { /* g(k,c) = <P_l(B) v_{c-l}, v_k> = g(c-l, k+l) for k < c-l; g(c-l,c) reduced */
+          for (k = PetscMax(0, c - 2 * l); k < c - l; k++) Gset(d, k, c, Gget(d, c - l, k + l));
+          Gset(d, c - l, c, glob[0]);
+          off = 1;
+          mlo = c - l + 1;
+        } else {
+          off = 0;
+          mlo = 0;
+        }
+        for (m = mlo; m < c; m++) { /* forward substitution with <z_c, z_m> */
+          s = glob[off + m - mlo];
+          for (k = PetscMax(0, m - 2 * l); k < m; k++) s -= Gget(d, k, m) * Gget(d, k, c);
+          Gset(d, m, c, s / Gget(d, m, m));
+        }
+        t = glob[off + c - mlo];
+        for (k = PetscMax(0, c - 2 * l); k < c; k++) t -= Gget(d, k, c) * Gget(d, k, c);
+        if (PetscIsInfOrNanScalar(t)) {
+          ksp->reason = KSP_DIVERGED_NANORINF;
+          break;
+        }
+        if (PetscAbsScalar(t) <= 64 * PETSC_MACHINE_EPSILON * PetscAbsScalar(glob[off + c - mlo])) {
+          /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
+             last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
+          lucky = PETSC_TRUE;
+          Gset(d, c, c, 0.0);
+        } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
+          PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
+          d->nrestarts++;
+          if (upd_at_restart == nupd) { /* no progress since the last restart */
+            ksp->reason = KSP_DIVERGED_BREAKDOWN;
+            break;
+          }
+          upd_at_restart = nupd;
+          break; /* restart */
+        }
+        if (!lucky) Gset(d, c, c, PetscSqrtScalar(t));
+        if (extra && c > l && !lucky) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v|| */
+          PetscInt j = base + c - l;
+          dp         = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
+          PetscCall(PLCGTest(ksp, j, dp));
+          if (ksp->reason) break;
+        }
+        /* Lanczos coefficients gamma_i, delta_i from T G = G Bhat */
+        gi = Gget(d, i, i);
+        if (i < l) {
+          GAM(i) = (Gget(d, i, i + 1) + d->sigma[i] * gi - (i > 0 ? DEL(i - 1) * Gget(d, i - 1, i) : 0.0)) / gi;
+          DEL(i) = Gget(d, i + 1, i + 1) / gi;
+        } else {
+          GAM(i) = (gi * GAM(i - l) + Gget(d, i, i + 1) * DEL(i - l) - DEL(i - 1) * Gget(d, i - 1, i)) / gi;
+          DEL(i) = Gget(d, i + 1, i + 1) * DEL(i - l) / gi;
+        }
+        if (PetscIsInfOrNanScalar(GAM(i)) || PetscIsInfOrNanScalar(DEL(i))) {
+          ksp->reason = KSP_DIVERGED_NANORINF;
+          break;
+        }
+        if (!lucky) {
+          PetscScalar g = GAM(i), dl = DEL(i), dm = i > 0 ? DEL(i - 1) : 0.0, inv = 1.0 / dl;
+          /* z_{it+1} = (B z_it - gamma z_it - delta_{i-1} z_{it-1}) / delta_i, the same for u = M z */
+          PetscCall(Rec3(ZV(it + 1), ZV(it + 1), ZV(it), i > 0 ? ZV(it - 1) : NULL, -g, -dm, inv));
+          PetscCall(Rec3(UV(it + 1), UV(it + 1), UV(it), i > 0 ? UV(it - 1) : NULL, -g, -dm, inv));
+          /* auxiliary bases q^(k)_{i+1} = (q^(k+1)_i + (sigma_k - gamma) q^(k)_i - delta_{i-1} q^(k)_{i-1}) / delta_i,
+             q^(l)_i = z_{i+l}; q^(0) = v */
+          for (k = 0; k < l; k++) {
+            PetscCall(Rec3(QV(k, i + 1), k + 1 < l ? QV(k + 1, i) : ZV(it), QV(k, i), i > 0 ? QV(k, i - 1) : NULL, d->sigma[k] - g, -dm, inv));
+            if (mq) PetscCall(Rec3(MQV(k, i + 1), k + 1 < l ? MQV(k + 1, i) : UV(it), MQV(k, i), i > 0 ? MQV(k, i - 1) : NULL, d->sigma[k] - g, -dm, inv));
+          }
+        }
+      }
+
+      /* dot products of column it+1 */
+      if (!lucky) {
+        PetscInt nw = 0, cn = it + 1;
+        Vec      y  = NULL;
+        if (it < l) {
+          for (m = 0; m <= cn; m++) w[nw++] = ZV(m);
+        } else {
+          w[nw++] = QV(0, it - l + 1);
+          for (m = cn - l + 1; m <= cn; m++) w[nw++] = ZV(m);
+          if (extra) y = mq ? MQV(0, it - l + 1) : QV(0, it - l + 1);
+        }
+        PetscCall(LocalDots(UV(cn), nw, w, y, loc));
+        PetscCall(PipeKSPRedStartSlot(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
+      }
+
+      /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal) */
+      if (it >= l) {
+        i = it - l;
+        if (i == 0) {
+          eta = GAM(0);
+          PetscCall(VecCopy(QV(0, 0), p));
+          PetscCall(VecScale(p, 1.0 / eta));
+        } else {
+          lambda  = DEL(i - 1) / eta;
+          eta     = GAM(i) - lambda * DEL(i - 1);
+          ZETA(i) = -lambda * ZETA(i - 1);
+          PetscCall(VecAXPBY(p, 1.0 / eta, -DEL(i - 1) / eta, QV(0, i)));
+        }
+        if (PetscIsInfOrNanScalar(eta)) {
+          ksp->reason = KSP_DIVERGED_NANORINF;
+          break;
+        }
+        if (!(PetscRealPart(eta) > 0)) { /* the pivot is cg's (p,Ap) up to a positive factor */
+          PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, pivot %g\n", (double)PetscRealPart(eta)));
+          ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+          break;
+        }
+        PetscCall(VecAXPY(X, ZETA(i), p));
+        nupd++;
+        ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
+        if (natural && !lucky) {
+          PetscCall(PLCGTest(ksp, base + i + 1, ksp->normtype == KSP_NORM_NONE ? 0.0 : PetscAbsScalar(ZETA(i + 1))));
+          if (ksp->reason) break;
+        }
+        if (lucky) break; /* restart from the true residual */
+        if (KSPPipeReplaceNow(ksp, nupd)) restart = PETSC_TRUE;
+      }
+      if (restart) break;
+    }
+    PetscCall(PipeKSPRedWaitAll(red)); /* reductions still in flight belong to iterations not needed */
+    if (ksp->reason) break;
+  }
+#undef ZV
+#undef UV
+#undef QV
+#undef MQV
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(l >= 1 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 1..%d", l, PLCG_MAXL);
+  d->l = l;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGGetDepth_PLCG(KSP ksp, PetscInt *l)
+{
+  PetscFunctionBegin;
+  *l = ((KSP_PLCG *)ksp->data)->l;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGSetEigenvalueBounds_PLCG(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (lmax == 0.0 && lmin == 0.0) { /* back to the estimate */
+    d->user_eig   = PETSC_FALSE;
+    d->nestimates = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(lmin >= 0 && lmax > lmin, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue interval [%g, %g] of M^{-1}A must satisfy 0 <= lmin < lmax (0, 0: estimate it)", (double)lmin, (double)lmax);
+  d->user_eig = PETSC_TRUE;
+  d->lmin     = lmin;
+  d->lmax     = lmax;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGGetEigenvalueBounds_PLCG(KSP ksp, PetscReal *lmin, PetscReal *lmax)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (lmin) *lmin = d->lmin;
+  if (lmax) *lmax = d->lmax;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGSetEstimateIterations_PLCG(KSP ksp, PetscInt n)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate needs at least 2 CG iterations, not %" PetscInt_FMT, n);
+  if (n != d->eig_its) d->nestimates = 0;
+  d->eig_its = n;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(f > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be > 0", (double)f);
+  if (f != d->eig_factor) d->nestimates = 0;
+  d->eig_factor = f;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+  PetscInt  l = d->l, n = d->eig_its;
+  PetscReal f = d->eig_factor;
+  PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
+  PetscInt  nb   = 2;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetFromOptions_Pipe(ksp, PetscOptionsObject));
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipeplcg (deep pipelined CG) options");
+  PetscCall(PetscOptionsInt("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (1..5)", "KSPPipePLCGSetDepth", l, &l, &flg));
+  if (flg) PetscCall(KSPPipePLCGSetDepth(ksp, l));
+  PetscCall(PetscOptionsRealArray("-ksp_pipe_eig_bounds", "lmin,lmax: interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated; 0,0 estimates)", "KSPPipePLCGSetEigenvalueBounds", b, &nb, &flg));
+  if (flg) {
+    PetscCheck(nb == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "-ksp_pipe_eig_bounds needs two values lmin,lmax");
+    PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, b[0], b[1]));
+  }
+  PetscCall(PetscOptionsInt("-ksp_pipe_eig_its", "CG iterations of the eigenvalue estimate", "KSPPipePLCGSetEstimateIterations", n, &n, &flg));
+  if (flg) PetscCall(KSPPipePLCGSetEstimateIterations(ksp, n));
+  PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value]", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
+  if (flg) PetscCall(KSPPipePLCGSetEstimateFactor(ksp, f));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+  PetscBool iascii;
+  PetscInt  k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
+  if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
+  else if (d->nestimates) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its, (double)d->emin, (double)d->emax));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
+  if (d->user_eig || d->nestimates) {
+    Shifts(d);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (k = 0; k < d->l; k++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)d->sigma[k]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
+  PetscCall(KSPView_Pipe(ksp, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetDepth_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetDepth_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEigenvalueBounds_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEigenvalueBounds_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", NULL));
+  PetscCall(KSPDestroy_Pipe(ksp));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetDepth - Sets the pipeline depth l of `KSPPIPEPLCG`: each reduction overlaps the SpMVs and
+   preconditioner applications of the next l iterations, so up to l reductions are in flight.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  l - the depth, 1 to 5 (default 2)
+
+   Options Database Key:
+.  -ksp_pipe_depth <l> - the depth
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, l, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetDepth_C", (KSP, PetscInt), (ksp, l));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGGetDepth - Gets the pipeline depth of `KSPPIPEPLCG`.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  l - the depth
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetDepth()`
+@*/
+PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidIntPointer(l, 2);
+  PetscUseMethod(ksp, "KSPPipePLCGGetDepth_C", (KSP, PetscInt *), (ksp, l));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEigenvalueBounds - Sets the interval [lmin, lmax] that contains the spectrum of M^{-1}A;
+   the shifts of the `KSPPIPEPLCG` basis are the Chebyshev roots of this interval.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+.  lmin - lower end, >= 0
+-  lmax - upper end, > lmin; lmin = lmax = 0 goes back to the estimate
+
+   Options Database Key:
+.  -ksp_pipe_eig_bounds <lmin,lmax> - the interval
+
+   Notes:
+   By default the interval is [0, 0.93 theta], theta the largest Ritz value of a few CG iterations
+   (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change
+   (`KSPPipePLCGSetEstimateFactor()`).
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGGetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
+@*/
+PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
+  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEigenvalueBounds_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGGetEigenvalueBounds - Gets the interval of the shifts of `KSPPIPEPLCG` (given, or estimated at the last solve).
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameters:
++  lmin - lower end (may be NULL)
+-  lmax - upper end (may be NULL)
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP ksp, PetscReal *lmin, PetscReal *lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPPipePLCGGetEigenvalueBounds_C", (KSP, PetscReal *, PetscReal *), (ksp, lmin, lmax));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEstimateIterations - Sets how many CG iterations estimate the spectrum of M^{-1}A for the
+   shifts of `KSPPIPEPLCG` (when no interval is given).
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  n - iterations, >= 2 (default 10)
+
+   Options Database Key:
+.  -ksp_pipe_eig_its <n> - the iterations
+
+   Level: advanced
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, n, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateIterations_C", (KSP, PetscInt), (ksp, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEstimateFactor - Sets f in the estimated interval [0, f theta] of `KSPPIPEPLCG`, theta the
+   largest Ritz value of the start-up CG iterations.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  f - the factor, > 0 (default 0.93)
+
+   Options Database Key:
+.  -ksp_pipe_eig_factor <f> - the factor
+
+   Notes:
+   Slightly below 1 measured best: the top shift just under the largest eigenvalue made square-root
+   breakdowns rare for depths 3-5; factors of 1.0-1.1 made them frequent on elasticity problems.
+
+   Level: advanced
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
+@*/
+PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, f, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateFactor_C", (KSP, PetscReal), (ksp, f));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   KSPPIPEPLCG - "pipeplcg": deep-pipelined preconditioned CG, p(l)-CG (Cornelis, Cools and Vanroose 2018),
+   with the stable auxiliary-basis recurrences (Cools, Cornelis and Vanroose 2019). One SpMV, one
+   preconditioner application and one non-blocking reduction per iteration; each reduction has l
+   iterations to complete, so up to l are in flight, all driven by the progress engine.
+
+   Options:
++  -ksp_pipe_depth <l> - pipeline depth 1..5 (default 2)
+.  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
+.  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
+.  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
+.  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
+.  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
+-  -ksp_pipe_replace <n> - restart from the true residual every n iterations (default 0 = never)
+
+   Notes:
+   The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
+   of a few CG iterations made at the first solve (again when the matrices change). PETSc's `KSPPIPELCG`
+   defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
+
+   All norm types are supported. The natural norm comes with the iterate; the preconditioned and
+   unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l
+   iterations after the one it reports (x then holds that later, better iterate). The unpreconditioned norm
+   also keeps M-images of the auxiliary bases (3l more vectors).
+
+   A square-root breakdown (the basis lost rank in finite precision) restarts from the true residual
+   (-info reports it, -ksp_view counts it).
+
+   Level: intermediate
+
+.seealso: `KSPPIPEGV`, `KSPPIPELCG`, `KSPPipePLCGSetDepth()`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipeSetProgress()`
+M*/
+PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
+{
+  KSP_PLCG *d;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPipeCreateCommon(ksp, PETSC_FALSE));
+  /* widen the common data (KSP_Pipe first) into ours */
+  PetscCall(PetscNew(&d));
+  d->pipe = *(KSP_Pipe *)ksp->data;
+  PetscCall(PetscFree(ksp->data));
+  ksp->data      = (void *)d;
+  d->pipe.replace = 0; /* a restart discards the Krylov space: off unless asked for */
+  d->l           = 2;
+  d->eig_its     = 10;
+  d->eig_factor  = 0.93;
+  ksp->ops->setup          = KSPSetUp_PipePLCG;
+  ksp->ops->solve          = KSPSolve_PipePLCG;
+  ksp->ops->setfromoptions = KSPSetFromOptions_PipePLCG;
+  ksp->ops->view           = KSPView_PipePLCG;
+  ksp->ops->destroy        = KSPDestroy_PipePLCG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetDepth_C", KSPPipePLCGSetDepth_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetDepth_C", KSPPipePLCGGetDepth_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEigenvalueBounds_C", KSPPipePLCGSetEigenvalueBounds_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEigenvalueBounds_C", KSPPipePLCGGetEigenvalueBounds_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateIterations_C", KSPPipePLCGSetEstimateIterations_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", KSPPipePLCGSetEstimateFactor_PLCG));
+  PetscFunctionReturn(0);
+}
