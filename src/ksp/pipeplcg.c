@@ -422,7 +422,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           if (ksp->reason) break;
         }
         if (lucky) break; /* restart from the true residual */
-        if (KSPPipeReplaceNow(ksp, nupd)) restart = PETSC_TRUE;
+        if (KSPPipeReplaceNow(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* fixed period only: no gap estimate here yet */
       }
       if (restart) break;
     }
