@@ -243,6 +243,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(KSPPipeSolveBegin(ksp, A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
   Shifts(d);
 #define ZV(j)     z[(j) % nz]
