@@ -4,20 +4,23 @@ set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OM
 add_executable(pc_asddic_test ${CMAKE_CURRENT_LIST_DIR}/asddic_test.c)
 target_link_libraries(pc_asddic_test PRIVATE pipeksp)
 set_target_properties(pc_asddic_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_test)
+add_executable(pc_asddic_safety ${CMAKE_CURRENT_LIST_DIR}/asddic_safety.c)
+target_link_libraries(pc_asddic_safety PRIVATE pipeksp)
+set_target_properties(pc_asddic_safety PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_safety)
 
 # name | ranks | arguments. Every run checks for leaks (-malloc_debug -malloc_dump prints "bytes" lines).
 set(PIPEKSP_PC_TESTS
-  "coloring_aij|1|-test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_check"
-  "coloring_baij|2|-test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_colors 3"
-  "coloring_sbaij|2|-test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_colors 20"
-  "coloring_point|1|-test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_colors 2"
+  "coloring_aij|1|-test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_ordering cmrcm -pc_asddic_check"
+  "coloring_baij|2|-test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering cmrcm -pc_asddic_colors 3"
+  "coloring_sbaij|2|-test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering cmrcm -pc_asddic_colors 20"
+  "coloring_point|1|-test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering cmrcm -pc_asddic_colors 2"
   "coloring_mc|4|-test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering mc"
-  "coloring_K1|1|-test coloring -cube_n 7 -pc_asddic_colors 1"
+  "coloring_K1|1|-test coloring -cube_n 7 -pc_asddic_ordering cmrcm -pc_asddic_colors 1"
   "symmetry|1|-test symmetry -cube_n 9 -cube_mat_type baij"
   "symmetry_point|1|-test symmetry -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_iterations 3"
   "symmetry_np4|4|-test symmetry -cube_n 9 -cube_mat_type aij"
   "symmetry_np4_sbaij|4|-test symmetry -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering rcm"
-  "threads|1|-test threads -cube_n 13 -cube_mat_type baij"
+  "threads|1|-test threads -cube_n 13 -cube_mat_type baij -pc_asddic_ordering cmrcm"
   "threads_point|2|-test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc"
   "icc_n33|1|-test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0"
   "reuse|2|-test reuse -cube_n 9 -cube_mat_type baij"
