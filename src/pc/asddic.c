@@ -605,15 +605,16 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
    Notes:
    K Richardson sweeps give P_K = [I - (I - w M^{-1}A)^K] A^{-1}, which is symmetric, and positive definite
    when 1 - (1 - w lambda)^K > 0 for every eigenvalue lambda of M^{-1}A; for even K that needs w lambda < 2.
-   Symmetric Gauss-Seidel has lambda in (0, 1], so it needs no damping. IC(0) can have lambda > 2 (on
-   nearly incompressible elasticity, or with multicolouring), and then GeoFEM's undamped sweeps are
-   indefinite. So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
+   IC(0) can have lambda > 2 (on nearly incompressible elasticity, or with multicolouring), and then
+   GeoFEM's undamped sweeps are indefinite. Symmetric Gauss-Seidel has lambda in (0, 1] on one rank
+   (M - A = L D^{-1} L^T >= 0), but over several ranks M - A also holds the couplings between ranks and
+   lambda goes above 2 too (nu >= 0.45 on the cube, 4 ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
    collectively over the ranks, estimate the extreme eigenvalues as `KSPCHEBYSHEV` does. Chebyshev sweeps
    (the default) use the interval [lambda_min, 1.1 lambda_max]: P_K is positive definite for every
    eigenvalue below the sum of the two bounds, and needs no more outer iterations than the undamped sweeps
    where those work. Richardson sweeps use w = min(1, 1.9 / (1.1 lambda_max)). The estimate is redone at
    every set-up with new values (`SAME_NONZERO_PATTERN`); it is skipped when K = 1, when the bounds are
-   given, and for Richardson sweeps around sgs or with a given damping. With -pc_asddic_sweep richardson
+   given, for Richardson sweeps with a given damping, and for Richardson sweeps around sgs on one rank. With -pc_asddic_sweep richardson
    -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` and `-info` show the bounds, the damping,
    and the estimate's time against the whole set-up's.
 
@@ -944,8 +945,9 @@ PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
 
    Notes:
    Both run the same coloured sweeps. IC(0) is usually the stronger kernel, but the eigenvalues of
-   M^{-1}A can exceed 2, so its Richardson sweeps are damped from a set-up estimate. SGS has them in
-   (0, 1]: ASDD around it is positive definite for every K without damping or estimate.
+   M^{-1}A can exceed 2, so its sweeps rely on a set-up estimate. SGS on one rank has them in (0, 1]:
+   undamped Richardson sweeps around it are positive definite for every K, without estimate. On several
+   ranks M is block diagonal and its eigenvalues can exceed 2 as well, so SGS needs the estimate there too.
 
 .seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICSetBlock()`
 @*/
@@ -980,7 +982,7 @@ PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
 
    Note:
    Both cost the same per sweep and both need bounds from the estimate (or `PCASDDICSetEigenvalues()`),
-   except Richardson around sgs (w = 1). Chebyshev stays positive definite for eigenvalues below emin + emax.
+   except Richardson around sgs on one rank (w = 1). Chebyshev stays positive definite for eigenvalues below emin + emax.
 
 .seealso: `PCASDDIC`, `PCASDDICSetEigenvalues()`, `PCASDDICSetEstimateSteps()`, `KSPCHEBYSHEV`
 @*/
@@ -1044,8 +1046,8 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
    Input Parameters:
 +  pc - the preconditioner context
 -  steps - CG steps on A with M as preconditioner and a random right-hand side; -1 (default): 10 when
-           the sweeps need bounds (K > 1 with Chebyshev, or with Richardson around IC(0) and no given
-           damping); 0: no estimate (Richardson then runs undamped, w = 1, GeoFEM's ASDD; Chebyshev then
+           the sweeps need bounds (K > 1 with Chebyshev, or with Richardson and no given damping, but
+           around sgs on one rank); 0: no estimate (Richardson then runs undamped, w = 1, GeoFEM's ASDD; Chebyshev then
            needs `PCASDDICSetEigenvalues()`)
 
    Options Database Key:
@@ -1144,7 +1146,7 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
 
    Output Parameters:
 +  emin - lower bound (0 when none is known)
-.  emax - upper bound (estimate times the safety factor, the user's, 1 for sgs; 0 when none is known)
+.  emax - upper bound (estimate times the safety factor, the user's, 1 for sgs on one rank; 0 when none is known)
 -  omega - Richardson damping
 
    Level: advanced
