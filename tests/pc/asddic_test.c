@@ -14,7 +14,7 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
              perturbation B of A, (y, P x) = (P^T y, x) to 1e-10 (PCApplyTranspose uses B^T)\n\
   reestimate a SAME_NONZERO_PATTERN re-setup with new values (A + c I) estimates the eigenvalues of\n\
              M^-1 A again (new bounds) and keeps the ordering; prints -ksp_view\n\
-  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations and error vs the exact solution\n";
+  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations, error vs the exact solution, KSPSolve and set-up (KSPSetUp) time\n";
 
 #include <pipeksp.h>
 
@@ -25,7 +25,8 @@ static PetscErrorCode Fail(const char *what)
 }
 
 /* Solves with the options under prefix; returns iterations, reason, error vs exact, time */
-static PetscBool ComputeSV = PETSC_FALSE; /* Lanczos extreme eigenvalue estimates (spd test) */
+static PetscBool      ComputeSV     = PETSC_FALSE; /* Lanczos extreme eigenvalue estimates (spd test) */
+static PetscLogDouble LastSetUpTime = 0;           /* KSPSetUp (PCSetUp) of the last Solve(), not in its time */
 
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal *err, PetscLogDouble *time, KSP *kspout)
 {
@@ -42,6 +43,11 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, 
   PetscCall(KSPSetComputeSingularValues(ksp, ComputeSV));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
+  PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscTime(&t1));
+  LastSetUpTime = t1 - t0;
   PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(ksp, b, x));
@@ -544,7 +550,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsHasName(NULL, "s_", "-pc_type", &brk));
     if (!brk) PetscCall(PetscOptionsSetValue(NULL, "-s_pc_type", "asddic")); /* other PCs for comparison */
     PetscCall(Solve(cube, A, b, "s_", &its, &reason, &err, &t, NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s setup %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t, LastSetUpTime));
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "unknown -test %s", test);
   PetscCall(PipeKSPCubeDestroy(&cube));
   PetscCall(PetscFinalize());
