@@ -15,7 +15,7 @@ printf "cube %s^3 nodes, %s, cg + asddic (1 rank, 1 ASDD iteration), rtol 1e-8\n
 printf "%-8s %10s %8s %8s\n" K iterations colours time_s
 prev=1000000; first=0; status=0
 for K in 2 5 10 20 50; do
-  set -- $(run -s_pc_asddic_colors $K)
+  set -- $(run -s_pc_asddic_ordering cmrcm -s_pc_asddic_colors $K)
   printf "%-8s %10s %8s %8s\n" $K "$1" "$2" "$3"
   [ "$first" -eq 0 ] && first=$1
   # allow +2 for rounding noise between neighbouring K, but the trend must be down

@@ -82,18 +82,34 @@ PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
 PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
 
-/* ---- asddic extras (src/pc/asddic.c) ----
-   Setters mirror -pc_asddic_ordering/_colors/_iterations/_block/_threads (no-ops on other PC types;
-   K < 1, n < 1 or threads < 1 are errors). After PCSetUp: the local colouring of the rank's diagonal
-   block in block rows of size bs: colour c holds new rows colorptr[c] .. colorptr[c+1]-1,
-   perm[new] = old; independent is PETSC_TRUE for cmrcm and mc (colours are independent sets).
-   PCASDDICGetFactorInfo: the diagonal shift alpha used, how often the ordering was computed, and the
-   least memory traffic (bytes) of one local IC(0) solve on this rank. */
+/* ---- asddic extras (src/pc/asddic.c; man pages there) ----
+   Setters mirror the -pc_asddic_* options (no-ops on other PC types; out-of-range values are errors).
+   After PCSetUp: the local colouring of the rank's diagonal block in block rows of size bs: colour c
+   holds new rows colorptr[c] .. colorptr[c+1]-1, perm[new] = old; independent is PETSC_TRUE for cmrcm
+   and mc (colours are independent sets). PCASDDICGetFactorInfo: the diagonal shift alpha used, how
+   often the ordering was computed, and the least memory traffic (bytes) of one local solve.
+   PCASDDICGetEigenvalueBounds: the bounds on the eigenvalues of M^{-1}A the sweeps use and the
+   Richardson damping. */
+typedef enum { PCASDDIC_SHIFT_NONE, PCASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
+typedef enum { PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS } PCASDDICLocalType;
+typedef enum { PCASDDIC_SWEEP_RICHARDSON, PCASDDIC_SWEEP_CHEBYSHEV } PCASDDICSweepType;
+PETSC_EXTERN const char *const PCASDDICShiftTypes[];
+PETSC_EXTERN const char *const PCASDDICLocalTypes[];
+PETSC_EXTERN const char *const PCASDDICSweepTypes[];
 PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PipeKSPOrderingType);
 PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetBlock(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCASDDICSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICSetShiftType(PC, PCASDDICShiftType);
+PETSC_EXTERN PetscErrorCode PCASDDICSetCheck(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCASDDICSetLocalType(PC, PCASDDICLocalType);
+PETSC_EXTERN PetscErrorCode PCASDDICSetSweepType(PC, PCASDDICSweepType);
+PETSC_EXTERN PetscErrorCode PCASDDICSetEigenvalues(PC, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSteps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSafety(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCASDDICSetDamping(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCASDDICGetEigenvalueBounds(PC, PetscReal *, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCASDDICGetColoring(PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, PetscLogDouble *);
 /* ---- end asddic extras ---- */

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
          args: -ksp_type chrongear
          output_file: output/ex1_chrongear_jacobi.out
 
-   # with our PC asddic (CM-RCM IC(0), 2 ASDD sweeps): the iterations depend on the partition
+   # with our PC asddic (IC(0), RCM on one thread, 2 Chebyshev ASDD sweeps): the iterations depend on the partition
    testset:
       args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -pc_type asddic
       test:

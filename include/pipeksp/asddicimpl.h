@@ -5,11 +5,19 @@
 #include <pipeksp/pipekspimpl.h>
 #include <petsc/private/pcimpl.h>
 
-typedef enum { ASDDIC_SHIFT_NONE, ASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
+/* Richardson: w times the bound on lambda_max is kept at or below this (w itself at most 1). For even
+   K, 1 - (1 - x)^K is positive on (0, 2): with the safety factor 1.1, P_K stays SPD unless the
+   estimate is low by more than 16% (10 Lanczos steps were within 4% on the cube); closer to 2 keeps
+   more of the undamped convergence (lower bound of 1.5 cost up to 15% more iterations at nu = 0.3). */
+#define ASDDIC_DAMPING_TARGET 1.9
+#define ASDDIC_ESTEIG_STEPS   10
 
 typedef struct {
   /* settings */
-  PipeKSPOrderingType ordering;
+  PipeKSPOrderingType ordering;   /* in use (the default follows the threads until the user sets one) */
+  PetscBool           orderingset; /* the user chose the ordering */
+  PCASDDICLocalType   local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
+  PCASDDICSweepType   sweep;       /* richardson (damped) or chebyshev on [emin, emax] */
   PetscInt            colors;     /* K requested */
   PetscInt            block;      /* -1: auto (on when bs > 1), 0: point, 1: block */
   PetscInt            iterations; /* ASDD sweeps, 1 = localized IC(0) */
@@ -17,6 +25,21 @@ typedef struct {
   PetscInt            threads;
   PetscBool           check;      /* verify the colouring in PCSetUp */
   PetscBool           reorder;    /* settings changed: recompute the ordering at the next setup */
+  PetscInt            eststeps;   /* CG/Lanczos steps of the estimate; -1: 10 when needed, 0: none */
+  PetscReal           safety;     /* emax used = safety * estimated lambda_max */
+  PetscBool           eigsset;    /* the user fixed [emin, emax]: no estimate */
+  PetscReal           emin_user, emax_user;
+  PetscReal           omega_user; /* Richardson damping fixed by the user (0: from emax) */
+
+  /* spectral safety (from the last setup) */
+  PetscReal      emin_est, emax_est; /* Lanczos estimates of the extreme eigenvalues of M^{-1}A */
+  PetscReal      emin, emax;         /* the bounds the sweeps use */
+  PetscReal      omega;              /* Richardson damping */
+  PetscBool      chebyshev;          /* Chebyshev sweeps in use (requested, and bounds known) */
+  PetscInt       estits;             /* steps the last estimate took (0: none) */
+  PetscInt       nestimates;         /* estimates since the PC was created */
+  PetscLogDouble t_est, t_setup;     /* wall time of the last estimate and of the whole last setup */
+  const char    *boundsfrom;         /* where emin/emax came from, for -pc_view */
 
   /* ordering (computed once per nonzero pattern) */
   PetscInt  bs, nb;      /* block size used by the factor and number of local block rows */
@@ -43,11 +66,15 @@ typedef struct {
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */
   PetscScalar *work;    /* permuted work vector, nb*bs */
-  Vec          t, w;    /* ASDD work vectors */
+  Vec          t, w, d; /* ASDD work vectors (d: Chebyshev direction) */
 } PC_ASDDIC;
 
 PETSC_INTERN PetscErrorCode PipeKSPOrderGraph(PetscInt, const PetscInt *, const PetscInt *, PipeKSPOrderingType, PetscInt, PetscInt *, PetscInt *, PetscInt **, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
+PETSC_INTERN PetscErrorCode PCASDDICApply_Private(PC, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode PCASDDICLocal_Private(PC, Vec, Vec);
+PETSC_INTERN PetscLogEvent  ASDDIC_EstEig;
 PETSC_INTERN PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *);

@@ -36,35 +36,73 @@ def _count(name, v):
     return int(v)
 
 
-def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None):
-    """Settings of the asddic PC (same as -pc_asddic_ordering/_colors/_iterations/_block/_threads); None
-    leaves one unchanged. Set the PC type first; on other PC types it raises ValueError (C ignores them)."""
+def _choice(name, v, symbol):
+    names = _enum_names(symbol)
+    if not isinstance(v, str):
+        raise TypeError("set_asddic: %s must be a string (one of: %s)" % (name, ", ".join(names)))
+    if v.strip().lower() not in names:
+        raise ValueError("set_asddic: unknown %s %r; use one of: %s" % (name, v, ", ".join(names)))
+    return names.index(v.strip().lower())
+
+
+def _real(name, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError("set_asddic: %s must be a number, got %s" % (name, type(v).__name__))
+    return float(v)
+
+
+def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None, local=None, sweep=None,
+               eigenvalues=None, esteig_steps=None, esteig_safety=None, damping=None, shift=None, check=None):
+    """Settings of the asddic PC, the same as -pc_asddic_ordering/_colors/_iterations/_block/_threads/_local/
+    _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check; None leaves one unchanged.
+    eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. Set the PC type first;
+    on other PC types it raises ValueError (C ignores them). Values the C setters reject raise pipeksp's error."""
     h = _pc_handle(pc, "set_asddic", need_asddic=True)
     # check everything before changing anything
-    if ordering is not None:
-        names = orderings()
-        if not isinstance(ordering, str):
-            raise TypeError("set_asddic: ordering must be a string (one of: %s)" % ", ".join(names))
-        if ordering.strip().lower() not in names:
-            raise ValueError("set_asddic: unknown ordering %r; use one of: %s" % (ordering, ", ".join(names)))
-        ordering = names.index(ordering.strip().lower())
+    ordering = None if ordering is None else _choice("ordering", ordering, "PipeKSPOrderingTypes")
+    local = None if local is None else _choice("local", local, "PCASDDICLocalTypes")
+    sweep = None if sweep is None else _choice("sweep", sweep, "PCASDDICSweepTypes")
+    shift = None if shift is None else _choice("shift", shift, "PCASDDICShiftTypes")
     colors = None if colors is None else _count("colors", colors)
     iterations = None if iterations is None else _count("iterations", iterations)
     threads = None if threads is None else _count("threads", threads)
-    if block is not None and not (isinstance(block, bool) or block in (0, 1)):
-        raise TypeError("set_asddic: block must be True/False (block IC(0) on the matrix block size, or point "
-                        "IC(0)), got %r" % (block,))
-    I, vp, f, chk = _loader.petsc_int(), ctypes.c_void_p, _loader.function, _loader.check
-    if ordering is not None:
-        chk(f("PCASDDICSetOrdering", ctypes.c_int, [vp, ctypes.c_int])(h, ordering))
-    if colors is not None:
-        chk(f("PCASDDICSetColors", ctypes.c_int, [vp, I])(h, colors))
-    if iterations is not None:
-        chk(f("PCASDDICSetIterations", ctypes.c_int, [vp, I])(h, iterations))
-    if block is not None:
-        chk(f("PCASDDICSetBlock", ctypes.c_int, [vp, ctypes.c_int])(h, 1 if block else 0))
-    if threads is not None:
-        chk(f("PCASDDICSetThreads", ctypes.c_int, [vp, I])(h, threads))
+    if esteig_steps is not None:
+        if isinstance(esteig_steps, bool) or not isinstance(esteig_steps, numbers.Integral):
+            raise TypeError("set_asddic: esteig_steps must be an integer, got %s" % type(esteig_steps).__name__)
+        if esteig_steps < -1:
+            raise ValueError("set_asddic: esteig_steps must be -1 (automatic), 0 (none) or positive, got %d" % esteig_steps)
+    if eigenvalues is not None:
+        if len(eigenvalues) != 2:
+            raise ValueError("set_asddic: eigenvalues must be a pair (emin, emax)")
+        eigenvalues = (_real("emin", eigenvalues[0]), _real("emax", eigenvalues[1]))
+    esteig_safety = None if esteig_safety is None else _real("esteig_safety", esteig_safety)
+    damping = None if damping is None else _real("damping", damping)
+    for name, v in (("block", block), ("check", check)):
+        if v is not None and not (isinstance(v, bool) or v in (0, 1)):
+            raise TypeError("set_asddic: %s must be True/False, got %r" % (name, v))
+    I, vp, f, chk, R = _loader.petsc_int(), ctypes.c_void_p, _loader.function, _loader.check, ctypes.c_double
+    calls = [("PCASDDICSetOrdering", ctypes.c_int, ordering), ("PCASDDICSetColors", I, colors),
+             ("PCASDDICSetIterations", I, iterations), ("PCASDDICSetThreads", I, threads),
+             ("PCASDDICSetLocalType", ctypes.c_int, local), ("PCASDDICSetSweepType", ctypes.c_int, sweep),
+             ("PCASDDICSetShiftType", ctypes.c_int, shift), ("PCASDDICSetEstimateSteps", I, esteig_steps),
+             ("PCASDDICSetEstimateSafety", R, esteig_safety), ("PCASDDICSetDamping", R, damping),
+             ("PCASDDICSetBlock", ctypes.c_int, None if block is None else int(bool(block))),
+             ("PCASDDICSetCheck", ctypes.c_int, None if check is None else int(bool(check)))]
+    for name, typ, v in calls:
+        if v is not None:
+            chk(f(name, ctypes.c_int, [vp, typ])(h, v))
+    if eigenvalues is not None:
+        chk(f("PCASDDICSetEigenvalues", ctypes.c_int, [vp, R, R])(h, *eigenvalues))
+
+
+def get_asddic_bounds(pc):
+    """After set-up: the bounds on the eigenvalues of M^-1 A the sweeps use and the Richardson damping,
+    as a dict emin, emax, omega (0 bounds: none known, the sweeps run undamped)."""
+    h = _pc_handle(pc, "get_asddic_bounds", need_asddic=True)
+    emin, emax, omega = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    fn = _loader.function("PCASDDICGetEigenvalueBounds", ctypes.c_int, [ctypes.c_void_p] + [ctypes.POINTER(ctypes.c_double)] * 3)
+    _loader.check(fn(h, ctypes.byref(emin), ctypes.byref(emax), ctypes.byref(omega)))
+    return dict(emin=emin.value, emax=emax.value, omega=omega.value)
 
 
 def get_asddic_coloring(pc):

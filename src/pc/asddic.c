@@ -1,14 +1,18 @@
-/* PC asddic: localized IC(0) of each rank's diagonal block in CM-RCM order, wrapped in ASDD
-   (additive Schwarz) correction sweeps, as in GeoFEM (ALGORITHMS.md section 3). */
+/* PC asddic: a local kernel (IC(0) or symmetric Gauss-Seidel) of each rank's diagonal block in RCM or
+   CM-RCM order, wrapped in ASDD (additive Schwarz) correction sweeps, as in Nakajima's GeoFEM. The
+   sweeps and the set-up eigenvalue estimate that keeps them positive definite are in asddic_sweep.c. */
 #include <pipeksp/asddicimpl.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
 
 const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PipeKSPOrderingType", "PIPEKSP_ORDERING_", NULL};
-static const char *const PCASDDICShiftTypes[] = {"none", "diagonal", "PCASDDICShiftType", "ASDDIC_SHIFT_", NULL};
+const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
+const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
+const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
 
 static PetscLogEvent ASDDIC_SetUp, ASDDIC_Apply, ASDDIC_Sweep;
+PetscLogEvent        ASDDIC_EstEig;
 static PetscBool     ASDDICPackageInitialized = PETSC_FALSE;
 
 /* Default K = 20: on the cube (bench/asddic_colors.sh, 25^3 nodes, block IC(0)) CG needs 143/125/106/94
@@ -32,6 +36,7 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   a->nfmap = 0;
   PetscCall(VecDestroy(&a->t));
   PetscCall(VecDestroy(&a->w));
+  PetscCall(VecDestroy(&a->d));
   a->nb      = 0;
   a->ncolors = 0;
   PetscFunctionReturn(0);
@@ -230,6 +235,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PetscInt rawk
   PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
   PetscCall(MatCreateVecs(pc->pmat, &a->t, NULL));
   PetscCall(VecDuplicate(a->t, &a->w));
+  PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
   PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
@@ -342,9 +348,18 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscBool   sbaij, ok;
   PetscReal   alpha = 0;
   PetscMPIInt rank;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(ASDDIC_SetUp, pc, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
+    PipeKSPOrderingType def = a->threads > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
+    if (a->ordering != def) {
+      a->ordering = def;
+      a->reorder  = PETSC_TRUE;
+    }
+  }
   PetscCall(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
   PetscCall(PCSetFailedReason(pc, PC_NOERROR));
   PetscCall(MatGetDiagonalBlock(pc->pmat, &Ad));
@@ -370,9 +385,9 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   /* numeric IC(0); on breakdown retry with a growing Manteuffel shift A + alpha diag(A) */
   a->nshifts = 0;
   PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
-  if (!ok && a->shifttype == ASDDIC_SHIFT_DIAGONAL) {
+  if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
     for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
-      PetscCall(PetscInfo(pc, "IC(0) broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", badrow, (double)alpha));
+      PetscCall(PetscInfo(pc, "%s broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", badrow, (double)alpha));
       a->nshifts++;
       PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));
       if (ok) break;
@@ -380,23 +395,28 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   }
   if (ok) PetscCall(PCASDDICSplitNumeric_Private(a));
   a->alpha = ok ? alpha : 0;
-  if (a->alpha > 0) PetscCall(PetscInfo(pc, "IC(0) succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
+  if (a->alpha > 0) PetscCall(PetscInfo(pc, "local factorization succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
   /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
   fail[0] = ok ? 0 : 1;
   fail[1] = ok ? -1 : (PetscInt)rank;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
   a->failed = fail[0] ? PETSC_TRUE : PETSC_FALSE;
   if (a->failed) {
-    PetscCall(PetscInfo(pc, "IC(0) of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
+    PetscCall(PetscInfo(pc, "local factorization of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
     PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
-               "asddic: IC(0) of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", fail[1], PCASDDICShiftTypes[a->shifttype]);
+               "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
   }
+  PetscCall(PCASDDICSetUpSweeps_Private(pc));
+  PetscCall(PetscTime(&t1));
+  a->t_setup = t1 - t0;
+  if (a->estits) PetscCall(PetscInfo(pc, "set-up %g s, of which the eigenvalue estimate %g s\n", a->t_setup, a->t_est));
   PetscCall(PetscLogEventEnd(ASDDIC_SetUp, pc, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICLocal(PC pc, Vec r, Vec z)
+/* z = M^{-1} r: each rank's kernel on its own rows */
+PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
 {
   PC_ASDDIC         *a = (PC_ASDDIC *)pc->data;
   const PetscScalar *ra;
@@ -414,12 +434,9 @@ static PetscErrorCode PCASDDICLocal(PC pc, Vec r, Vec z)
   PetscFunctionReturn(0);
 }
 
-/* No PCApplySymmetricLeft/Right: for n > 1 the operator is a polynomial in M^{-1}A times M^{-1} and
-   has no cheap symmetric split; for n = 1 it would be L^{-1} and D^{-1/2}-scaled factors, not wired up.
-   z = M^{-1} r; then (n-1) times z += M^{-1}(r - A z). The operator M^{-1} sum_k (ib - A M^{-1})^k is
-   symmetric when M is; it is positive definite for odd n, and for even n when the eigenvalues of
-   M^{-1} A stay below 2. */
-static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
+/* No PCApplySymmetricLeft/Right: for K > 1 the operator is a polynomial in M^{-1}A times M^{-1} and
+   has no cheap symmetric split. */
+static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
 
@@ -429,14 +446,23 @@ static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
     PetscFunctionReturn(0);
   }
   PetscCall(PetscLogEventBegin(ASDDIC_Apply, pc, x, y, 0));
-  PetscCall(PCASDDICLocal(pc, x, y));
-  for (PetscInt it = 1; it < a->iterations; it++) {
-    PetscCall(PipeKSPMatMult(pc->pmat, y, a->t));
-    PetscCall(VecAYPX(a->t, -1.0, x));
-    PetscCall(PCASDDICLocal(pc, a->t, a->w));
-    PetscCall(VecAXPY(y, 1.0, a->w));
-  }
+  PetscCall(PCASDDICApply_Private(pc, x, y, transpose));
   PetscCall(PetscLogEventEnd(ASDDIC_Apply, pc, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplyAny_ASDDIC(pc, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* M is symmetric by construction (L = U^T D^{-1}), so P^T is the same polynomial in M^{-1}A^T */
+static PetscErrorCode PCApplyTranspose_ASDDIC(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplyAny_ASDDIC(pc, x, y, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -450,27 +476,46 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
 
 static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOptionsObject)
 {
-  PC_ASDDIC          *a = (PC_ASDDIC *)pc->data;
+  PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PipeKSPOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, n = a->iterations, nt = a->threads;
-  PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, flg;
+  PetscInt            K = a->colors, n = a->iterations, nt = a->threads, steps = a->eststeps, neig = 2;
+  PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
+  PCASDDICLocalType   loc = a->local;
+  PCASDDICSweepType   sw  = a->sweep;
+  PetscReal           eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
 
   PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "ASDD IC(0) options");
-  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering of the IC(0) factor", "PCASDDICSetOrdering", PipeKSPOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
+  PetscOptionsHeadBegin(PetscOptionsObject, "ASDD preconditioner (asddic) options");
+  PetscCall(PetscOptionsEnum("-pc_asddic_local", "Local kernel: ic (IC(0)) or sgs (symmetric Gauss-Seidel, GeoFEM's)", "PCASDDICSetLocalType", PCASDDICLocalTypes, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
+  if (flg) PetscCall(PCASDDICSetLocalType(pc, loc));
+  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread, cmrcm on more)", "PCASDDICSetOrdering", PipeKSPOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
   if (flg) PetscCall(PCASDDICSetOrdering(pc, ord));
-  PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K)", "PCASDDICSetColors", K, &K, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
-  PetscCall(PetscOptionsBool("-pc_asddic_block", "Block IC(0) on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
+  PetscCall(PetscOptionsBool("-pc_asddic_block", "Block kernel on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
   if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
-  PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps (1 = localized IC(0))", "PCASDDICSetIterations", n, &n, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));
   if (flg) PetscCall(PCASDDICSetIterations(pc, n));
-  PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, NULL));
-  a->shifttype = sh;
+  PetscCall(PetscOptionsEnum("-pc_asddic_sweep", "ASDD sweeps: chebyshev on the eigenvalue bounds, or richardson (damped)", "PCASDDICSetSweepType", PCASDDICSweepTypes, (PetscEnum)sw, (PetscEnum *)&sw, &flg));
+  if (flg) PetscCall(PCASDDICSetSweepType(pc, sw));
+  PetscCall(PetscOptionsInt("-pc_asddic_esteig_steps", "CG steps estimating the eigenvalues of M^-1 A at set-up (-1: 10 when needed, 0: none)", "PCASDDICSetEstimateSteps", steps, &steps, &flg));
+  if (flg) PetscCall(PCASDDICSetEstimateSteps(pc, steps));
+  PetscCall(PetscOptionsReal("-pc_asddic_esteig_safety", "Factor on the estimated largest eigenvalue", "PCASDDICSetEstimateSafety", safety, &safety, &flg));
+  if (flg) PetscCall(PCASDDICSetEstimateSafety(pc, safety));
+  PetscCall(PetscOptionsRealArray("-pc_asddic_eigenvalues", "Bounds emin,emax on the eigenvalues of M^-1 A (no estimate)", "PCASDDICSetEigenvalues", eig, &neig, &flg));
+  if (flg) {
+    PetscCheck(neig == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "asddic: -pc_asddic_eigenvalues needs two values emin,emax, got %" PetscInt_FMT, neig);
+    PetscCall(PCASDDICSetEigenvalues(pc, eig[0], eig[1]));
+  }
+  PetscCall(PetscOptionsReal("-pc_asddic_damping", "Richardson damping w of z += w M^-1 (r - A z) (0: from the eigenvalue bounds)", "PCASDDICSetDamping", omega, &omega, &flg));
+  if (flg) PetscCall(PCASDDICSetDamping(pc, omega));
+  PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, &flg));
+  if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
   PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: OMP_NUM_THREADS when set, else 1)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
-  PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", NULL, a->check, &a->check, NULL));
+  PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
+  if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -482,6 +527,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscReal   alpha = a->alpha;
   PetscInt    cmin = a->ncolors, cmax = a->ncolors;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  const char *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
@@ -491,9 +537,25 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  localized IC(0) of each rank's diagonal block, %s\n", a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s, colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (plain localized IC(0))" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
+  else if (a->threads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], a->threads, a->colors));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_RCM]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
+  if (a->iterations > 1) {
+    if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps chebyshev"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps richardson"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (!pc->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    else if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV && !a->chebyshev) PetscCall(PetscViewerASCIIPrintf(viewer, " requested, but the eigenvalue estimate broke down (A not SPD?): undamped richardson\n"));
+    else if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, " on [%g, %g] (%s)\n", (double)a->emin, (double)a->emax, a->boundsfrom));
+    else if (a->omega_user > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g (set by the user)\n", (double)a->omega));
+    else if (a->emax > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g = min(1, %g / lambda_max bound %g (%s))\n", (double)a->omega, (double)ASDDIC_DAMPING_TARGET, (double)a->emax, a->boundsfrom));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, ", undamped (no eigenvalue bounds: estimate off)\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    if (pc->setupcalled && a->estits)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
 #if defined(PIPEKSP_HAVE_OPENMP)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP)\n", a->threads));
@@ -514,6 +576,63 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/*MC
+   PCASDDIC - "asddic": Nakajima's GeoFEM preconditioner. Each rank applies a local kernel M to its own
+   rows (IC(0) or symmetric Gauss-Seidel of its diagonal block, point or block, in RCM or coloured
+   order), wrapped in K ASDD (additive Schwarz) correction sweeps on the global operator: GeoFEM's
+   z = M^{-1} r, then K-1 times z += M^{-1} (r - A z), here damped or Chebyshev-accelerated from a
+   set-up estimate of the extreme eigenvalues of M^{-1} A so that the result is positive definite for
+   every K.
+
+   Options Database Keys:
++  -pc_asddic_local <ic,sgs> - the local kernel: IC(0) (default), or symmetric Gauss-Seidel, GeoFEM's own
+                              kernel (D + L) D^{-1} (D + U) with A's diagonal blocks, see `PCASDDICSetLocalType()`
+.  -pc_asddic_block <bool> - block kernel on the matrix block size (default when bs > 1) or point, see `PCASDDICSetBlock()`
+.  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - local ordering; default rcm with one thread, cmrcm with more, see `PCASDDICSetOrdering()`
+.  -pc_asddic_colors <K> - colours of CM-RCM and MC (default 20), see `PCASDDICSetColors()`
+.  -pc_asddic_iterations <K> - ASDD sweeps (default 2; 1 = the local kernel alone, block Jacobi), see `PCASDDICSetIterations()`
+.  -pc_asddic_sweep <chebyshev,richardson> - Chebyshev (default) or damped Richardson sweeps, see `PCASDDICSetSweepType()`
+.  -pc_asddic_esteig_steps <n> - CG steps of the eigenvalue estimate (default 10 when needed, 0 none), see `PCASDDICSetEstimateSteps()`
+.  -pc_asddic_esteig_safety <s> - factor on the estimated largest eigenvalue (default 1.1), see `PCASDDICSetEstimateSafety()`
+.  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate), see `PCASDDICSetEigenvalues()`
+.  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
+.  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
+.  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default OMP_NUM_THREADS, else 1), see `PCASDDICSetThreads()`
+-  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
+
+   Level: intermediate
+
+   Notes:
+   K Richardson sweeps give P_K = [I - (I - w M^{-1}A)^K] A^{-1}, which is symmetric, and positive definite
+   when 1 - (1 - w lambda)^K > 0 for every eigenvalue lambda of M^{-1}A; for even K that needs w lambda < 2.
+   IC(0) can have lambda > 2 (on nearly incompressible elasticity, or with multicolouring), and then
+   GeoFEM's undamped sweeps are indefinite. Symmetric Gauss-Seidel has lambda in (0, 1] on one rank
+   (M - A = L D^{-1} L^T >= 0), but over several ranks M - A also holds the couplings between ranks and
+   lambda goes above 2 too (nu >= 0.45 on the cube, 4 ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
+   collectively over the ranks, estimate the extreme eigenvalues as `KSPCHEBYSHEV` does. Chebyshev sweeps
+   (the default) use the interval [lambda_min, 1.1 lambda_max]: P_K is positive definite for every
+   eigenvalue below the sum of the two bounds, and needs no more outer iterations than the undamped sweeps
+   where those work. Richardson sweeps use w = min(1, 1.9 / (1.1 lambda_max)). The estimate is redone at
+   every set-up with new values (`SAME_NONZERO_PATTERN`); it is skipped when K = 1, when the bounds are
+   given, for Richardson sweeps with a given damping, and for Richardson sweeps around sgs on one rank. With -pc_asddic_sweep richardson
+   -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` and `-info` show the bounds, the damping,
+   and the estimate's time against the whole set-up's.
+
+   The ordering is computed once per nonzero pattern. Colourings (cmrcm, mc) let OpenMP threads share the
+   rows of a colour but cost iterations; with one thread RCM is the default. The operator is symmetric,
+   and `PCApplyTranspose()` applies it with A^T, so `KSPSolveTranspose()` works.
+
+   References:
++  * - K. Nakajima, Parallel iterative solvers of GeoFEM with selective blocking preconditioning for nonlinear
+       contact problems on the Earth Simulator, Proceedings of ACM/IEEE SC2003, 2003.
+.  * - K. Nakajima, T. Hanawa, Communication-computation overlapping with dynamic loop scheduling for
+       preconditioned parallel iterative solvers on multicore/manycore clusters, P2S2 2017 (ICPP workshops).
+.  * - B. Smith, P. Bjorstad, W. Gropp, Domain Decomposition, Cambridge University Press, 1996 (ASDD).
+-  * - Y. Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., SIAM, 2003 (IC(0), SSOR, Chebyshev acceleration).
+
+.seealso: `PCBJACOBI`, `PCICC`, `PCSOR`, `PCCOMPOSITE`, `KSPCHEBYSHEV`, `PCASDDICSetIterations()`, `PCASDDICSetLocalType()`,
+          `PCASDDICSetSweepType()`, `PCASDDICGetEigenvalueBounds()`
+M*/
 PetscErrorCode PCCreate_ASDDIC(PC pc)
 {
   PC_ASDDIC *a = NULL;
@@ -521,12 +640,18 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   PetscFunctionBegin;
   PetscCall(PipeKSPPCInitializePackage());
   PetscCall(PetscNew(&a));
-  a->ordering   = PIPEKSP_ORDERING_CMRCM;
+  a->ordering   = PIPEKSP_ORDERING_RCM;
+  a->local      = PCASDDIC_LOCAL_IC;
+  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* never more outer iterations than undamped Richardson on the cube */
   a->colors     = ASDDIC_DEFAULT_COLORS;
   a->block      = -1;
   a->iterations = 2;
-  a->shifttype  = ASDDIC_SHIFT_DIAGONAL;
+  a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
   a->threads    = 1;
+  a->eststeps   = -1;
+  a->safety     = 1.1;
+  a->omega      = 1;
+  a->boundsfrom = "none";
 #if defined(PIPEKSP_HAVE_OPENMP)
   /* one thread unless the user asked for more: MPI ranks usually fill the cores already */
   if (getenv("OMP_NUM_THREADS")) a->threads = omp_get_max_threads();
@@ -534,6 +659,7 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   pc->data                 = (void *)a;
   pc->ops->setup           = PCSetUp_ASDDIC;
   pc->ops->apply           = PCApply_ASDDIC;
+  pc->ops->applytranspose  = PCApplyTranspose_ASDDIC;
   pc->ops->reset           = PCReset_ASDDIC;
   pc->ops->destroy         = PCDestroy_ASDDIC;
   pc->ops->setfromoptions  = PCSetFromOptions_ASDDIC;
@@ -553,6 +679,34 @@ static PetscErrorCode PCASDDICGet(PC pc, PC_ASDDIC **a)
   PetscFunctionReturn(0);
 }
 
+/* A setting that changes what PCSetUp computes: the next PCSetUp (KSPSolve, PCApply) redoes it */
+static void ASDDICChanged(PC pc)
+{
+  if (pc->setupcalled) pc->setupcalled = 0;
+}
+
+/*@
+   PCASDDICSetOrdering - Sets the local ordering of the rows of the kernel of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PIPEKSP_ORDERING_CMRCM` (cyclic multicolouring of RCM levels), `PIPEKSP_ORDERING_RCM`,
+          `PIPEKSP_ORDERING_MC` (greedy multicolouring) or `PIPEKSP_ORDERING_NATURAL`
+
+   Options Database Key:
+.  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - the ordering
+
+   Level: intermediate
+
+   Note:
+   Without this call the ordering follows the threads of the sweeps: RCM with one thread (fewest
+   iterations), CM-RCM with more (the threads share each colour). Changing it after set-up makes the
+   next set-up recompute the ordering.
+
+.seealso: `PCASDDIC`, `PCASDDICSetColors()`, `PCASDDICSetThreads()`, `PCASDDICGetColoring()`
+@*/
 PetscErrorCode PCASDDICSetOrdering(PC pc, PipeKSPOrderingType type)
 {
   PC_ASDDIC *a = NULL;
@@ -560,13 +714,37 @@ PetscErrorCode PCASDDICSetOrdering(PC pc, PipeKSPOrderingType type)
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(type >= PIPEKSP_ORDERING_CMRCM && type <= PIPEKSP_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
-  if (a && a->ordering != type) {
-    a->ordering = type;
-    a->reorder  = PETSC_TRUE;
+  if (a) {
+    a->orderingset = PETSC_TRUE;
+    if (a->ordering != type) {
+      a->ordering = type;
+      a->reorder  = PETSC_TRUE;
+      ASDDICChanged(pc);
+    }
   }
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICSetColors - Sets the number of colours of the CM-RCM and MC orderings of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  K - colours, at least 1 (default 20; level l of RCM gets colour l mod K, raised until every colour is
+       an independent set, so a 27-point graph gets at least 8)
+
+   Options Database Key:
+.  -pc_asddic_colors <K> - the colours
+
+   Level: intermediate
+
+   Note:
+   More colours converge closer to RCM; fewer leave more rows per colour for the threads.
+
+.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`
+@*/
 PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
 {
   PC_ASDDIC *a = NULL;
@@ -577,10 +755,30 @@ PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
   if (a && a->colors != K) {
     a->colors  = K;
     a->reorder = PETSC_TRUE;
+    ASDDICChanged(pc);
   }
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICSetIterations - Sets the number K of ASDD sweeps of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  n - sweeps, at least 1 (default 2); 1 is the local kernel alone (block Jacobi)
+
+   Options Database Key:
+.  -pc_asddic_iterations <n> - the sweeps
+
+   Level: intermediate
+
+   Note:
+   Each sweep after the first costs a product with A (one halo exchange) and a local solve.
+
+.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICSetDamping()`
+@*/
 PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
 {
   PC_ASDDIC *a = NULL;
@@ -588,10 +786,29 @@ PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of ASDD iterations must be at least 1 (1 = plain localized IC(0)), got %" PetscInt_FMT ": use -pc_asddic_iterations n with n >= 1", n);
-  if (a) a->iterations = n;
+  if (a && a->iterations != n) {
+    a->iterations = n;
+    ASDDICChanged(pc); /* whether the bounds are needed depends on n */
+  }
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICSetBlock - Chooses the point or the block kernel of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  blk - `PETSC_TRUE`: blocks of the matrix block size (default when it is > 1; up to 8); `PETSC_FALSE`: point
+
+   Options Database Key:
+.  -pc_asddic_block <bool> - block or point
+
+   Level: intermediate
+
+.seealso: `PCASDDIC`, `PCASDDICSetLocalType()`
+@*/
 PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 {
   PC_ASDDIC *a = NULL;
@@ -601,10 +818,31 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
   if (a && a->block != (blk ? 1 : 0)) {
     a->block   = blk ? 1 : 0;
     a->reorder = PETSC_TRUE;
+    ASDDICChanged(pc);
   }
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICSetThreads - Sets the OpenMP threads that share each colour of the sweeps of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  nt - threads, at least 1 (default: OMP_NUM_THREADS when it is set, else 1; always 1 without OpenMP)
+
+   Options Database Key:
+.  -pc_asddic_threads <nt> - the threads
+
+   Level: intermediate
+
+   Note:
+   Threads only share the sweeps of a colouring (cmrcm, mc). When the ordering is the default, it follows
+   the threads: passing between one and several threads makes the next set-up reorder.
+
+.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`
+@*/
 PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
 {
   PC_ASDDIC *a = NULL;
@@ -612,14 +850,346 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
-#if defined(PIPEKSP_HAVE_OPENMP)
-  if (a) a->threads = nt;
-#else
-  if (a) a->threads = 1;
+#if !defined(PIPEKSP_HAVE_OPENMP)
+  nt = 1;
 #endif
+  if (a) {
+    if (!a->orderingset && (a->threads > 1) != (nt > 1)) ASDDICChanged(pc);
+    a->threads = nt;
+  }
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICSetShiftType - Sets what `PCASDDIC` does on a non-positive pivot of the local kernel
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PCASDDIC_SHIFT_DIAGONAL` (default: retry with A + alpha diag(A), alpha growing from 1e-3) or
+          `PCASDDIC_SHIFT_NONE` (the PC fails: `PC_FACTOR_NUMERIC_ZEROPIVOT`, an error with -ksp_error_if_not_converged)
+
+   Options Database Key:
+.  -pc_asddic_shift <none,diagonal> - the shift type
+
+   Level: intermediate
+
+   Note:
+   The shift used shows in `-pc_view` and `-info`, and comes back from `PCASDDICGetFactorInfo()`.
+
+.seealso: `PCASDDIC`, `PCASDDICGetFactorInfo()`, `PCFactorSetShiftType()`
+@*/
+PetscErrorCode PCASDDICSetShiftType(PC pc, PCASDDICShiftType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type == PCASDDIC_SHIFT_NONE || type == PCASDDIC_SHIFT_DIAGONAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown shift type %d: use none or diagonal", (int)type);
+  if (a && a->shifttype != type) {
+    a->shifttype = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetCheck - Makes the set-up of `PCASDDIC` check that every colour of its ordering is an
+   independent set of the local graph (the condition for threads to share a colour)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  flg - `PETSC_TRUE` to check (default `PETSC_FALSE`)
+
+   Options Database Key:
+.  -pc_asddic_check - check
+
+   Level: developer
+
+   Note:
+   A colour that is not an independent set is an error (`PETSC_ERR_PLIB`); the result goes to `-info`.
+
+.seealso: `PCASDDIC`, `PCASDDICGetColoring()`
+@*/
+PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  if (a && a->check != flg) {
+    a->check = flg;
+    if (flg) a->reorder = PETSC_TRUE; /* the check runs with the ordering */
+    if (flg) ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetLocalType - Sets the local kernel M of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PCASDDIC_LOCAL_IC` (default: IC(0) of the rank's diagonal block) or `PCASDDIC_LOCAL_SGS`
+          (symmetric Gauss-Seidel (D + L) D^{-1} (D + U) with A's own diagonal blocks, GeoFEM's kernel)
+
+   Options Database Key:
+.  -pc_asddic_local <ic,sgs> - the kernel
+
+   Level: intermediate
+
+   Notes:
+   Both run the same coloured sweeps. IC(0) is usually the stronger kernel, but the eigenvalues of
+   M^{-1}A can exceed 2, so its sweeps rely on a set-up estimate. SGS on one rank has them in (0, 1]:
+   undamped Richardson sweeps around it are positive definite for every K, without estimate. On several
+   ranks M is block diagonal and its eigenvalues can exceed 2 as well, so SGS needs the estimate there too.
+
+.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICSetBlock()`
+@*/
+PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type == PCASDDIC_LOCAL_IC || type == PCASDDIC_LOCAL_SGS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown local kernel %d: use ic or sgs", (int)type);
+  if (a && a->local != type) {
+    a->local = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetSweepType - Sets the kind of ASDD sweeps of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PCASDDIC_SWEEP_CHEBYSHEV` (default: Chebyshev acceleration on the bounds [emin, emax] of the
+          eigenvalues of M^{-1}A) or `PCASDDIC_SWEEP_RICHARDSON` (z += w M^{-1}(r - A z), GeoFEM's with w = 1)
+
+   Options Database Key:
+.  -pc_asddic_sweep <chebyshev,richardson> - the sweeps
+
+   Level: intermediate
+
+   Note:
+   Both cost the same per sweep and both need bounds from the estimate (or `PCASDDICSetEigenvalues()`),
+   except Richardson around sgs on one rank (w = 1). Chebyshev stays positive definite for eigenvalues below emin + emax.
+
+.seealso: `PCASDDIC`, `PCASDDICSetEigenvalues()`, `PCASDDICSetEstimateSteps()`, `KSPCHEBYSHEV`
+@*/
+PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type == PCASDDIC_SWEEP_RICHARDSON || type == PCASDDIC_SWEEP_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown sweep type %d: use richardson or chebyshev", (int)type);
+  if (a && a->sweep != type) {
+    a->sweep = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetEigenvalues - Gives bounds on the eigenvalues of M^{-1}A for the sweeps of `PCASDDIC`,
+   instead of the set-up estimate
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+.  emin - lower bound (Chebyshev's interval; 0 < emin < emax)
+-  emax - upper bound on the largest eigenvalue (Richardson damping w = min(1, 1.9/emax))
+
+   Options Database Key:
+.  -pc_asddic_eigenvalues <emin,emax> - the bounds
+
+   Level: advanced
+
+   Note:
+   An emax below the true largest eigenvalue can make the preconditioner indefinite for even K. Pass
+   emin = emax = 0 to go back to the estimate.
+
+.seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`, `PCASDDICGetEigenvalueBounds()`, `KSPChebyshevSetEigenvalues()`
+@*/
+PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, got %g, %g (0,0 returns to the estimate)", (double)emin, (double)emax);
+  if (a) {
+    a->eigsset   = (emax > 0) ? PETSC_TRUE : PETSC_FALSE;
+    a->emin_user = emin;
+    a->emax_user = emax;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetEstimateSteps - Sets the CG steps of the set-up estimate of the eigenvalues of M^{-1}A in `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  steps - CG steps on A with M as preconditioner and a random right-hand side; -1 (default): 10 when
+           the sweeps need bounds (K > 1 with Chebyshev, or with Richardson and no given damping, but
+           around sgs on one rank); 0: no estimate (Richardson then runs undamped, w = 1, GeoFEM's ASDD; Chebyshev then
+           needs `PCASDDICSetEigenvalues()`)
+
+   Options Database Key:
+.  -pc_asddic_esteig_steps <steps> - the steps
+
+   Level: advanced
+
+   Note:
+   Each step costs a product with A, a local solve and two reductions, about half an outer iteration.
+
+.seealso: `PCASDDIC`, `PCASDDICSetEstimateSafety()`, `PCASDDICSetEigenvalues()`
+@*/
+PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(steps >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or positive, got %" PetscInt_FMT, steps);
+  if (a && a->eststeps != steps) {
+    a->eststeps = steps;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetEstimateSafety - Sets the factor on the estimated largest eigenvalue of M^{-1}A in `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  safety - factor, at least 1 (default 1.1): a few Lanczos steps underestimate the largest eigenvalue
+
+   Options Database Key:
+.  -pc_asddic_esteig_safety <safety> - the factor
+
+   Level: advanced
+
+.seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`
+@*/
+PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(safety >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least 1, got %g", (double)safety);
+  if (a && a->safety != safety) {
+    a->safety = safety;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetDamping - Fixes the damping w of the Richardson sweeps of `PCASDDIC`, z += w M^{-1}(r - A z)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  omega - damping, 0 < omega < 2 (for even K the preconditioner is positive definite when
+           omega lambda_max(M^{-1}A) < 2); 0 (default) derives it from the eigenvalue bounds
+
+   Options Database Key:
+.  -pc_asddic_damping <omega> - the damping
+
+   Level: advanced
+
+.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICGetEigenvalueBounds()`
+@*/
+PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(omega >= 0 && omega < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in (0, 2), or 0 for automatic, got %g", (double)omega);
+  if (a && a->omega_user != omega) {
+    a->omega_user = omega;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICGetEigenvalueBounds - Gets the bounds on the eigenvalues of M^{-1}A and the Richardson damping
+   that the sweeps of `PCASDDIC` use, after set-up
+
+   Not Collective (the values are the same on every rank)
+
+   Input Parameter:
+.  pc - the preconditioner context
+
+   Output Parameters:
++  emin - lower bound (0 when none is known)
+.  emax - upper bound (estimate times the safety factor, the user's, 1 for sgs on one rank; 0 when none is known)
+-  omega - Richardson damping
+
+   Level: advanced
+
+.seealso: `PCASDDIC`, `PCASDDICSetEigenvalues()`, `PCASDDICSetEstimateSteps()`
+@*/
+PetscErrorCode PCASDDICGetEigenvalueBounds(PC pc, PetscReal *emin, PetscReal *emax, PetscReal *omega)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetEigenvalueBounds() needs a PC of type asddic");
+  PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetEigenvalueBounds(): call PCSetUp() first");
+  if (emin) *emin = a->emin;
+  if (emax) *emax = a->emax;
+  if (omega) *omega = a->omega;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCASDDICGetColoring - Gets the local ordering and colouring of `PCASDDIC` on this rank, after set-up
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context
+
+   Output Parameters (each may be NULL):
++  bs - block size of the kernel's rows
+.  nblocks - block rows of this rank
+.  ncolors - colours used (1 per row range for rcm and natural)
+.  colorptr - colour c holds new block rows colorptr[c] .. colorptr[c+1]-1
+.  perm - perm[new] = old block row
+-  independent - `PETSC_TRUE` when every colour is an independent set (cmrcm, mc)
+
+   Level: developer
+
+   Note:
+   The arrays belong to the PC and stay valid until its next set-up.
+
+.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`, `PCASDDICSetCheck()`
+@*/
 PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
 {
   PC_ASDDIC *a = NULL;
@@ -637,6 +1207,23 @@ PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, Petsc
   PetscFunctionReturn(0);
 }
 
+/*@
+   PCASDDICGetFactorInfo - Gets facts about the local kernel of `PCASDDIC` on this rank, after set-up
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context
+
+   Output Parameters (each may be NULL):
++  alpha - the diagonal shift that made the factorization succeed (0: none needed)
+.  nsymbolic - how many times the ordering was computed
+-  bytes - the least memory traffic of one local solve (factor values and indices once, vectors twice)
+
+   Level: developer
+
+.seealso: `PCASDDIC`, `PCASDDICSetShiftType()`
+@*/
 PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
 {
   PC_ASDDIC *a = NULL;
@@ -670,6 +1257,7 @@ PetscErrorCode PipeKSPPCInitializePackage(void)
   PetscCall(PetscLogEventRegister("ASDDICSetUp", PIPEKSP_CLASSID, &ASDDIC_SetUp));
   PetscCall(PetscLogEventRegister("ASDDICApply", PIPEKSP_CLASSID, &ASDDIC_Apply));
   PetscCall(PetscLogEventRegister("ASDDICSweep", PIPEKSP_CLASSID, &ASDDIC_Sweep));
+  PetscCall(PetscLogEventRegister("ASDDICEstEig", PIPEKSP_CLASSID, &ASDDIC_EstEig));
   PetscCall(PetscRegisterFinalize(PipeKSPPCFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -1,5 +1,5 @@
-/* Numeric IC(0) (point or bs x bs block) on the permuted pattern, and the colour-parallel
-   forward/backward sweeps of asddic. */
+/* Numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block) on the permuted pattern, and the
+   colour-parallel forward/backward sweeps of asddic. */
 #include <pipeksp/asddicimpl.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
@@ -77,8 +77,10 @@ static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, Mat
    A_ij - sum_k U_ki^T D_k^{-1} U_kj over the rows k < i that couple to i, and L_ik = U_ki^T D_k^{-1}.
    Only the upper parts are updated, half the work of a general ILU, and the factor is symmetric by
    construction. cur[k] walks row k's upper part: rows i reach k in increasing order, so the entry
-   of column i in row k is always the next one. BS is a literal at the call sites (unrolled kernels). */
-ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PC_ASDDIC *a, PetscInt *wmap, PetscInt *cur, MatScalar *W, MatScalar *wk, PetscInt *badrow, PetscReal *badpiv)
+   of column i in row k is always the next one. BS is a literal at the call sites (unrolled kernels).
+   Without update (sgs) the same loop gives symmetric Gauss-Seidel, M = (D + L) D^{-1} (D + U): U and D
+   are A's own blocks and L_ik = A_ki^T D_k^{-1}, the same sweeps apply it. */
+ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PetscBool update, PC_ASDDIC *a, PetscInt *wmap, PetscInt *cur, MatScalar *W, MatScalar *wk, PetscInt *badrow, PetscReal *badpiv)
 {
   const PetscInt  bs2 = bs * bs, nb = a->nb;
   const PetscInt *fi = a->fi, *fj = a->fj, *fdiag = a->fdiag;
@@ -102,10 +104,11 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PC_ASDDIC *a, PetscInt *wmap, Pe
         return PETSC_FALSE;
       }
       BlkTMult(bs, fa + qi * bs2, dinv + k * bs2, W); /* L_ik = U_ki^T D_k^{-1} */
-      for (PetscInt q = qi; q < fi[k + 1]; q++) {
-        const PetscInt pj = wmap[fj[q]];
-        if (pj >= 0) BlkMultSub(bs, W, fa + q * bs2, fa + pj * bs2);
-      }
+      if (update)
+        for (PetscInt q = qi; q < fi[k + 1]; q++) {
+          const PetscInt pj = wmap[fj[q]];
+          if (pj >= 0) BlkMultSub(bs, W, fa + q * bs2, fa + pj * bs2);
+        }
       for (PetscInt c = 0; c < bs2; c++) fa[p * bs2 + c] = W[c];
     }
     for (PetscInt p = fdiag[i]; p < fi[i + 1]; p++) wmap[fj[p]] = -1;
@@ -126,8 +129,8 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PC_ASDDIC *a, PetscInt *wmap, Pe
   return PETSC_TRUE;
 }
 
-/* IC(0) of a->fa0 (shifted by alpha*|a_ii|, Manteuffel, when alpha > 0) into a->fa and a->dinv.
-   *ok: no non-positive pivot; *badrow: where it broke down. */
+/* IC(0) (or SGS, a->local) of a->fa0 (shifted by alpha*|a_ii|, Manteuffel, when alpha > 0) into
+   a->fa and a->dinv. *ok: no non-positive pivot; *badrow: where it broke down. */
 PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, PetscBool *ok, PetscInt *badrow)
 {
   const PetscInt  bs = a->bs, bs2 = bs * bs, nb = a->nb;
@@ -151,16 +154,17 @@ PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, Pets
   }
   PetscCall(PetscMalloc4(nb, &wmap, nb, &cur, bs2, &W, 2 * bs2, &wk));
   for (PetscInt i = 0; i < nb; i++) wmap[i] = -1;
-  switch (bs) {
-  case 1:
-    *ok = FactorRows(1, a, wmap, cur, W, wk, badrow, &piv);
-    break;
-  case 3:
-    *ok = FactorRows(3, a, wmap, cur, W, wk, badrow, &piv);
-    break;
-  default:
-    *ok = FactorRows(bs, a, wmap, cur, W, wk, badrow, &piv);
-  }
+  if (a->local == PCASDDIC_LOCAL_SGS) *ok = FactorRows(bs, PETSC_FALSE, a, wmap, cur, W, wk, badrow, &piv);
+  else switch (bs) {
+    case 1:
+      *ok = FactorRows(1, PETSC_TRUE, a, wmap, cur, W, wk, badrow, &piv);
+      break;
+    case 3:
+      *ok = FactorRows(3, PETSC_TRUE, a, wmap, cur, W, wk, badrow, &piv);
+      break;
+    default:
+      *ok = FactorRows(bs, PETSC_TRUE, a, wmap, cur, W, wk, badrow, &piv);
+    }
   PetscCall(PetscFree4(wmap, cur, W, wk));
   PetscCheck(piv != PETSC_MIN_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: the factor's pattern is not symmetric at block row %" PetscInt_FMT, *badrow);
   PetscFunctionReturn(0);

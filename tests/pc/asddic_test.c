@@ -10,7 +10,11 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
              diagonal shifts with alpha > 0 and gives finite results\n\
   bjacobi    cg+asddic (2 ASDD iterations) needs fewer iterations than cg+bjacobi/icc\n\
   spd        largest eigenvalue of M_loc^{-1} A < 2, so ASDD with 2 iterations is positive definite\n\
-  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations and error vs the exact solution\n";
+  transpose  KSPSolveTranspose with cg + asddic converges to KSPSolve's solution; on a nonsymmetric\n\
+             perturbation B of A, (y, P x) = (P^T y, x) to 1e-10 (PCApplyTranspose uses B^T)\n\
+  reestimate a SAME_NONZERO_PATTERN re-setup with new values (A + c I) estimates the eigenvalues of\n\
+             M^-1 A again (new bounds) and keeps the ordering; prints -ksp_view\n\
+  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations, error vs the exact solution, KSPSolve and set-up (KSPSetUp) time\n";
 
 #include <pipeksp.h>
 
@@ -21,7 +25,8 @@ static PetscErrorCode Fail(const char *what)
 }
 
 /* Solves with the options under prefix; returns iterations, reason, error vs exact, time */
-static PetscBool ComputeSV = PETSC_FALSE; /* Lanczos extreme eigenvalue estimates (spd test) */
+static PetscBool      ComputeSV     = PETSC_FALSE; /* Lanczos extreme eigenvalue estimates (spd test) */
+static PetscLogDouble LastSetUpTime = 0;           /* KSPSetUp (PCSetUp) of the last Solve(), not in its time */
 
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, PetscInt *its, KSPConvergedReason *reason, PetscReal *err, PetscLogDouble *time, KSP *kspout)
 {
@@ -38,6 +43,11 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, 
   PetscCall(KSPSetComputeSingularValues(ksp, ComputeSV));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
+  PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscTime(&t1));
+  LastSetUpTime = t1 - t0;
   PetscCall(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(ksp, b, x));
@@ -366,6 +376,137 @@ static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
+{
+  KSP         ksp;
+  PC          pc;
+  Mat         B;
+  Vec         x1, x2, y, Px, Pty;
+  PetscRandom rnd;
+  PetscReal   d, n1, rel;
+  PetscScalar s1, s2;
+  PetscInt    its1, its2, rs, re;
+  KSPConvergedReason r1, r2;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x1));
+  PetscCall(VecDuplicate(b, &x2));
+  PetscCall(KSPSolve(ksp, b, x1));
+  PetscCall(KSPGetIterationNumber(ksp, &its1));
+  PetscCall(KSPGetConvergedReason(ksp, &r1));
+  PetscCall(KSPSolveTranspose(ksp, b, x2));
+  PetscCall(KSPGetIterationNumber(ksp, &its2));
+  PetscCall(KSPGetConvergedReason(ksp, &r2));
+  PetscCall(VecNorm(x1, NORM_2, &n1));
+  PetscCall(VecAXPY(x2, -1.0, x1));
+  PetscCall(VecNorm(x2, NORM_2, &d));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPSolveTranspose converged (%" PetscInt_FMT " iterations, KSPSolve %" PetscInt_FMT "), same solution to 1e-8: %s\n", its2, its1, r2 > 0 && d <= 1e-8 * n1 ? "yes" : "no"));
+  if (r1 <= 0 || r2 <= 0 || !(d <= 1e-8 * n1)) PetscCall(Fail("KSPSolveTranspose with asddic"));
+  PetscCall(KSPDestroy(&ksp));
+
+  /* B = A with its diagonal blocks made nonsymmetric: (i, i+1) += 0.1 |a_ii| where that entry exists */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall(MatGetOwnershipRange(B, &rs, &re));
+  PetscCall(MatGetDiagonal(B, x2));
+  {
+    const PetscScalar *dg;
+    PetscCall(VecGetArrayRead(x2, &dg));
+    for (PetscInt i = rs; i < re - 1; i++) {
+      PetscInt    j = i + 1;
+      PetscScalar v = 0.1 * PetscAbsScalar(dg[i - rs]);
+      if (j % 3 == 0) continue; /* stay inside the 3x3 diagonal block (in the pattern of every layout) */
+      PetscCall(MatSetValues(B, 1, &i, 1, &j, &v, ADD_VALUES));
+    }
+    PetscCall(VecRestoreArrayRead(x2, &dg));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOperators(pc, B, B));
+  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCASDDICSetEigenvalues(pc, 0.05, 3.0)); /* no estimate: B is not symmetric */
+  PetscCall(PCSetUp(pc));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecDuplicate(b, &Px));
+  PetscCall(VecDuplicate(b, &Pty));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(x1, rnd));
+  PetscCall(VecSetRandom(y, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PCApply(pc, x1, Px));
+  PetscCall(PCApplyTranspose(pc, y, Pty));
+  PetscCall(VecDot(y, Px, &s1));
+  PetscCall(VecDot(Pty, x1, &s2));
+  rel = PetscAbsScalar(s1 - s2) / PetscAbsScalar(s1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "nonsymmetric B: (y, P x) = (P^T y, x) to 1e-10: %s\n", rel <= 1e-10 ? "yes" : "no"));
+  PetscCall(PetscInfo(NULL, "adjoint relative difference %g\n", (double)rel));
+  if (!(rel <= 1e-10)) PetscCall(Fail("PCApplyTranspose is not the adjoint of PCApply"));
+  /* and the check has teeth: P applied in place of P^T differs on B */
+  PetscCall(PCApply(pc, y, Pty));
+  PetscCall(VecDot(Pty, x1, &s2));
+  rel = PetscAbsScalar(s1 - s2) / PetscAbsScalar(s1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "nonsymmetric B: P differs from P^T (relative %s 1e-6)\n", rel > 1e-6 ? "above" : "NOT above"));
+  if (!(rel > 1e-6)) PetscCall(Fail("B is too symmetric to test the transpose"));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&B));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&Px));
+  PetscCall(VecDestroy(&Pty));
+  PetscCall(VecDestroy(&x1));
+  PetscCall(VecDestroy(&x2));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestReestimate(PipeKSPCube cube, Mat A, Vec b)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x, d;
+  PetscReal          emin1, emax1, emin2, emax2, c;
+  PetscInt           nsym, its;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PCASDDICGetEigenvalueBounds(pc, &emin1, &emax1, NULL));
+  /* new values, same pattern: A + c I with c the mean diagonal entry */
+  PetscCall(MatCreateVecs(A, &d, NULL));
+  PetscCall(MatGetDiagonal(A, d));
+  PetscCall(VecSum(d, &c));
+  PetscCall(VecGetSize(d, &its));
+  c /= its;
+  PetscCall(MatShift(A, c));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PCASDDICGetEigenvalueBounds(pc, &emin2, &emax2, NULL));
+  PetscCall(PCASDDICGetFactorInfo(pc, NULL, &nsym, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bounds [%.4g, %.4g] -> [%.4g, %.4g] after A + cI: re-estimated: %s; ordering computed once: %s\n", (double)emin1, (double)emax1, (double)emin2, (double)emax2, PetscAbsReal(emin2 - emin1) > 0.01 * emin1 ? "yes" : "no", nsym == 1 ? "yes" : "no"));
+  PetscCall(KSPView(ksp, NULL)); /* -pc_view's account: 2 estimates so far (checked by the test's regex) */
+  if (!(PetscAbsReal(emin2 - emin1) > 0.01 * emin1) || nsym != 1 || reason <= 0) PetscCall(Fail("re-setup with new values did not re-estimate"));
+  PetscCall(MatShift(A, -c));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PipeKSPCube cube;
@@ -396,6 +537,8 @@ int main(int argc, char **argv)
   else if (!strcmp(test, "pivot")) PetscCall(TestPivot(A));
   else if (!strcmp(test, "bjacobi")) PetscCall(TestBJacobi(cube, A, b));
   else if (!strcmp(test, "spd")) PetscCall(TestSPD(cube, A, b));
+  else if (!strcmp(test, "transpose")) PetscCall(TestTranspose(cube, A, b));
+  else if (!strcmp(test, "reestimate")) PetscCall(TestReestimate(cube, A, b));
   else if (!strcmp(test, "solve")) {
     PetscInt           its;
     KSPConvergedReason reason;
@@ -407,7 +550,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsHasName(NULL, "s_", "-pc_type", &brk));
     if (!brk) PetscCall(PetscOptionsSetValue(NULL, "-s_pc_type", "asddic")); /* other PCs for comparison */
     PetscCall(Solve(cube, A, b, "s_", &its, &reason, &err, &t, NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s setup %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t, LastSetUpTime));
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "unknown -test %s", test);
   PetscCall(PipeKSPCubeDestroy(&cube));
   PetscCall(PetscFinalize());

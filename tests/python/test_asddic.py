@@ -40,7 +40,7 @@ def solve(cube, **settings):
     x = cube.b.duplicate()
     ksp.solve(cube.b, x)
     out = dict(reason=ksp.getConvergedReason(), its=ksp.getIterationNumber(), err=cube.error(x),
-               coloring=pipeksp.get_asddic_coloring(pc))
+               coloring=pipeksp.get_asddic_coloring(pc), bounds=pipeksp.get_asddic_bounds(pc))
     x.destroy()
     ksp.destroy()
     return out
@@ -80,6 +80,27 @@ def test_asdd_sweeps_help(cube):
     assert two["its"] <= one["its"], (two["its"], one["its"])
 
 
+@pytest.mark.parametrize("local", ["ic", "sgs"])
+@pytest.mark.parametrize("sweep", ["chebyshev", "richardson"])
+def test_kernels_and_sweeps(cube, local, sweep):
+    res = solve(cube, local=local, sweep=sweep, iterations=2, ordering="mc")
+    assert res["reason"] > 0 and res["err"] < 1e-5
+    b = res["bounds"]
+    if sweep == "chebyshev" or local == "ic" or cube.A.getComm().getSize() > 1:
+        assert 0 < b["emin"] < b["emax"]  # estimated
+    assert 0 < b["omega"] <= 1
+    if sweep == "richardson" and b["emax"] > 0:
+        assert b["omega"] == pytest.approx(min(1.0, 1.9 / b["emax"]))
+
+
+def test_bounds_by_hand(cube):
+    res = solve(cube, eigenvalues=(0.05, 3.0), sweep="richardson")
+    assert res["reason"] > 0 and res["bounds"]["emin"] == 0.05 and res["bounds"]["emax"] == 3.0
+    assert res["bounds"]["omega"] == pytest.approx(1.9 / 3.0)
+    res = solve(cube, damping=0.5, sweep="richardson", esteig_steps=0, shift="diagonal", check=True)
+    assert res["reason"] > 0 and res["bounds"]["omega"] == 0.5
+
+
 def test_bad_arguments(comm):
     pc = PETSc.PC().create(comm)
     try:
@@ -92,6 +113,14 @@ def test_bad_arguments(comm):
                               ("colors", 2.5, TypeError), ("block", "yes", TypeError), ("ordering", 1, TypeError)):
             with pytest.raises(exc, match=key if key != "ordering" else "ordering"):
                 pipeksp.set_asddic(pc, **{key: val})
+        with pytest.raises(ValueError, match="unknown sweep 'fast'.*chebyshev"):
+            pipeksp.set_asddic(pc, sweep="fast")
+        with pytest.raises(ValueError, match="unknown local 'ilu'.*ic, sgs"):
+            pipeksp.set_asddic(pc, local="ilu")
+        with pytest.raises(ValueError, match="pair"):
+            pipeksp.set_asddic(pc, eigenvalues=(1.0,))
+        with pytest.raises(PETSc.Error, match="damping"):  # the C setter's range check
+            pipeksp.set_asddic(pc, damping=2.5)
         with pytest.raises(TypeError, match="PETSc.PC"):
             pipeksp.set_asddic(PETSc.KSP(), colors=2)
         with pytest.raises(PETSc.Error, match="PCSetUp"):  # C: colouring exists only after set-up
