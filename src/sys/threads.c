@@ -1,0 +1,297 @@
+/* The hybrid MPI+OpenMP settings: one thread count per process (-pipeksp_threads) shared by the
+   threaded SpMV, the pipelined KSPs' fused vector kernels and asddic's colour sweeps, and the SpMV's
+   interior schedule (-pipeksp_spmv_schedule, -pipeksp_spmv_chunk). Plus the deterministic blocked
+   reduction the vector kernels use. */
+#include <pipeksp/threadsimpl.h>
+#include <petsc/private/petscimpl.h>
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+#include <stdlib.h>
+
+const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
+
+#define THR_CHUNK_DEF 256 /* rows per SpMV work item: as many as the serial path has between polls */
+
+static struct {
+  PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
+  PetscInt            nt;
+  PipeKSPScheduleType sched;
+  PetscInt            chunk;
+  PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks() */
+  PetscInt            npart;
+} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_CHUNK_DEF, NULL, 0};
+
+static PetscBool ThreadsPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode PipeKSPThreadsFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(Thr.part));
+  Thr.npart                 = 0;
+  Thr.read                  = PETSC_FALSE;
+  ThreadsPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPThreadsInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (ThreadsPackageInitialized) PetscFunctionReturn(0);
+  ThreadsPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(PipeKSPThreadsFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt DefaultThreads(void)
+{
+#if defined(PIPEKSP_HAVE_OPENMP)
+  /* OMP_NUM_THREADS when set: MPI ranks usually fill the cores already */
+  if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
+#endif
+  return 1;
+}
+
+/* the options, without -help output (first use outside any SetFromOptions) */
+static PetscErrorCode ThreadsReadOptions(void)
+{
+  PetscInt  nt = Thr.nt, chunk = Thr.chunk;
+  PetscEnum sched = (PetscEnum)Thr.sched;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  Thr.read = PETSC_TRUE;
+  Thr.nt   = DefaultThreads();
+  nt       = Thr.nt;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, &sched, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched, PETSC_DEFAULT));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_spmv_chunk", &chunk, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  PetscFunctionReturn(0);
+}
+
+PetscInt PipeKSPThreadsNum(void)
+{
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (!Thr.read && ThreadsReadOptions()) return 1;
+  return Thr.nt;
+#else
+  return 1;
+#endif
+}
+
+PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched, PetscInt *chunk)
+{
+  PetscFunctionBegin;
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  if (nt) *nt = PipeKSPThreadsNum();
+  if (sched) *sched = Thr.sched;
+  if (chunk) *chunk = Thr.chunk;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPThreadsSetFromOptions - reads the hybrid MPI+OpenMP options of this process
+
+  Collective
+
+  Input Parameter:
+. comm - communicator for the options block (-help output)
+
+  Options Database Keys:
++ -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
+. -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
+- -pipeksp_spmv_chunk <rows> - rows per interior work item of the threaded SpMV (default 256)
+
+  Note:
+  pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPSetSpMVSchedule()`, `PipeKSPThreadsView()`
+@*/
+PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
+{
+  PetscInt            nt, chunk;
+  PipeKSPScheduleType sched;
+  PetscBool           flg;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
+  PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
+  PetscCall(PetscOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched, PETSC_DEFAULT));
+  PetscCall(PetscOptionsInt("-pipeksp_spmv_chunk", "Rows per interior work item of the threaded SpMV (and between polls)", "PipeKSPSetSpMVSchedule", chunk, &chunk, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPSetThreads - sets the OpenMP threads of PipeKSP's hot path in this process
+
+  Not Collective
+
+  Input Parameter:
+. nt - threads (>= 1); 1 keeps the single-threaded kernels. Ignored (1) when built without OpenMP
+
+  Options Database Key:
+. -pipeksp_threads <t> - the same
+
+  Note:
+  In a hybrid run the master thread does all MPI of the SpMV (halo exchange and the reduction poll
+  hook), so MPI_THREAD_FUNNELED is enough. asddic's colour sweeps use the same count unless
+  PCASDDICSetThreads() overrides it.
+
+  Level: intermediate
+
+.seealso: `PipeKSPGetThreads()`, `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPSetThreads(PetscInt nt)
+{
+  PetscFunctionBegin;
+  PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be at least 1", nt);
+  if (!Thr.read) {
+    Thr.read = PETSC_TRUE; /* an explicit setting wins over the options read lazily later */
+    Thr.nt   = DefaultThreads();
+  }
+#if defined(PIPEKSP_HAVE_OPENMP)
+  Thr.nt = nt;
+#else
+  if (nt > 1) PetscCall(PetscInfo(NULL, "PipeKSP built without OpenMP: %" PetscInt_FMT " threads requested, 1 used\n", nt));
+  Thr.nt = 1;
+#endif
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPGetThreads - the OpenMP threads of PipeKSP's hot path in this process
+
+  Not Collective
+
+  Output Parameter:
+. nt - threads (1 when built without OpenMP)
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`
+@*/
+PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
+{
+  PetscFunctionBegin;
+  PetscValidIntPointer(nt, 1);
+  PetscCall(PipeKSPThreadsGet(nt, NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPSetSpMVSchedule - how the threaded SpMV hands its interior row chunks to the threads
+
+  Not Collective
+
+  Input Parameters:
++ sched - PIPEKSP_SCHEDULE_DYNAMIC (default: the master thread joins when its halo exchange is done),
+          PIPEKSP_SCHEDULE_STATIC (equal shares; the master's share waits for its communication) or
+          PIPEKSP_SCHEDULE_GUIDED
+- chunk - rows per work item (>= 1), or PETSC_DEFAULT to keep the current value (default 256)
+
+  Options Database Keys:
++ -pipeksp_spmv_schedule <static,dynamic,guided> - the schedule
+- -pipeksp_spmv_chunk <rows> - the chunk
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPGetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched, PetscInt chunk)
+{
+  PetscFunctionBegin;
+  PetscCheck(sched >= PIPEKSP_SCHEDULE_STATIC && sched <= PIPEKSP_SCHEDULE_GUIDED, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown SpMV schedule %d; use static, dynamic or guided", (int)sched);
+  PetscCheck(chunk == PETSC_DEFAULT || chunk >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_spmv_chunk %" PetscInt_FMT ": the number of rows per chunk must be >= 1", chunk);
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  Thr.sched = sched;
+  if (chunk != PETSC_DEFAULT) Thr.chunk = chunk;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPGetSpMVSchedule - the threaded SpMV's schedule and chunk
+
+  Not Collective
+
+  Output Parameters:
++ sched - the schedule (may be NULL)
+- chunk - rows per work item (may be NULL)
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched, PetscInt *chunk)
+{
+  PetscFunctionBegin;
+  PetscCall(PipeKSPThreadsGet(NULL, sched, chunk));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPThreadsView - prints the hybrid settings: threads, SpMV schedule and chunk
+
+  Collective on the viewer
+
+  Input Parameter:
+. viewer - an ASCII viewer (others are ignored)
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
+{
+  PetscBool           iascii;
+  PetscInt            nt = 1, chunk = THR_CHUNK_DEF;
+  PipeKSPScheduleType sched = PIPEKSP_SCHEDULE_DYNAMIC;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s, chunk %" PetscInt_FMT " rows; master thread does the halo exchange and the polls\n", nt, PipeKSPScheduleTypes[sched], chunk));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s, chunk %" PetscInt_FMT " rows when threaded\n", PipeKSPScheduleTypes[sched], chunk));
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));
+#endif
+  PetscFunctionReturn(0);
+}
+
+/* Fixed-size blocks, not per-thread shares: the partial sums and their order depend only on n. */
+PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d)
+{
+  const PetscInt nb = (n + PIPEKSP_VEC_BLOCK - 1) / PIPEKSP_VEC_BLOCK;
+  PetscScalar   *part;
+
+  PetscFunctionBegin;
+  if (nd > 0 && nb * nd > Thr.npart) {
+    PetscCall(PetscFree(Thr.part));
+    PetscCall(PetscMalloc1(nb * nd, &Thr.part));
+    Thr.npart = nb * nd;
+  }
+  part = Thr.part;
+  (void)nt;
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt i0 = b * PIPEKSP_VEC_BLOCK, i1 = PetscMin(n, i0 + PIPEKSP_VEC_BLOCK);
+    fn(ctx, i0, i1, nd ? part + b * nd : NULL);
+  }
+  for (PetscInt k = 0; k < nd; k++) d[k] = 0;
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt k = 0; k < nd; k++) d[k] += part[b * nd + k];
+  PetscFunctionReturn(0);
+}
