@@ -39,6 +39,14 @@ PETSC_INTERN PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *, Vec
 PETSC_INTERN void PipeKSPSpMVKernelAIJ(const PetscInt *, PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN void PipeKSPSpMVKernelBAIJ(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 
+/* The KSPs' fused kernels over fixed blocks on PipeKSPThreadsNum() threads (src/ksp/pipeomp.c): the
+   same arithmetic as the serial loops in pipegv.c, pipegropp.c, chrongear.c and pipecommon.c */
+PETSC_INTERN PetscErrorCode PipeKSPFusedGVThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
+PETSC_INTERN PetscErrorCode PipeKSPLocalDotsThreaded(PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
+PETSC_INTERN PetscErrorCode PipeKSPFusedGropp1Threaded(PetscInt, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[3]);
+PETSC_INTERN PetscErrorCode PipeKSPFusedGropp2Threaded(PetscInt, PetscBool, PetscScalar, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PipeKSPFusedChronGearThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *);
+
 /* Counters of the threaded SpMV in this process (exported for tests and the bench). */
 typedef struct {
   PetscInt64     products;      /* threaded products */

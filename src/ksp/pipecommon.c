@@ -1,6 +1,7 @@
 /* Shared parts of pipegropp, pipegv and chrongear: options, view, set-up, the KSPPipe* API,
    convergence bookkeeping and the SpMV/PC wrappers with poll points. */
 #include <pipeksp/pipecommon.h>
+#include <pipeksp/threadsimpl.h>
 
 static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
@@ -182,6 +183,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsInt("-ksp_pipe_replace", "Recompute r = b - A x and the auxiliary vectors every n iterations (0 = never)", "KSPPipeSetReplacePeriod", n, &n, &flg));
   if (flg) PetscCall(KSPPipeSetReplacePeriod(ksp, n));
   PetscOptionsHeadEnd();
+  PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
   PetscFunctionReturn(0);
 }
 
@@ -195,6 +197,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement every %" PetscInt_FMT " iterations (%" PetscInt_FMT " done)\n", pipe->replace, pipe->nreplaced));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement off\n"));
+  PetscCall(PipeKSPThreadsView(viewer));
   if (pipe->red) PetscCall(PipeKSPRedView(pipe->red, viewer));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at set-up)\n", PipeKSPProgressTypes[pipe->progress]));
@@ -266,7 +269,10 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
   PetscCall(VecGetArrayRead(R, &r));
   PetscCall(VecGetArrayRead(U, &u));
   if (W) PetscCall(VecGetArrayRead(W, &w));
-  if (w) { /* one pass: chrongear calls this every iteration */
+  if (PipeKSPThreadsNum() > 1) { /* hybrid: the same loops over blocks on the threads (src/ksp/pipeomp.c) */
+    PetscCall(PipeKSPLocalDotsThreaded(n, r, u, w, d));
+    ru = d[0], wu = d[1], rr = d[2], uu = d[3];
+  } else if (w) { /* one pass: chrongear calls this every iteration */
     for (i = 0; i < n; i++) {
       ru += r[i] * PetscConj(u[i]);
       wu += w[i] * PetscConj(u[i]);

@@ -1,6 +1,7 @@
 /* PC asddic: localized IC(0) of each rank's diagonal block in CM-RCM order, wrapped in ASDD
    (additive Schwarz) correction sweeps, as in GeoFEM (ALGORITHMS.md section 3). */
 #include <pipeksp/asddicimpl.h>
+#include <pipeksp/threadsimpl.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
@@ -452,7 +453,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
 {
   PC_ASDDIC          *a = (PC_ASDDIC *)pc->data;
   PipeKSPOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, n = a->iterations, nt = a->threads;
+  PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum();
   PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, flg;
   PCASDDICShiftType   sh  = a->shifttype;
 
@@ -468,7 +469,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetIterations(pc, n));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, NULL));
   a->shifttype = sh;
-  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: OMP_NUM_THREADS when set, else 1)", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", NULL, a->check, &a->check, NULL));
   PetscOptionsHeadEnd();
@@ -496,7 +497,10 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (plain localized IC(0))" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP)\n", a->threads));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PipeKSPThreadsView(viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
 #endif
@@ -526,11 +530,7 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->block      = -1;
   a->iterations = 2;
   a->shifttype  = ASDDIC_SHIFT_DIAGONAL;
-  a->threads    = 1;
-#if defined(PIPEKSP_HAVE_OPENMP)
-  /* one thread unless the user asked for more: MPI ranks usually fill the cores already */
-  if (getenv("OMP_NUM_THREADS")) a->threads = omp_get_max_threads();
-#endif
+  a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   pc->data                 = (void *)a;
   pc->ops->setup           = PCSetUp_ASDDIC;
   pc->ops->apply           = PCApply_ASDDIC;
