@@ -40,7 +40,14 @@ PETSC_INTERN void PipeKSPSpMVKernelAIJ(const PetscInt *, PetscInt, PetscInt, Pet
 PETSC_INTERN void PipeKSPSpMVKernelBAIJ(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 
 /* The KSPs' fused kernels over fixed blocks on PipeKSPThreadsNum() threads (src/ksp/pipeomp.c): the
-   same arithmetic as the serial loops in pipegv.c, pipegropp.c, chrongear.c and pipecommon.c */
+   same arithmetic as the serial loops in pipegv.c, pipegropp.c, chrongear.c and pipecommon.c, but the
+   sums are per block. Used whenever OpenMP is compiled in, whatever the thread count, so that 1, 2 or
+   more threads give bitwise the same iterates; builds without OpenMP keep the serial loops. */
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #define PipeKSPVecBlocked() PETSC_TRUE
+#else
+  #define PipeKSPVecBlocked() PETSC_FALSE
+#endif
 PETSC_INTERN PetscErrorCode PipeKSPFusedGVThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
 PETSC_INTERN PetscErrorCode PipeKSPLocalDotsThreaded(PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
 PETSC_INTERN PetscErrorCode PipeKSPFusedGropp1Threaded(PetscInt, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[3]);

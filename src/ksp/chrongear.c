@@ -28,7 +28,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[CG_S], &s));
   PetscCall(VecGetArrayRead(v[CG_U], &u));
   PetscCall(VecGetArrayRead(v[CG_W], &w));
-  if (PipeKSPThreadsNum() > 1) PetscCall(PipeKSPFusedChronGearThreaded(n, first, alpha, beta, x, r, p, s, u, w)); /* hybrid: src/ksp/pipeomp.c */
+  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedChronGearThreaded(n, first, alpha, beta, x, r, p, s, u, w)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
   else
   for (i = 0; i < n; i++) {
     if (first) {

@@ -269,7 +269,7 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
   PetscCall(VecGetArrayRead(R, &r));
   PetscCall(VecGetArrayRead(U, &u));
   if (W) PetscCall(VecGetArrayRead(W, &w));
-  if (PipeKSPThreadsNum() > 1) { /* hybrid: the same loops over blocks on the threads (src/ksp/pipeomp.c) */
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loops over fixed blocks (src/ksp/pipeomp.c) */
     PetscCall(PipeKSPLocalDotsThreaded(n, r, u, w, d));
     ru = d[0], wu = d[1], rr = d[2], uu = d[3];
   } else if (w) { /* one pass: chrongear calls this every iteration */

@@ -58,7 +58,7 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecGetArrayRead(P, &p));
   PetscCall(VecGetArrayRead(S, &s));
   PetscCall(VecGetArrayRead(Q, &q));
-  if (PipeKSPThreadsNum() > 1) { /* hybrid: the same loop over blocks on the threads (src/ksp/pipeomp.c) */
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
     PetscCall(PipeKSPFusedGropp1Threaded(n, a, x, r, u, p, s, q, d));
     ru = d[0], rr = d[1], uu = d[2];
   } else
@@ -97,7 +97,7 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecGetArray(S, &s));
   PetscCall(VecGetArrayRead(U, &u));
   PetscCall(VecGetArrayRead(W, &w));
-  if (PipeKSPThreadsNum() > 1) PetscCall(PipeKSPFusedGropp2Threaded(n, first, b, p, s, u, w, &ps)); /* hybrid: src/ksp/pipeomp.c */
+  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedGropp2Threaded(n, first, b, p, s, u, w, &ps)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
   else if (first) {
     for (i = 0; i < n; i++) {
       p[i] = u[i];

@@ -36,7 +36,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArrayRead(v[GV_M], &m));
   PetscCall(VecGetArrayRead(v[GV_N], &nn));
   if (first) beta = 0.0;
-  if (PipeKSPThreadsNum() > 1) { /* hybrid: the same loop over blocks on the threads (src/ksp/pipeomp.c) */
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
     PetscCall(PipeKSPFusedGVThreaded(n, first, alpha, beta, x, r, u, w, z, q, s, p, m, nn, d));
     ru = d[0], wu = d[1], rr = d[2], uu = d[3];
   } else

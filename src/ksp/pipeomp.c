@@ -1,8 +1,7 @@
-/* Threaded fused vector updates and local dots of pipegv, pipegropp and chrongear (hybrid runs,
-   -pipeksp_threads > 1). Each kernel is the serial loop of its KSP run over fixed blocks of
-   PIPEKSP_VEC_BLOCK entries; the per-block partial sums are added in block order, so the results are
-   the same for any thread count >= 2 and any schedule (they differ from the single-thread loop, which
-   keeps one running sum, by round-off only). */
+/* Threaded fused vector updates and local dots of pipegv, pipegropp and chrongear. Each kernel is
+   the serial loop of its KSP run over fixed blocks of PIPEKSP_VEC_BLOCK entries on -pipeksp_threads
+   threads; the per-block partial sums are added in block order, so the results do not depend on the
+   thread count (1 included) or the schedule. */
 #include <pipeksp/threadsimpl.h>
 #include <pipeksp/pipecommon.h>
 

@@ -152,8 +152,11 @@ static inline void BoundBAIJ(const PetscInt bs, const PetscInt *bound, PetscInt 
     for (PetscInt q = 0; q < bs; q++) s[q] = y[bs * r + q];
     for (PetscInt k = 0; k < n; k++, v += bs * bs) {
       const PetscScalar *xb = g + bs * idx[k];
-      for (PetscInt cidx = 0; cidx < bs; cidx++)
-        for (PetscInt q = 0; q < bs; q++) s[q] += v[cidx * bs + q] * xb[cidx];
+      for (PetscInt q = 0; q < bs; q++) { /* s += (v_q0 x0 + v_q1 x1 + ...): PETSc's bs <= 7 kernels' order */
+        PetscScalar t = 0;
+        for (PetscInt cidx = 0; cidx < bs; cidx++) t += v[cidx * bs + q] * xb[cidx];
+        s[q] += t;
+      }
     }
     for (PetscInt q = 0; q < bs; q++) y[bs * r + q] = s[q];
   }
@@ -161,7 +164,7 @@ static inline void BoundBAIJ(const PetscInt bs, const PetscInt *bound, PetscInt 
 
 static void BoundRows(PetscInt bs, PetscBool aij, const PetscInt *bound, PetscInt j0, PetscInt j1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
 {
-  if (aij) BoundAIJ(bound, j0, j1, ai, aj, aa, g, y);
+  if (aij || bs == 1) BoundAIJ(bound, j0, j1, ai, aj, aa, g, y);
   else if (bs == 3) BoundBAIJ(3, bound, j0, j1, ai, aj, aa, g, y);
   else BoundBAIJ(bs, bound, j0, j1, ai, aj, aa, g, y);
 }

@@ -284,7 +284,7 @@ PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeK
   part = Thr.part;
   (void)nt;
 #if defined(PIPEKSP_HAVE_OPENMP)
-  #pragma omp parallel for num_threads(nt) schedule(static)
+  #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
 #endif
   for (PetscInt b = 0; b < nb; b++) {
     const PetscInt i0 = b * PIPEKSP_VEC_BLOCK, i1 = PetscMin(n, i0 + PIPEKSP_VEC_BLOCK);
