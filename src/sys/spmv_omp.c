@@ -17,9 +17,11 @@
 
 #define OMP_KEY "PipeKSPMatMultOMP_ctx"
 
-static PetscLogEvent          SPMV_Comm = 0, SPMV_Inner = 0, SPMV_Bound = 0;
-static PetscBool              OMPEventsRegistered = PETSC_FALSE;
 static PipeKSPSpMVThreadStats OMPStats;
+
+#if defined(PIPEKSP_HAVE_OPENMP)
+static PetscLogEvent SPMV_Comm = 0, SPMV_Inner = 0, SPMV_Bound = 0;
+static PetscBool     OMPEventsRegistered = PETSC_FALSE;
 
 typedef struct {
   Mat              Ad, Ao;          /* not referenced: matmult.c's cache holds them */
@@ -192,7 +194,6 @@ static PetscErrorCode MasterHalo(const PipeKSPSpMVParts *p, Vec x, const PetscSc
 
 PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
 {
-#if defined(PIPEKSP_HAVE_OPENMP)
   OMPCtx             *c;
   PetscInt            nt, chunk, n, nbo = 0;
   PetscInt64          mchunks = 0, mpolls = 0;
@@ -275,10 +276,13 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   else PetscCall(MatSeqBAIJRestoreArray(p->Ad, (PetscScalar **)&aa));
   PetscCall(MatRestoreRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscFunctionReturn(0);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSP was built without OpenMP");
-#endif
 }
+#else
+PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSP was built without OpenMP: no threaded SpMV");
+}
+#endif
 
 PetscErrorCode PipeKSPSpMVGetThreadStats(PipeKSPSpMVThreadStats *s)
 {
