@@ -4,8 +4,8 @@
 #   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours)
 #   cg, pipecg               : PETSc's own on 2 ranks x 1 thread
 # as ratios to flat-pipegv, for asddic and jacobi; then, under the reduction-latency EMULATOR at P_sim
-# (EMULATED, see bench/README.md), flat 2x1 against hybrid 2x2; then the SpMV's GB/s against a STREAM
-# triad measured in the same run, for 1 and 2 threads. Not a timed test: a benchmark to run by hand.
+# (EMULATED, see bench/README.md), flat 2x1 against hybrid 2x2 and 1x2; then the SpMV's GB/s against a
+# STREAM triad measured in the same process, for 1 and 2 threads (bench/hybrid_bandwidth.c). Not a timed test: a benchmark to run by hand.
 #
 # Different layouts need different launches, so "one run" is one invocation of this script: the
 # launches are interleaved in an order rotated every round, and each launch solves -bench_reps times.
@@ -33,8 +33,8 @@ emun=${HYB_EMU_N:-33}
 bwn=${HYB_BW_N-65}
 drv=$build/bench/bench_cube
 emu=$build/libpipeksp_emu.so
-bw=$build/tests/pc/asddic_bandwidth
-for f in "$drv" "$emu" "$bw"; do [ -e "$f" ] || { echo "missing $f: build first"; exit 1; }; done
+bwx=$build/bench/hybrid_bandwidth
+for f in "$drv" "$emu" "$bwx"; do [ -e "$f" ] || { echo "missing $f: build first"; exit 1; }; done
 out=$here/results
 mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -119,9 +119,7 @@ EOF
 
 if [ -n "$bwn" ]; then
   echo
-  echo "SpMV bandwidth, 1 rank, cube $bwn^3 (best of 10; least traffic; STREAM triad in the same run, same threads):"
-  for t in 1 2 1 2; do
-    echo "  threads $t: $(OMP_NUM_THREADS=$t mpiexec --bind-to none -n 1 "$bw" -cube_n "$bwn" -reps 10 -pipeksp_threads $t -pc_asddic_threads $t 2>&1 | grep -E "SpMV bytes|STREAM|rror")"
-  done
+  echo "SpMV bandwidth, 1 rank, cube $bwn^3 (bench/hybrid_bandwidth: triad and SpMV with 1 and 2 threads interleaved in one process):"
+  OMPI_ALLOW_RUN_AS_ROOT=1 mpiexec --bind-to none -n 1 "$bwx" -cube_n "$bwn" -rounds 15 2>&1 | sed 's/^/  /'
 fi
 echo "results: $csv (finished $(date -u +%H:%M:%SZ))"

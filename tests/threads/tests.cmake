@@ -45,3 +45,11 @@ foreach(entry ${PIPEKSP_THREADS_SUBSET})
     endif()
   endif()
 endforeach()
+
+# bench/hybrid_bandwidth.c (a benchmark, built here, not run by ctest): SpMV vs STREAM triad, 1 and 2 threads
+add_executable(hybrid_bandwidth ${PROJECT_SOURCE_DIR}/bench/hybrid_bandwidth.c)
+target_link_libraries(hybrid_bandwidth PRIVATE pipeksp)
+if(OpenMP_C_FOUND)
+  target_link_libraries(hybrid_bandwidth PRIVATE OpenMP::OpenMP_C)
+endif()
+set_target_properties(hybrid_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
