@@ -109,6 +109,7 @@ typedef enum { PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDU
 PETSC_EXTERN const char *const PipeKSPScheduleTypes[];
 PETSC_EXTERN PetscErrorCode PipeKSPSetThreads(PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPGetThreads(PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType, PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm);

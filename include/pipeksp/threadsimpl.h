@@ -12,6 +12,8 @@
 
 /* threads the hot path uses now (1 without OpenMP); reads the options on first use */
 PETSC_INTERN PetscInt PipeKSPThreadsNum(void);
+/* threads for a kernel on n local rows: 1 below -pipeksp_threads_min_rows */
+PETSC_INTERN PetscInt PipeKSPThreadsFor(PetscInt);
 /* the settings read together: threads, schedule and chunk (rows per SpMV work item) */
 PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *, PetscInt *);
 PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);

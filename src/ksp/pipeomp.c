@@ -52,7 +52,7 @@ PetscErrorCode PipeKSPFusedGVThreaded(PetscInt n, PetscBool first, PetscScalar a
   GVCtx c = {first, alpha, beta, x, r, u, w, z, q, s, p, m, nn};
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsNum(), n, 4, GVBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, GVBlock, &c, d));
   PetscFunctionReturn(0);
 }
 
@@ -92,7 +92,7 @@ PetscErrorCode PipeKSPLocalDotsThreaded(PetscInt n, const PetscScalar *r, const 
   DotsCtx c = {r, u, w};
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsNum(), n, 4, DotsBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, DotsBlock, &c, d));
   PetscFunctionReturn(0);
 }
 
@@ -127,7 +127,7 @@ PetscErrorCode PipeKSPFusedGropp1Threaded(PetscInt n, PetscScalar a, PetscScalar
   Gropp1Ctx c = {a, x, r, u, p, s, q};
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsNum(), n, 3, Gropp1Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 3, Gropp1Block, &c, d));
   PetscFunctionReturn(0);
 }
 
@@ -166,7 +166,7 @@ PetscErrorCode PipeKSPFusedGropp2Threaded(PetscInt n, PetscBool first, PetscScal
   Gropp2Ctx c = {first, b, p, s, u, w};
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsNum(), n, 1, Gropp2Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 1, Gropp2Block, &c, d));
   PetscFunctionReturn(0);
 }
 
@@ -202,6 +202,6 @@ PetscErrorCode PipeKSPFusedChronGearThreaded(PetscInt n, PetscBool first, PetscS
   CGCtx c = {first, alpha, beta, x, r, p, s, u, w};
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsNum(), n, 0, CGBlock, &c, NULL));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 0, CGBlock, &c, NULL));
   PetscFunctionReturn(0);
 }

@@ -365,7 +365,7 @@ ASDDIC_SWEEP(SweepN, 0)
 /* z = M_loc^{-1} r on local arrays in the matrix's (unpermuted) local numbering */
 PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *a, const PetscScalar *r, PetscScalar *z)
 {
-  PetscInt nt = a->independent ? (a->threads ? a->threads : PipeKSPThreadsNum()) : 1;
+  PetscInt nt = a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1;
 
   PetscFunctionBegin;
   switch (a->bs) {

@@ -506,7 +506,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (PipeKSPThreadsNum() > 1 && c->bs <= 8) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/sys/spmv_omp.c */
+  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/sys/spmv_omp.c */
   else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;

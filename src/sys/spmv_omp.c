@@ -209,10 +209,11 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
 
   PetscFunctionBegin;
   PetscCall(OMPRegisterEvents());
-  PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
+  PetscCall(PipeKSPThreadsGet(NULL, &sched, &chunk));
   PetscCall(OMPGetCtx(p, chunk, &c));
   PetscCall(MatGetRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the diagonal block");
+  nt = PipeKSPThreadsFor(p->aij ? n : n * p->bs);
   if (p->aij) PetscCall(MatSeqAIJGetArrayRead(p->Ad, &aa));
   else PetscCall(MatSeqBAIJGetArray(p->Ad, (PetscScalar **)&aa));
   if (p->Ao) {

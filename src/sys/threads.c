@@ -11,16 +11,19 @@
 
 const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
 
-#define THR_CHUNK_DEF 256 /* rows per SpMV work item: as many as the serial path has between polls */
+#define THR_CHUNK_DEF   256   /* rows per SpMV work item: as many as the serial path has between polls */
+#define THR_MINROWS_DEF 20000 /* below this many local rows a parallel region costs more than it saves,
+                                 and far more when ranks x threads oversubscribe the cores */
 
 static struct {
   PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
   PetscInt            nt;
   PipeKSPScheduleType sched;
   PetscInt            chunk;
+  PetscInt            minrows;
   PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks() */
   PetscInt            npart;
-} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_CHUNK_DEF, NULL, 0};
+} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_CHUNK_DEF, THR_MINROWS_DEF, NULL, 0};
 
 static PetscBool ThreadsPackageInitialized = PETSC_FALSE;
 
@@ -55,7 +58,7 @@ static PetscInt DefaultThreads(void)
 /* the options, without -help output (first use outside any SetFromOptions) */
 static PetscErrorCode ThreadsReadOptions(void)
 {
-  PetscInt  nt = Thr.nt, chunk = Thr.chunk;
+  PetscInt  nt = Thr.nt, chunk = Thr.chunk, minrows = Thr.minrows;
   PetscEnum sched = (PetscEnum)Thr.sched;
   PetscBool flg;
 
@@ -69,7 +72,15 @@ static PetscErrorCode ThreadsReadOptions(void)
   if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched, PETSC_DEFAULT));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_spmv_chunk", &chunk, &flg));
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
+  if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
   PetscFunctionReturn(0);
+}
+
+PetscInt PipeKSPThreadsFor(PetscInt n)
+{
+  const PetscInt nt = PipeKSPThreadsNum();
+  return n >= Thr.minrows ? nt : 1;
 }
 
 PetscInt PipeKSPThreadsNum(void)
@@ -103,7 +114,8 @@ PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched, Petsc
   Options Database Keys:
 + -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
 . -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
-- -pipeksp_spmv_chunk <rows> - rows per interior work item of the threaded SpMV (default 256)
+. -pipeksp_spmv_chunk <rows> - rows per interior work item of the threaded SpMV (default 256)
+- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 20000)
 
   Note:
   pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
@@ -127,6 +139,8 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched, PETSC_DEFAULT));
   PetscCall(PetscOptionsInt("-pipeksp_spmv_chunk", "Rows per interior work item of the threaded SpMV (and between polls)", "PipeKSPSetSpMVSchedule", chunk, &chunk, &flg));
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", Thr.minrows, &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
 }
@@ -155,10 +169,7 @@ PetscErrorCode PipeKSPSetThreads(PetscInt nt)
 {
   PetscFunctionBegin;
   PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be at least 1", nt);
-  if (!Thr.read) {
-    Thr.read = PETSC_TRUE; /* an explicit setting wins over the options read lazily later */
-    Thr.nt   = DefaultThreads();
-  }
+  if (!Thr.read) PetscCall(ThreadsReadOptions()); /* first, so that this call wins over them */
 #if defined(PIPEKSP_HAVE_OPENMP)
   Thr.nt = nt;
 #else
@@ -219,6 +230,35 @@ PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched, PetscInt chunk)
 }
 
 /*@
+  PipeKSPSetThreadsMinRows - the least number of local rows for which the hot path uses its threads
+
+  Not Collective
+
+  Input Parameter:
+. n - rows (>= 0, default 20000); a SpMV, vector kernel or asddic sweep on fewer local rows runs on
+      one thread. Results do not change: every kernel gives bitwise the same result on any thread count
+
+  Options Database Key:
+. -pipeksp_threads_min_rows <n> - the same
+
+  Note:
+  A parallel region on a small block costs more than it saves, and much more when ranks times threads
+  exceed the cores (waiting threads spin or sleep in the region's barriers).
+
+  Level: advanced
+
+.seealso: `PipeKSPSetThreads()`
+@*/
+PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads_min_rows %" PetscInt_FMT " must be >= 0", n);
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  Thr.minrows = n;
+  PetscFunctionReturn(0);
+}
+
+/*@
   PipeKSPGetSpMVSchedule - the threaded SpMV's schedule and chunk
 
   Not Collective
@@ -261,7 +301,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s, chunk %" PetscInt_FMT " rows; master thread does the halo exchange and the polls\n", nt, PipeKSPScheduleTypes[sched], chunk));
+  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s, chunk %" PetscInt_FMT " rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], chunk, Thr.minrows));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s, chunk %" PetscInt_FMT " rows when threaded\n", PipeKSPScheduleTypes[sched], chunk));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));

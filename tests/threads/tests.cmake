@@ -13,18 +13,20 @@ foreach(np 1 2)
     TIMEOUT 120)
 endforeach()
 
-# A subset of the other areas' tests again with OMP_NUM_THREADS=2: -pipeksp_threads defaults to 2, so the
-# threaded SpMV, the threaded KSP kernels and asddic's threaded sweeps run under those tests' own checks.
+# A subset of the other areas' tests again with OMP_NUM_THREADS=2: -pipeksp_threads defaults to 2, and
+# -pipeksp_threads_min_rows 0 threads even these small problems, so the threaded SpMV, KSP kernels and
+# asddic sweeps run under those tests' own checks. (The whole suite also passes with OMP_NUM_THREADS=2;
+# there the default min rows keeps its small problems on one thread.)
 set(_thr_env2 "${_thr_env};OMP_NUM_THREADS=2")
 set(PIPEKSP_THREADS_SUBSET
-  "matmult-np2|2|$<TARGET_FILE:test_matmult>|-malloc_debug -malloc_dump|PASSED: 0 failure"
-  "matmult-np2-chunk7|2|$<TARGET_FILE:test_matmult>|-nb 90 -pipeksp_spmv_chunk 7 -malloc_debug -malloc_dump|PASSED: 0 failure"
-  "matmult-cube-baij-np1|1|$<TARGET_FILE:cube_matmult>|-cube_n 12 -cube_mat_type baij -reps 5 -trials 2|split path yes"
-  "ksp-cube-jacobi-np1|1|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-cube_n 10 -pc_type jacobi -ksp_pipe_poll_interval 0|all checks passed"
-  "ksp-cube-jacobi-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-cube_n 10 -pc_type jacobi -ksp_pipe_poll_interval 0|all checks passed"
-  "ksp-cube-asddic-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-cube_n 8 -pc_type asddic|all checks passed"
-  "ksp-cube-malloc-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-cube_n 6 -pc_type jacobi -malloc_debug -malloc_dump|all checks passed"
-  "ksp-indef-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/indef|-malloc_debug -malloc_dump|"
+  "matmult-np2|2|$<TARGET_FILE:test_matmult>|-pipeksp_threads_min_rows 0 -malloc_debug -malloc_dump|PASSED: 0 failure"
+  "matmult-np2-chunk7|2|$<TARGET_FILE:test_matmult>|-pipeksp_threads_min_rows 0 -nb 90 -pipeksp_spmv_chunk 7 -malloc_debug -malloc_dump|PASSED: 0 failure"
+  "matmult-cube-baij-np1|1|$<TARGET_FILE:cube_matmult>|-pipeksp_threads_min_rows 0 -cube_n 12 -cube_mat_type baij -reps 5 -trials 2|split path yes"
+  "ksp-cube-jacobi-np1|1|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-pipeksp_threads_min_rows 0 -cube_n 10 -pc_type jacobi -ksp_pipe_poll_interval 0|all checks passed"
+  "ksp-cube-jacobi-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-pipeksp_threads_min_rows 0 -cube_n 10 -pc_type jacobi -ksp_pipe_poll_interval 0|all checks passed"
+  "ksp-cube-asddic-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-pipeksp_threads_min_rows 0 -cube_n 8 -pc_type asddic|all checks passed"
+  "ksp-cube-malloc-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/cubecmp|-pipeksp_threads_min_rows 0 -cube_n 6 -pc_type jacobi -malloc_debug -malloc_dump|all checks passed"
+  "ksp-indef-np2|2|${PROJECT_BINARY_DIR}/tests/ksp/indef|-pipeksp_threads_min_rows 0 -malloc_debug -malloc_dump|"
   "pc-threads|1|${PROJECT_BINARY_DIR}/tests/pc/asddic_test|-test threads -cube_n 13 -cube_mat_type baij -malloc_debug -malloc_dump|"
   "pc-spd|1|${PROJECT_BINARY_DIR}/tests/pc/asddic_test|-test spd -cube_n 17 -cube_mat_type baij|")
 foreach(entry ${PIPEKSP_THREADS_SUBSET})

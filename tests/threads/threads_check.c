@@ -140,6 +140,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-hist_tol", &histtol, NULL));
+  PetscCall(PipeKSPSetThreadsMinRows(0)); /* thread these small problems too */
   {
     PetscInt nt;
     PetscCall(PipeKSPSetThreads(2));
