@@ -1,6 +1,8 @@
 # PipeKSP: thin wrapper around CMake. `make run` and `make test` install missing Debian packages first.
 BUILD    ?= build
 JOBS     ?= 2
+# install prefix of `make install`; passed to every `cmake --install` (the configure-time prefix is only
+# CMake's default). `make clean` never deletes it: PREFIX often comes from the environment (conda, Termux).
 PREFIX   ?= $(CURDIR)/install
 CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
@@ -39,7 +41,8 @@ bench-long: deps
 	@PIPEKSP_BENCH_LONG=1 bash bench/bench.sh $(BUILD)
 
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
+# only the build tree: an install tree is the user's to remove
 clean:
-	rm -rf $(BUILD) $(PREFIX)
+	rm -rf $(BUILD)

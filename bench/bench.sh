@@ -15,7 +15,14 @@
 #   PIPEKSP_BENCH_PROGRESS [calls]  emulated MPI progress (calls|library)
 #   PIPEKSP_BENCH_P2P [point]       how halo-exchange MPI calls advance reductions (point|interval)
 #   PIPEKSP_BENCH_PCS ["asddic bjacobi"]
-# output: bench/results/bench_<stamp>.csv (one line per solve), summary.csv, speedup.png, single_node.txt
+#   PIPEKSP_BENCH_SEED [1]          seed of the per-repetition shuffle of the configurations (row k uses seed+k)
+#   PIPEKSP_BENCH_RTOL [1e-8]       relative tolerance of every solve
+#   PIPEKSP_BENCH_PETSC_SOLVERS ["cg groppcg pipecg"], PIPEKSP_BENCH_OUR_BLOCKING ["chrongear"],
+#   PIPEKSP_BENCH_OUR_PIPELINED ["pipegropp pipegv"] (each run AR and with every one of
+#   PIPEKSP_BENCH_POLICIES ["none poll thread auto"]): the configurations (see write_cfg)
+# output: bench/results/bench_<stamp>.csv (one line per solve), bench_<stamp>.log (orders, seeds, medians
+# and IQRs, identical-twin checks), bench_<stamp>.meta (the settings, for the plot titles), summary.csv,
+# speedup.png, breakdown.png, single_node.txt
 set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +42,8 @@ jitter=${PIPEKSP_BENCH_JITTER_US:-0.5}
 progress=${PIPEKSP_BENCH_PROGRESS:-calls}
 p2p=${PIPEKSP_BENCH_P2P:-point}
 pcs=${PIPEKSP_BENCH_PCS:-"asddic bjacobi"}
+seed=${PIPEKSP_BENCH_SEED:-1}
+rtol=${PIPEKSP_BENCH_RTOL:-1e-8}
 emu=$build/libpipeksp_emu.so
 drv=$build/bench/bench_cube
 for f in "$emu" "$drv"; do
@@ -44,26 +53,47 @@ out=$here/results
 mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 csv=$out/bench_$stamp.csv
+blog=$out/bench_$stamp.log
 cfg=$(mktemp)
 trap 'rm -f "$cfg"' EXIT
 
 echo "PipeKSP benchmark (EMULATED reduction latency; not a cluster measurement)"
 echo "  $np ranks, cube $n^3 nodes, $reps repetitions, P_sim {$psims}, alpha $alpha us/hop, jitter $jitter us/hop,"
-echo "  progress=$progress, halo calls as $p2p; started $(date -u +%H:%M:%SZ)"
-echo "pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok" > "$csv"
+echo "  progress=$progress, halo calls as $p2p, rtol $rtol; configurations shuffled per repetition (seed $seed + row),"
+echo "  one untimed warm-up solve each; started $(date -u +%H:%M:%SZ)"
+echo "pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos" > "$csv"
+cat > "$out/bench_$stamp.meta" <<META
+ranks=$np
+cube_n=$n
+reps=$reps
+rtol=$rtol
+alpha_us=$alpha
+jitter_us=$jitter
+progress=$progress
+p2p=$p2p
+seed=$seed
+META
+: > "$blog"
 
-# label|options: PETSc's anchors, then ours blocking (AR) and non-blocking with each policy
+# The configurations, label|options. To add a solver, extend a list (bench_report.py draws every label:
+# PETSc's KSPs in grey dashed lines, the others as ours; keep its PETSC_SOLVERS in step with petsc_solvers).
+#   petsc_solvers: PETSc's own KSPs, run as they are (cg is the baseline of every ratio)
+#   our_blocking:  ours with blocking reductions only
+#   our_pipelined: ours with non-blocking reductions, run blocking (AR) and with every progress policy
+#   cg-again: cg a second time, the identical twin whose agreement with cg measures the run's noise
+petsc_solvers=${PIPEKSP_BENCH_PETSC_SOLVERS:-"cg groppcg pipecg"}
+our_blocking=${PIPEKSP_BENCH_OUR_BLOCKING:-"chrongear"}
+our_pipelined=${PIPEKSP_BENCH_OUR_PIPELINED:-"pipegropp pipegv"}
+policies=${PIPEKSP_BENCH_POLICIES:-"none poll thread auto"}
 write_cfg() { # pc options
-  local pco="$1" common="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned"
+  local pco="$1" common="-ksp_rtol $rtol -ksp_norm_type unpreconditioned" k pol
   {
-    echo "cg|-ksp_type cg $common $pco"
-    echo "chrongear|-ksp_type chrongear $common $pco"
-    echo "groppcg|-ksp_type groppcg $common $pco"
-    echo "pipecg|-ksp_type pipecg $common $pco"
-    for k in pipegropp pipegv; do
+    for k in $petsc_solvers $our_blocking; do echo "$k|-ksp_type $k $common $pco"; done
+    for k in $our_pipelined; do
       echo "$k-AR|-ksp_type $k -ksp_pipe_progress blocking $common $pco"
-      for pol in none poll thread auto; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
+      for pol in $policies; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
     done
+    echo "cg-again|-ksp_type cg $common $pco"
   } > "$cfg"
 }
 
@@ -74,13 +104,17 @@ for pc in $pcs; do
     *) pco="-pc_type $pc" ;;
   esac
   write_cfg "$pco"
+  grep -q '^labels=' "$out/bench_$stamp.meta" || echo "labels=$(cut -d'|' -f1 "$cfg" | tr '\n' ' ')" >> "$out/bench_$stamp.meta"
   for P in $psims; do
     t0=$(date +%s)
+    row=$((${row:-0} + 1))
     log=$(mpiexec --oversubscribe -n "$np" -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alpha" \
       -x PIPEKSP_EMU_JITTER_US="$jitter" -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS="$progress" -x PIPEKSP_EMU_P2P="$p2p" \
-      "$drv" -bench_config "$cfg" -bench_reps "$reps" -bench_tag "$pc,$P" -cube_n "$n" 2>&1)
+      "$drv" -bench_config "$cfg" -bench_reps "$reps" -bench_seed $((seed + row)) -bench_tag "$pc,$P" -cube_n "$n" 2>&1)
     rc=$?
     echo "$log" | grep -E "^$pc,$P,[^,]+,[0-9]+," >> "$csv"
+    { echo "## $pc P_sim $P"; echo "$log" | grep "^#"; } >> "$blog"
+    echo "$log" | grep -E "^# identical" | sed 's/^# /  /'
     echo "$log" | grep "FAILED" | sed 's/^/  /'
     [ $rc -eq 0 ] || { echo "  run $pc P_sim $P FAILED (exit $rc):"; echo "$log" | tail -5 | sed 's/^/    /'; }
     echo "  $pc P_sim $P: $(($(date +%s) - t0)) s"
@@ -100,4 +134,4 @@ bw=$build/tests/pc/asddic_bandwidth
   fi
 } > "$out/single_node.txt"
 cat "$out/single_node.txt"
-echo "results: $csv, $out/summary.csv, $out/speedup.png, $out/single_node.txt (finished $(date -u +%H:%M:%SZ))"
+echo "results: $csv, $blog, $out/summary.csv, $out/speedup.png, $out/breakdown.png, $out/single_node.txt (finished $(date -u +%H:%M:%SZ))"

@@ -5,10 +5,15 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   -bench_reps <n>      : repetitions (default 5)\n\
   -bench_tag <text>    : first CSV column(s) of every line (e.g. \"asddic,4096\")\n\
   -bench_check <tol>   : max-norm relative error vs the exact solution that counts as correct (1e-3)\n\
+  -bench_order <shuffle|rotate|fixed> : order of the configurations in each repetition (shuffle)\n\
+  -bench_seed <s>      : seed of the shuffle (1); printed with every repetition's order\n\
+  -bench_warmup <n>    : untimed solves of every configuration before the first timed one (1)\n\
   plus -cube_* options. Prints one CSV line per solve: tag,label,rep,its,seconds,seconds_per_it,\n\
-  red_model_s,red_exposed_s,hidden,ok (red_*: reduction latency the emulator modelled / left exposed, summed\n\
-  over ranks; hidden = 1 - exposed/model; -1 without the emulator). A configuration whose set-up fails\n\
-  is reported as FAILED and skipped.\n";
+  red_model_s,red_exposed_s,hidden,ok,pos (red_*: reduction latency the emulator modelled / left exposed,\n\
+  summed over ranks; hidden = 1 - exposed/model, -1 without the emulator; pos: place of the solve in its\n\
+  repetition). Lines starting with # give the seed, each repetition's order, and at the end every\n\
+  configuration's median and IQR of seconds per iteration and the check that configurations with identical\n\
+  options agree within that noise band. A configuration whose set-up fails is reported as FAILED and skipped.\n";
 
 #include <pipeksp.h>
 #include <dlfcn.h>
@@ -16,6 +21,47 @@ over repetitions, so every ratio compares solves that shared the machine state.\
 #define MAXCFG 32
 
 typedef void (*EmuStatsFn)(double *);
+
+typedef enum { ORDER_SHUFFLE, ORDER_ROTATE, ORDER_FIXED } BenchOrder;
+static const char *const BenchOrders[] = {"shuffle", "rotate", "fixed", "BenchOrder", "ORDER_", NULL};
+
+static unsigned long long SplitMix(unsigned long long *s)
+{
+  unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+  z                     = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z                     = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* order of repetition r: the same on every rank (same seed), so the collective solves match.
+   Neighbours change from one repetition to the next, so no configuration always follows the same one
+   (a -thread solve leaves its helper thread's core state behind, a slow neighbour its cache misses). */
+static void BenchPermutation(BenchOrder order, PetscInt r, PetscInt n, unsigned long long *state, PetscInt *perm)
+{
+  PetscInt i;
+  for (i = 0; i < n; i++) perm[i] = order == ORDER_ROTATE ? (i + r) % n : i;
+  if (order == ORDER_SHUFFLE)
+    for (i = n - 1; i > 0; i--) { /* Fisher-Yates */
+      PetscInt j = (PetscInt)(SplitMix(state) % (unsigned long long)(i + 1)), t = perm[i];
+      perm[i]    = perm[j];
+      perm[j]    = t;
+    }
+}
+
+static int CmpReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* quartile q (0.25, 0.5, 0.75) of v[0..n-1], linear interpolation between order statistics; sorts v */
+static PetscReal Quartile(PetscReal *v, PetscInt n, PetscReal q)
+{
+  PetscReal h = q * (PetscReal)(n - 1);
+  PetscInt  k = (PetscInt)h;
+  qsort(v, (size_t)n, sizeof(PetscReal), CmpReal);
+  return k + 1 < n ? v[k] + (h - (PetscReal)k) * (v[k + 1] - v[k]) : v[n - 1];
+}
 
 /* "-ksp_type cg -pc_type asddic" -> "-b3_ksp_type cg -b3_pc_type asddic" */
 static PetscErrorCode PrefixOptions(const char *opts, const char *prefix, char *out, size_t len)
@@ -49,9 +95,13 @@ int main(int argc, char **argv)
   Vec           b, x;
   KSP           ksp[MAXCFG];
   PetscLogStage stage[MAXCFG];
-  char          cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16];
+  char          cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048];
   PetscBool     flg, failed[MAXCFG];
-  PetscInt      reps = 5, ncfg = 0, r, i;
+  PetscInt      reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt[MAXCFG];
+  PetscInt      seed = 1;
+  BenchOrder    order = ORDER_SHUFFLE;
+  unsigned long long state;
+  PetscReal    *spi; /* [cfg * reps + rep]: seconds per iteration, rank 0 */
   PetscReal     check = 1e-3;
   EmuStatsFn    emustats;
   PetscMPIInt   rank;
@@ -69,6 +119,11 @@ int main(int argc, char **argv)
   PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_reps %" PetscInt_FMT " must be >= 1", reps);
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_tag", tag, sizeof(tag), NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bench_check", &check, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_seed", &seed, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_warmup", &warmup, NULL));
+  PetscCheck(warmup >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_warmup %" PetscInt_FMT " must be >= 0", warmup);
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_order", BenchOrders, (PetscEnum *)&order, NULL));
+  state = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
 
   PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
@@ -88,6 +143,7 @@ int main(int argc, char **argv)
     PetscCheck(ncfg < MAXCFG, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "At most %d configurations in %s", MAXCFG, cfgfile);
     *bar = 0;
     PetscCall(PetscStrncpy(label[ncfg], line, sizeof(label[ncfg])));
+    PetscCall(PetscStrncpy(opts[ncfg], bar + 1, sizeof(opts[ncfg])));
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "b%" PetscInt_FMT "_", ncfg));
     PetscCall(PrefixOptions(bar + 1, prefix, popts, sizeof(popts)));
     PetscCall(PetscOptionsInsertString(NULL, popts));
@@ -103,16 +159,27 @@ int main(int argc, char **argv)
     ncfg++;
   }
   fclose(fp);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# tag,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok\n"));
+  PetscCall(PetscCalloc1(ncfg * reps + 1, &spi));
+  PetscCall(PetscArrayzero(nt, MAXCFG));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# order %s, seed %" PetscInt_FMT ", %" PetscInt_FMT " untimed warm-up solve(s) of every configuration first\n", BenchOrders[order], seed, warmup));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# tag,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos\n"));
 
-  for (r = 0; r < reps; r++) {
-    for (i = 0; i < ncfg; i++) {
+  /* repetition -1 .. -warmup: warm-up (caches, first-touch pages, the auto policy's probe, thread start) */
+  for (r = -warmup; r < reps; r++) {
+    BenchPermutation(order, r < 0 ? 0 : r, ncfg, &state, perm);
+    if (r >= 0) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# rep %" PetscInt_FMT " order:", r));
+      for (k = 0; k < ncfg; k++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %s", label[perm[k]]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    for (k = 0; k < ncfg; k++) {
       double             s0[8] = {0}, s1[8] = {0}, loc[2], glob[2] = {0, 0}, t0, t1, tloc, tmax = 0;
       PetscInt           its;
       PetscReal          err;
       KSPConvergedReason reason;
       PetscErrorCode     ierr;
 
+      i = perm[k];
       if (failed[i]) continue;
       PetscCall(VecZeroEntries(x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
@@ -129,6 +196,7 @@ int main(int argc, char **argv)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,FAILED solve (error %d)\n", tag, label[i], (int)ierr));
         continue;
       }
+      if (r < 0) continue;
       if (emustats) emustats(s1);
       tloc = t1 - t0;
       /* blocking reductions expose all their latency; non-blocking ones what the waits paid */
@@ -140,10 +208,39 @@ int main(int argc, char **argv)
       PetscCall(KSPGetIterationNumber(ksp[i], &its));
       PetscCall(KSPGetConvergedReason(ksp[i], &reason));
       PetscCall(PipeKSPCubeComputeError(cube, x, &err));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1],
-                            emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0));
+      if (its) spi[i * reps + nt[i]++] = tmax / its;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d,%" PetscInt_FMT "\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1],
+                            emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
     }
   }
+
+  /* the noise band of each configuration, and configurations with identical options must agree within it */
+  if (!rank) {
+    PetscReal q1[MAXCFG], med[MAXCFG], q3[MAXCFG];
+    for (i = 0; i < ncfg; i++) {
+      q1[i] = med[i] = q3[i] = 0;
+      if (!nt[i]) continue;
+      q1[i]  = Quartile(spi + i * reps, nt[i], 0.25);
+      med[i] = Quartile(spi + i * reps, nt[i], 0.5);
+      q3[i]  = Quartile(spi + i * reps, nt[i], 0.75);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s,%s: median %.1f us/it, IQR %.1f us/it (%.1f%%), %" PetscInt_FMT " repetitions\n", tag, label[i], 1e6 * med[i], 1e6 * (q3[i] - q1[i]), med[i] > 0 ? 100 * (q3[i] - q1[i]) / med[i] : 0.0, nt[i]));
+    }
+    for (i = 0; i < ncfg; i++)
+      for (k = i + 1; k < ncfg; k++) {
+        PetscBool same;
+        PetscReal band, ratio;
+        PetscCall(PetscStrcmp(opts[i], opts[k], &same));
+        if (!same || !nt[i] || !nt[k] || med[i] <= 0) continue;
+        /* band: the larger relative IQR of the two (at least 1%: a quiet machine gives tiny IQRs) */
+        band  = PetscMax(0.01, PetscMax((q3[i] - q1[i]) / med[i], (q3[k] - q1[k]) / med[k]));
+        ratio = med[k] / med[i];
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "# identical %s,%s = %s: medians %.1f and %.1f us/it, ratio %.3f, noise band +-%.3f: %s\n", tag, label[i], label[k], 1e6 * med[i], 1e6 * med[k], ratio, band,
+                              PetscAbsReal(ratio - 1) > band ? "DISAGREE (the machine changed during the run: do not trust its ratios)"
+                              : band > 0.25                  ? "agree, but the band is wider than 0.25 (a loaded machine): only large differences count"
+                                                             : "agree"));
+      }
+  }
+  PetscCall(PetscFree(spi));
   for (i = 0; i < ncfg; i++) PetscCall(KSPDestroy(&ksp[i]));
   PetscCall(VecDestroy(&x));
   PetscCall(PipeKSPCubeDestroy(&cube));

@@ -1,115 +1,289 @@
 #!/usr/bin/python3
-"""Aggregate bench.sh's per-solve CSV: seconds per iteration (min / median over repetitions), speedup
-per iteration vs PETSc cg of the SAME run and repetition (median of the per-repetition ratios, and
-the ratio of the minima), fraction of the emulated reduction latency hidden; writes summary.csv and
-speedup.png, prints the table. usage: bench_report.py <bench.csv> <outdir>"""
+"""Aggregate bench.sh's per-solve CSV (EMULATED reduction latency, see bench/README.md).
+
+Per (PC, P_sim, solver): seconds per iteration (median with its IQR, minimum), speedup per iteration vs
+PETSc cg of the SAME run and repetition (median of the per-repetition ratios with their IQR, and the
+ratio of the minima), the hidden fraction of the emulated reduction latency (median with IQR), and the
+per-iteration split into compute, exposed and hidden reduction time. Checks that each identical twin
+("X-again", same options as X) agrees with X within the noise band. Writes summary.csv, speedup.png and
+breakdown.png, prints the tables.
+usage: bench_report.py <bench.csv> <outdir>   (reads <bench>.meta, written by bench.sh, when present)
+
+To add a solver: bench.sh's lists give the labels; a label in PETSC_SOLVERS is drawn as PETSc's (grey,
+dashed), every other one as ours; SOLVER_COLOURS/POLICY_MARKERS give new ones a style of their own.
+"""
 import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
+PETSC_SOLVERS = ("cg", "groppcg", "pipecg", "pipecgrr", "pipelcg")  # PETSc's own KSPs; cg is the baseline
+BASELINE = "cg"
+TWIN_SUFFIX = "-again"  # "X-again": same options as X, run in the same repetitions
+NOISY = 0.25  # a relative IQR above this makes even an agreeing twin a weak check
+SOLVER_COLOURS = {"chrongear": "tab:red", "pipegropp": "tab:green", "pipegv": "tab:blue"}
+POLICY_MARKERS = {"": "o", "AR": "s", "none": "v", "poll": "o", "thread": "^", "auto": "D"}
+NOT_DRAWN = {"-auto": "runs poll or none, as chosen at set-up (see the tables)"}
 
-def main():
-    src, outdir = sys.argv[1], sys.argv[2]
-    rows = [r for r in csv.DictReader(open(src))]
-    spi = defaultdict(dict)      # (pc, psim, label) -> rep -> seconds/it
-    hid = defaultdict(list)
-    its = defaultdict(set)
+
+def quartiles(v):
+    """(q1, median, q3), linear interpolation between order statistics (the driver's definition)."""
+    v = sorted(v)
+    if len(v) == 1:
+        return v[0], v[0], v[0]
+    q = statistics.quantiles(v, n=4, method="inclusive")
+    return q[0], q[1], q[2]
+
+
+def read_meta(src):
+    meta = {}
+    path = os.path.splitext(src)[0] + ".meta"
+    if os.path.exists(path):
+        for line in open(path):
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                meta[k] = v
+    return meta
+
+
+def is_petsc(label):
+    return label in PETSC_SOLVERS
+
+
+def split_label(label):
+    """'pipegv-poll' -> ('pipegv', 'poll'); 'chrongear' -> ('chrongear', '')."""
+    base, _, pol = label.partition("-")
+    return (base, pol) if pol in POLICY_MARKERS else (label, "")
+
+
+def summarise(rows, ranks):
+    per = defaultdict(dict)  # (pc, psim, label) -> rep -> row
     bad = set()
     for r in rows:
         key = (r["pc"], int(r["psim"]), r["label"])
         if r["ok"] != "1":
             bad.add(key)
             continue
-        spi[key][int(r["rep"])] = float(r["seconds_per_it"])
-        hid[key].append(float(r["hidden"]))
-        its[key].add(int(r["its"]))
-    labels = []
-    for r in rows:
-        if r["label"] not in labels:
-            labels.append(r["label"])
-    summary = []
-    for key in sorted(spi, key=lambda k: (k[0], k[1], labels.index(k[2]))):
+        per[key][int(r["rep"])] = r
+    summary = {}
+    for key, reps in per.items():
         pc, psim, label = key
-        v = spi[key]
-        cg = spi.get((pc, psim, "cg"), {})
-        ratios = [cg[rep] / v[rep] for rep in v if rep in cg and v[rep] > 0]
-        summary.append({
-            "pc": pc, "psim": psim, "label": label,
-            "its": "/".join(str(i) for i in sorted(its[key])),
-            "reps": len(v),
-            "min_us_per_it": 1e6 * min(v.values()),
-            "median_us_per_it": 1e6 * statistics.median(v.values()),
-            "speedup_vs_cg_median": statistics.median(ratios) if ratios else float("nan"),
-            "speedup_vs_cg_of_min": (min(cg.values()) / min(v.values())) if cg else float("nan"),
-            "hidden_median": statistics.median(hid[key]),
-            "correct": "no" if key in bad else "yes",
-        })
+        spi = {rep: float(r["seconds_per_it"]) for rep, r in reps.items()}
+        cg = {rep: float(r["seconds_per_it"]) for rep, r in per.get((pc, psim, BASELINE), {}).items()}
+        ratios = [cg[rep] / spi[rep] for rep in spi if rep in cg and spi[rep] > 0]
+        hid = [float(r["hidden"]) for r in reps.values() if float(r["hidden"]) >= 0]
+        # per iteration and rank: the emulator's sums are over ranks; wall time is the slowest rank's
+        exposed, model, compute = [], [], []
+        for r in reps.values():
+            its = int(r["its"])
+            if its <= 0:
+                continue
+            e = float(r["red_exposed_s"]) / (ranks * its)
+            m = float(r["red_model_s"]) / (ranks * its)
+            exposed.append(e)
+            model.append(m)
+            compute.append(float(r["seconds_per_it"]) - e)
+        q1, med, q3 = quartiles(list(spi.values()))
+        s = {"pc": pc, "psim": psim, "label": label,
+             "its": "/".join(str(i) for i in sorted({int(r["its"]) for r in reps.values()})),
+             "reps": len(spi),
+             "min_us_per_it": 1e6 * min(spi.values()),
+             "median_us_per_it": 1e6 * med, "iqr_us_per_it": 1e6 * (q3 - q1),
+             "speedup_vs_cg_median": float("nan"), "speedup_q1": float("nan"), "speedup_q3": float("nan"),
+             "speedup_vs_cg_of_min": (min(cg.values()) / min(spi.values())) if cg else float("nan"),
+             "hidden_median": float("nan"), "hidden_iqr": float("nan"),
+             "compute_us": 1e6 * statistics.median(compute) if compute else float("nan"),
+             "exposed_us": 1e6 * statistics.median(exposed) if exposed else float("nan"),
+             "hidden_us": 1e6 * max(0.0, statistics.median(model) - statistics.median(exposed)) if model else float("nan"),
+             "correct": "no" if key in bad else "yes"}
+        if ratios:
+            s["speedup_q1"], s["speedup_vs_cg_median"], s["speedup_q3"] = quartiles(ratios)
+        if hid:
+            h1, hm, h3 = quartiles(hid)
+            s["hidden_median"], s["hidden_iqr"] = hm, h3 - h1
+        summary[key] = s
+    return summary, bad
+
+
+def fmt_hidden(s):
+    return "    n/a       " if s["hidden_median"] != s["hidden_median"] else "%6.3f [%5.3f]" % (s["hidden_median"], s["hidden_iqr"])
+
+
+def main():
+    src, outdir = sys.argv[1], sys.argv[2]
+    meta = read_meta(src)
+    ranks = int(meta.get("ranks", "1"))
+    rows = [r for r in csv.DictReader(open(src))]
+    order = meta.get("labels", "").split()
+    for r in rows:  # labels not in the meta file (older CSV): first appearance
+        if r["label"] not in order:
+            order.append(r["label"])
+    summary, bad = summarise(rows, ranks)
+    keys = sorted(summary, key=lambda k: (k[0], k[1], order.index(k[2])))
+
     out = os.path.join(outdir, "summary.csv")
     with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(summary[0].keys()) if summary else ["pc"])
+        fields = list(summary[keys[0]].keys()) if keys else ["pc"]
+        w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
-        for s in summary:
-            w.writerow(s)
-    for k in sorted(bad - set(spi)):
+        for k in keys:
+            w.writerow(summary[k])
+    for k in sorted(bad - set(summary)):
         print("FAILED (wrong answer or not converged): %s P_sim %d %s" % k)
 
-    print("\nEMULATED reduction latency. us/it: min and median over repetitions; speedup per iteration vs")
-    print("PETSc cg in the same run (median of per-repetition ratios | ratio of minima); hidden: share of")
-    print("the modelled reduction latency not paid in waits (blocking reductions count as fully exposed).")
-    for pc in sorted({s["pc"] for s in summary}):
-        for psim in sorted({s["psim"] for s in summary if s["pc"] == pc}):
-            print("\n%s, P_sim %d" % (pc, psim))
-            print("  %-16s %6s %9s %9s %8s %8s %7s" % ("solver", "its", "min us", "med us", "spd med", "spd min", "hidden"))
-            for s in summary:
-                if s["pc"] == pc and s["psim"] == psim:
-                    print("  %-16s %6s %9.1f %9.1f %8.3f %8.3f %7.3f" % (s["label"], s["its"], s["min_us_per_it"], s["median_us_per_it"],
-                                                                      s["speedup_vs_cg_median"], s["speedup_vs_cg_of_min"], s["hidden_median"]))
-    # the issue's questions, at the largest P_sim of each PC
-    get = {(s["pc"], s["psim"], s["label"]): s for s in summary}
-    for pc in sorted({s["pc"] for s in summary}):
-        top = max(s["psim"] for s in summary if s["pc"] == pc)
+    print("\nEMULATED reduction latency (%s ranks, cube %s^3, rtol %s, alpha %s us/hop, jitter %s us/hop)." %
+          (meta.get("ranks", "?"), meta.get("cube_n", "?"), meta.get("rtol", "?"), meta.get("alpha_us", "?"), meta.get("jitter_us", "?")))
+    print("us/it: median [IQR] and minimum over repetitions; speedup per iteration vs PETSc cg in the same run and")
+    print("repetition: median [IQR] of the per-repetition ratios, and the ratio of the minima; hidden: share of the")
+    print("modelled reduction latency not paid in waits, median [IQR] (blocking reductions count as fully exposed;")
+    print("n/a: P_sim 1, no emulated latency to hide). Split per iteration and rank (medians): compute = wall -")
+    print("exposed; exposed and hidden reduction time from the emulator's model.")
+    pcs = sorted({k[0] for k in keys})
+    for pc in pcs:
+        for psim in sorted({k[1] for k in keys if k[0] == pc}):
+            print("\n%s, P_sim %d%s" % (pc, psim, " (no emulated latency)" if psim == 1 else ""))
+            print("  %-16s %5s %17s %8s %17s %7s %14s %8s %8s %8s" % ("solver", "its", "med [IQR] us/it", "min us", "speedup [IQR]",
+                                                                    "spd min", "hidden [IQR]", "comp us", "expo us", "hid us"))
+            for k in keys:
+                if k[0] != pc or k[1] != psim:
+                    continue
+                s = summary[k]
+                print("  %-16s %5s %8.1f [%6.1f] %8.1f %7.3f [%7.3f] %7.3f %14s %8.1f %8.1f %8.1f" % (
+                    s["label"], s["its"], s["median_us_per_it"], s["iqr_us_per_it"], s["min_us_per_it"], s["speedup_vs_cg_median"],
+                    s["speedup_q3"] - s["speedup_q1"], s["speedup_vs_cg_of_min"], fmt_hidden(s), s["compute_us"], s["exposed_us"], s["hidden_us"]))
+            # identical twins: the same options twice in one run must agree within the noise band
+            for k in keys:
+                if k[0] == pc and k[1] == psim and k[2].endswith(TWIN_SUFFIX):
+                    a, b = summary.get((pc, psim, k[2][: -len(TWIN_SUFFIX)])), summary[k]
+                    if not a:
+                        continue
+                    band = max(0.01, a["iqr_us_per_it"] / a["median_us_per_it"], b["iqr_us_per_it"] / b["median_us_per_it"])
+                    ratio = b["median_us_per_it"] / a["median_us_per_it"]
+                    verdict = ("DISAGREE: this row's ratios are not trustworthy" if abs(ratio - 1) > band else
+                               "agree, but the band is wider than %.2f: the machine was loaded, only large differences count" % NOISY
+                               if band > NOISY else "agree")
+                    print("  identical twin %s / %s: ratio of medians %.3f, noise band +-%.3f: %s" % (b["label"], a["label"], ratio, band, verdict))
+    get = summary
+    for pc in pcs:
+        top = max(k[1] for k in keys if k[0] == pc)
         gv, pcg = get.get((pc, top, "pipegv-poll")), get.get((pc, top, "pipecg"))
         print("\n%s, P_sim %d (EMULATED):" % (pc, top))
         if gv and pcg:
-            print("  pipegv+poll vs PETSc cg: %.2fx (median of ratios), %.2fx (ratio of minima); >= 1.3x: %s / %s"
-                  % (gv["speedup_vs_cg_median"], gv["speedup_vs_cg_of_min"], "yes" if gv["speedup_vs_cg_median"] >= 1.3 else "no",
-                     "yes" if gv["speedup_vs_cg_of_min"] >= 1.3 else "no"))
-            print("  pipegv+poll vs PETSc pipecg: min %.1f vs %.1f us/it, median %.1f vs %.1f us/it"
-                  % (gv["min_us_per_it"], pcg["min_us_per_it"], gv["median_us_per_it"], pcg["median_us_per_it"]))
-        for k in ("pipegv", "pipegropp"):
-            h = ["%s %.3f" % (pol, get[(pc, top, k + "-" + pol)]["hidden_median"]) for pol in ("AR", "none", "poll", "thread", "auto")
-                 if (pc, top, k + "-" + pol) in get]
-            print("  hidden fraction %s: %s" % (k, ", ".join(h)))
-        h = ["%s %.3f" % (k, get[(pc, top, k)]["hidden_median"]) for k in ("cg", "chrongear", "groppcg", "pipecg") if (pc, top, k) in get]
-        print("  hidden fraction PETSc/anchors: %s" % ", ".join(h))
+            print("  pipegv+poll vs PETSc cg: %.2fx [IQR %.2f-%.2f] (median of ratios), %.2fx (ratio of minima)"
+                  % (gv["speedup_vs_cg_median"], gv["speedup_q1"], gv["speedup_q3"], gv["speedup_vs_cg_of_min"]))
+            print("  pipegv+poll vs PETSc pipecg: median %.1f [%.1f] vs %.1f [%.1f] us/it, min %.1f vs %.1f us/it"
+                  % (gv["median_us_per_it"], gv["iqr_us_per_it"], pcg["median_us_per_it"], pcg["iqr_us_per_it"], gv["min_us_per_it"], pcg["min_us_per_it"]))
+        for k in [l for l in order if not is_petsc(l) and not l.endswith(TWIN_SUFFIX)]:
+            if (pc, top, k) in get:
+                s = get[(pc, top, k)]
+                print("  hidden fraction %-16s %s" % (k, fmt_hidden(s)))
+        h = ["%s %s" % (k, fmt_hidden(get[(pc, top, k)]).strip()) for k in PETSC_SOLVERS if (pc, top, k) in get]
+        print("  hidden fraction PETSc: %s" % ", ".join(h))
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib missing: no plot")
+        print("matplotlib missing: no plots")
         return
-    pcs = sorted({s["pc"] for s in summary})
-    fig, axes = plt.subplots(1, len(pcs), figsize=(6.5 * len(pcs), 4.8), squeeze=False)
-    show = ["chrongear", "groppcg", "pipecg", "pipegropp-AR", "pipegropp-poll", "pipegv-AR", "pipegv-none", "pipegv-poll", "pipegv-thread"]
+    title = ("EMULATED reduction latency, not a cluster measurement: %s ranks, cube %s$^3$ nodes, rtol %s, "
+             "$\\alpha$ = %s us/hop, jitter %s us/hop, %s repetitions" %
+             (meta.get("ranks", "?"), meta.get("cube_n", "?"), meta.get("rtol", "?"), meta.get("alpha_us", "?"),
+              meta.get("jitter_us", "?"), meta.get("reps", "?")))
+    png = plot_speedup(plt, summary, keys, order, pcs, title, outdir)
+    png2 = plot_breakdown(plt, summary, keys, order, pcs, title, outdir)
+    print("\nwrote %s, %s and %s" % (out, png, png2))
+
+
+def style(label):
+    base, pol = split_label(label)
+    if is_petsc(label):
+        return dict(color="0.35", linestyle="--", marker={"groppcg": "s", "pipecg": "v"}.get(label, "x"), markerfacecolor="white")
+    return dict(color=SOLVER_COLOURS.get(base, "tab:purple"), linestyle="-", marker=POLICY_MARKERS.get(pol, "o"),
+                alpha=0.55 if pol == "AR" else 1.0)
+
+
+def plot_speedup(plt, summary, keys, order, pcs, title, outdir):
+    left_out = {l for l in order if l == BASELINE or l.endswith(TWIN_SUFFIX) or any(l.endswith(s) for s in NOT_DRAWN)}
+    fig, axes = plt.subplots(1, len(pcs), figsize=(7.5 * len(pcs), 5.6), squeeze=False)
     for ax, pc in zip(axes[0], pcs):
-        for label in show:
-            pts = sorted((s["psim"], s["speedup_vs_cg_median"]) for s in summary if s["pc"] == pc and s["label"] == label)
-            if pts:
-                ax.plot([p for p, _ in pts], [y for _, y in pts], marker="o", label=label,
-                        linestyle="--" if label in ("groppcg", "pipecg", "chrongear") else "-")
-        ax.axhline(1.0, color="gray", linewidth=0.8)
+        psims = sorted({k[1] for k in keys if k[0] == pc})
+        emu = [p for p in psims if p > 1]
+        # P_sim = 1 (no emulated latency) sits apart, left of a break, at a quarter of the first emulated P_sim
+        x1 = (emu[0] / 4.0) if emu else 1.0
+        xpos = {p: (p if p > 1 else x1) for p in psims}
+        for label in order:
+            if label in left_out:
+                continue
+            pts = [(xpos[k[1]], summary[k]) for k in keys if k[0] == pc and k[2] == label]
+            if not pts:
+                continue
+            xs = [x for x, _ in pts]
+            ys = [s["speedup_vs_cg_median"] for _, s in pts]
+            lo = [s["speedup_vs_cg_median"] - s["speedup_q1"] for _, s in pts]
+            hi = [s["speedup_q3"] - s["speedup_vs_cg_median"] for _, s in pts]
+            st = style(label)
+            # the line joins emulated points only; the P_sim = 1 point stands alone
+            e = [i for i, (x, _) in enumerate(pts) if x != x1]
+            ax.errorbar([xs[i] for i in e], [ys[i] for i in e], yerr=[[lo[i] for i in e], [hi[i] for i in e]], capsize=2,
+                        label=("PETSc " if is_petsc(label) else "ours: ") + label, markersize=5, linewidth=1.2, **st)
+            o = [i for i, (x, _) in enumerate(pts) if x == x1]
+            if o:
+                st1 = dict(st)
+                st1.pop("linestyle")
+                ax.errorbar([xs[i] for i in o], [ys[i] for i in o], yerr=[[lo[i] for i in o], [hi[i] for i in o]], capsize=2,
+                            linestyle="none", markersize=5, **st1)
+        ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="PETSc cg = 1.0 (baseline)")
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("emulated nodes P_sim")
-        ax.set_ylabel("speedup per iteration vs PETSc cg (median)")
-        ax.set_title("PC %s (EMULATED latency)" % pc)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
+        if emu:
+            ax.axvline(x1 * 2, color="0.6", linewidth=0.8, linestyle="-.")
+            ax.set_xticks([x1] + emu)
+            ax.set_xticklabels(["1\n(no latency)"] + [str(p) for p in emu])
+            ax.set_xlim(x1 / 1.6, emu[-1] * 1.4)
+        ax.set_xlabel("emulated nodes P_sim (R = log2 P_sim reduction rounds)")
+        ax.set_ylabel("speedup per iteration vs PETSc cg\n(median of per-repetition ratios; bars: IQR)")
+        ax.set_title("PC %s" % pc)
+        ax.grid(True, which="major", axis="y", color="0.9")
+        ax.legend(fontsize=7, ncol=2, loc="upper left")
+    notes = ["not drawn: %s" % ", ".join(sorted(l for l in left_out if l != BASELINE))]
+    notes += ["*%s: %s" % (k, v) for k, v in NOT_DRAWN.items()]
+    notes += ["cg-again: cg run twice, the noise check; all rows in summary.csv and the printed tables. Grey dashed: PETSc's KSPs; colour: ours."]
+    fig.suptitle(title, fontsize=9)
+    fig.text(0.01, 0.01, "; ".join(notes), fontsize=7)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.96))
     png = os.path.join(outdir, "speedup.png")
     fig.savefig(png, dpi=110)
-    print("\nwrote %s and %s" % (out, png))
+    plt.close(fig)
+    return png
+
+
+def plot_breakdown(plt, summary, keys, order, pcs, title, outdir):
+    fig, axes = plt.subplots(1, len(pcs), figsize=(7.5 * len(pcs), 5.2), squeeze=False)
+    for ax, pc in zip(axes[0], pcs):
+        top = max(k[1] for k in keys if k[0] == pc)
+        labels = [l for l in order if (pc, top, l) in summary and not l.endswith(TWIN_SUFFIX)]
+        comp = [summary[(pc, top, l)]["compute_us"] for l in labels]
+        expo = [summary[(pc, top, l)]["exposed_us"] for l in labels]
+        hid = [summary[(pc, top, l)]["hidden_us"] for l in labels]
+        x = range(len(labels))
+        ax.bar(x, comp, color="0.7", label="compute (wall time - exposed reduction)")
+        ax.bar(x, expo, bottom=comp, color="tab:red", label="exposed reduction (paid in waits)")
+        ax.bar(x, hid, bottom=[c + e for c, e in zip(comp, expo)], color="white", edgecolor="tab:green", hatch="///",
+               label="hidden reduction (overlapped: not paid)")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([("PETSc " if is_petsc(l) else "") + l for l in labels], rotation=60, ha="right", fontsize=7)
+        ax.set_ylabel("us per iteration and rank (medians over repetitions)")
+        ax.set_title("PC %s, P_sim %d: where an iteration's time goes" % (pc, top))
+        ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    fig.text(0.01, 0.01, "bar height up to the hatch = wall time per iteration; the hatched part is latency the model charged and the "
+             "solver kept off the critical path. Exposed/hidden from the emulator's model (averaged over ranks).", fontsize=7)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.96))
+    png = os.path.join(outdir, "breakdown.png")
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
 
 
 if __name__ == "__main__":

@@ -11,9 +11,13 @@ endif()
 execute_process(COMMAND pkg-config --variable=prefix PETSc OUTPUT_VARIABLE _petsc_prefix OUTPUT_STRIP_TRAILING_WHITESPACE)
 get_filename_component(_petsc_prefix "${_petsc_prefix}" REALPATH)
 
-# Regenerate when a tutorial (and so its TEST block) or an expected output changes.
+# The scripts are generated, and their tests registered, at configure time only. CONFIGURE_DEPENDS on the
+# glob re-runs configure when files are added or removed, not when one is edited; so every tutorial (its
+# /*TEST*/ block) and every expected output is also a configure dependency: editing one makes the next
+# `make` / `cmake --build` re-run CMake, which regenerates the scripts and the list of tests.
 file(GLOB _tut_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorials/ex*.c ${PROJECT_SOURCE_DIR}/tutorials/ex*.py
   ${PROJECT_SOURCE_DIR}/tutorials/output/*.out)
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_tut_sources})
 set(_testdir ${PROJECT_BINARY_DIR}/tests/pipeksp)
 # drop scripts of removed TEST entries (the tutorial executables live in the same folder: keep them)
 file(GLOB _old_scripts ${_testdir}/tutorials/run*.sh)

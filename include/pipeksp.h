@@ -51,6 +51,11 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */
 PETSC_EXTERN PetscErrorCode PipeKSPMatMult(Mat, Vec, Vec);
+/* rows between two poll points of PipeKSPMatMult() on a matrix (-pipeksp_spmv_chunk under its prefix, 256) */
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetSpMVChunk(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPMatGetSpMVChunk(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPMatSetFromOptions(Mat);
+PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 /* ---------------- PC asddic (src/pc) ---------------- */
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
@@ -102,16 +107,16 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
 
 /* ---- hybrid MPI+OpenMP hot path (src/sys/threads.c) ----
    One thread count per process for the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps
-   (-pipeksp_threads, default OMP_NUM_THREADS, else 1), and how the SpMV's interior row chunks go to the
-   threads (-pipeksp_spmv_schedule, -pipeksp_spmv_chunk). 1 thread, or a build without OpenMP, keeps the
+   (-pipeksp_threads, default OMP_NUM_THREADS, else 1), and how the SpMV's interior row chunks (the
+   matrix's -pipeksp_spmv_chunk) go to the threads (-pipeksp_spmv_schedule). 1 thread, or a build without OpenMP, keeps the
    single-threaded kernels. */
 typedef enum { PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED } PipeKSPScheduleType;
 PETSC_EXTERN const char *const PipeKSPScheduleTypes[];
 PETSC_EXTERN PetscErrorCode PipeKSPSetThreads(PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPGetThreads(PetscInt *);
 PETSC_EXTERN PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt);
-PETSC_EXTERN PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType, PetscInt);
-PETSC_EXTERN PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType);
+PETSC_EXTERN PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *);
 PETSC_EXTERN PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm);
 PETSC_EXTERN PetscErrorCode PipeKSPThreadsView(PetscViewer);
 /* ---- end hybrid ---- */

@@ -14,8 +14,8 @@
 PETSC_INTERN PetscInt PipeKSPThreadsNum(void);
 /* threads for a kernel on n local rows: 1 below -pipeksp_threads_min_rows */
 PETSC_INTERN PetscInt PipeKSPThreadsFor(PetscInt);
-/* the settings read together: threads, schedule and chunk (rows per SpMV work item) */
-PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *, PetscInt *);
+/* the settings read together: threads and SpMV schedule */
+PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *);
 PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
 
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
@@ -31,6 +31,7 @@ typedef struct {
   Vec             ghost;
   PetscBool       aij;
   PetscInt        bs;
+  PetscInt        chunk; /* rows per work item: the matrix's poll-point chunk */
   PetscInt        nnodes;
   const PetscInt *nodes;
 } PipeKSPSpMVParts;

@@ -164,6 +164,24 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* the operator's poll-point SpMV settings: read its options, or view them (chrongear multiplies
+   with plain MatMult: nothing to read or show) */
+static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptions)(Mat), PetscViewer viewer)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool set;
+  Mat       A;
+
+  PetscFunctionBegin;
+  if (pipe->blocking_only) PetscFunctionReturn(0);
+  PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
+  if (!set) PetscFunctionReturn(0);
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  if (setfromoptions) PetscCall(setfromoptions(A));
+  if (viewer) PetscCall(PipeKSPMatViewSpMV(A, viewer));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObject)
 {
   KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
@@ -183,6 +201,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
   PetscCall(PetscOptionsInt("-ksp_pipe_replace", "Recompute r = b - A x and the auxiliary vectors every n iterations (0 = never)", "KSPPipeSetReplacePeriod", n, &n, &flg));
   if (flg) PetscCall(KSPPipeSetReplacePeriod(ksp, n));
   PetscOptionsHeadEnd();
+  PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL)); /* -pipeksp_spmv_chunk */
   PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
   PetscFunctionReturn(0);
 }
@@ -203,6 +222,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at set-up)\n", PipeKSPProgressTypes[pipe->progress]));
     PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)pipe->interval));
   }
+  PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
   PetscFunctionReturn(0);
 }
 

@@ -1,4 +1,4 @@
-/* The GeoFEM/Cube problem (ALGORITHMS.md §4): 3D linear elasticity on a box of Q1 hexahedra,
+/* The GeoFEM/Cube problem (docs/cube.md): 3D linear elasticity on a box of Q1 hexahedra,
    rollers on the three min faces, uniform traction in +z on z = zmax, exact solution known. */
 #include <petsc/private/petscimpl.h>
 #include <pipeksp/pipekspimpl.h>

@@ -5,10 +5,13 @@
    PipeKSPProgressPoll() between chunks, finish the scatter, add the off-diagonal block (PETSc's own
    MatMultAdd on the compressed-row Ao). Every other type gets MatMult() with polls around it.
    What depends on the sparsity pattern (halo scatter, row groups) is cached on the Mat in a
-   PetscContainer and rebuilt when the type or the nonzero state changes. */
+   PetscContainer and rebuilt when the type or the nonzero state changes.
+   Logging: the split product is logged as PETSc's MatMult (so -log_view's MatMult row counts every
+   SpMV, as with cg) with our PipeMatMult nested inside it. */
 #include <pipeksp/spmvimpl.h>
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
+#include <petsc/private/matimpl.h>
 #include <string.h>
 
 #if defined(__GNUC__)
@@ -19,7 +22,7 @@
 
 #define SPMV_KEY        "PipeKSPMatMult_ctx"
 #define SPMV_NODE_MAX   5   /* rows sharing one column list that AIJ multiplies together */
-#define SPMV_CHUNK_DEF  256 /* rows between polls (ALGORITHMS.md: 100-500) */
+#define SPMV_CHUNK_DEF  256 /* rows between polls (docs/algorithms.md: 100-500) */
 
 static PetscLogEvent   PIPEKSP_MatMult = 0;
 static PetscBool       SpMVPackageInitialized = PETSC_FALSE;
@@ -35,7 +38,8 @@ typedef struct {
   Mat              Ad, Ao;     /* MPI paths: the blocks, referenced so their addresses stay unique */
   PetscInt         nghost;     /* columns of Ao at set-up */
   PetscInt         bs, mb;     /* block size (1 for AIJ), local block rows */
-  PetscInt         chunk;      /* scalar rows per chunk */
+  PetscInt         chunk;      /* scalar rows per chunk (PipeKSPMatSetSpMVChunk, -pipeksp_spmv_chunk) */
+  PetscBool        chunkset;   /* chunk came from the setter or the options: no lazy options read */
   /* AIJ: groups of consecutive rows with identical columns, rebuilt when Ad's pattern changes */
   Mat              nodes_of;
   PetscObjectState nodes_nzstate;
@@ -94,6 +98,7 @@ static PetscErrorCode SpMVGetCtx(Mat A, SpMVCtx **ctx)
   if (!c || c->owner != A) {
     PetscCall(PetscNew(&c));
     c->owner = A;
+    c->chunk = SPMV_CHUNK_DEF;
     PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
     PetscCall(PetscContainerSetPointer(cont, c));
     PetscCall(PetscContainerSetUserDestroy(cont, SpMVCtxDestroy));
@@ -183,8 +188,7 @@ static PetscErrorCode SpMVEnsureNodes(SpMVCtx *c, Mat Ad)
 static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType type, Vec x)
 {
   const PetscInt *colmap;
-  const char     *prefix;
-  PetscInt        m, nghost, chunk = SPMV_CHUNK_DEF;
+  PetscInt        m, nghost;
   IS              is;
 
   PetscFunctionBegin;
@@ -192,10 +196,6 @@ static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType
   c->path = path;
   PetscCall(PetscStrncpy(c->type, type, sizeof(c->type)));
   PetscCall(MatGetNonzeroState(A, &c->nzstate));
-  PetscCall(MatGetOptionsPrefix(A, &prefix));
-  PetscCall(PetscOptionsGetInt(((PetscObject)A)->options, prefix, "-pipeksp_spmv_chunk", &chunk, NULL));
-  PetscCheck(chunk >= 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_spmv_chunk %" PetscInt_FMT ": the number of rows between poll points must be >= 1", chunk);
-  c->chunk = chunk;
   c->bs    = 1;
   if (path == PIPEKSP_SPMV_SEQBAIJ || path == PIPEKSP_SPMV_MPIBAIJ) PetscCall(MatGetBlockSize(A, &c->bs));
   if (c->bs > 8) PetscCall(PetscMalloc1(c->bs, &c->work));
@@ -501,7 +501,12 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   }
 
   PetscCall(SpMVGetCtx(A, &c));
+  /* a matrix whose options no KSP read (asddic's pmat, direct calls): read them at the first product */
+  if (!c->chunkset) PetscCall(PipeKSPMatSetFromOptions(A));
   PetscCall(SpMVCheckLayouts(A, c, x, y));
+  /* logged as MatMult too, so -log_view's MatMult row counts our SpMVs like cg's (PETSc counts a
+     MatMult nested in a running one, e.g. a shell wrapping us, once); PipeMatMult nested inside */
+  PetscCall(PetscLogEventBegin(MAT_Mult, A, x, y, 0));
   PetscCall(PetscLogEventBegin(PIPEKSP_MatMult, A, x, y, 0));
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
@@ -530,11 +535,149 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
     PetscCall(VecRestoreArrayRead(x, &xa));
     PetscCall(VecScatterEnd(c->halo, x, c->ghost, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecPlaceArray(c->yseq, ya));
-    PetscCall(MatMultAdd(Ao, c->ghost, c->yseq, c->yseq));
+    /* the kernel itself, as PETSc's MatMult_MPIAIJ does: no extra MatMultAdd in -log_view */
+    PetscUseTypeMethod(Ao, multadd, c->ghost, c->yseq, c->yseq);
     PetscCall(VecResetArray(c->yseq));
     PetscCall(VecRestoreArray(y, &ya));
   }
   PetscCall(PetscLogEventEnd(PIPEKSP_MatMult, A, x, y, 0));
+  PetscCall(PetscLogEventEnd(MAT_Mult, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPMatSetSpMVChunk - Sets how many rows of the diagonal block `PipeKSPMatMult()` multiplies
+  between two poll points (`PipeKSPProgressPoll()`) on this matrix
+
+  Logically Collective
+
+  Input Parameters:
++ A    - the matrix (any type; only SeqAIJ/MPIAIJ/SeqBAIJ/MPIBAIJ products are split into chunks)
+- rows - scalar rows per chunk, >= 1 (rounded down to whole blocks for BAIJ, at least one block)
+
+  Options Database Key:
+. -pipeksp_spmv_chunk <rows> - under the matrix's options prefix; default 256
+
+  Notes:
+  Small chunks poll often, which lets a pending reduction advance sooner; each poll costs a clock
+  read (and, once the poll interval has passed, an `MPI_Test`). 100-500 rows keep both small.
+  The value is used from the next product on. `-ksp_view` of the pipelined solvers prints it.
+
+  Level: advanced
+
+.seealso: `PipeKSPMatGetSpMVChunk()`, `PipeKSPMatSetFromOptions()`, `PipeKSPMatMult()`, `KSPPipeSetPollInterval()`
+@*/
+PetscErrorCode PipeKSPMatSetSpMVChunk(Mat A, PetscInt rows)
+{
+  SpMVCtx *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, rows, 2);
+  PetscCheck(rows >= 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_spmv_chunk %" PetscInt_FMT ": the number of rows between poll points must be >= 1", rows);
+  PetscCall(SpMVGetCtx(A, &c));
+  c->chunk    = rows;
+  c->chunkset = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPMatGetSpMVChunk - Gets how many rows `PipeKSPMatMult()` multiplies between two poll points
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. rows - scalar rows per chunk (256 unless set)
+
+  Level: advanced
+
+.seealso: `PipeKSPMatSetSpMVChunk()`
+@*/
+PetscErrorCode PipeKSPMatGetSpMVChunk(Mat A, PetscInt *rows)
+{
+  PetscContainer cont;
+  SpMVCtx       *c = NULL;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidIntPointer(rows, 2);
+  PetscCall(PetscObjectQuery((PetscObject)A, SPMV_KEY, (PetscObject *)&cont));
+  if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&c));
+  *rows = c && c->owner == A ? c->chunk : SPMV_CHUNK_DEF;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPMatSetFromOptions - Reads the options of `PipeKSPMatMult()` for this matrix (shown by -help)
+
+  Collective
+
+  Input Parameter:
+. A - the matrix; options are read under its prefix
+
+  Options Database Key:
+. -pipeksp_spmv_chunk <rows> - rows of the diagonal block multiplied between two poll points (`PipeKSPMatSetSpMVChunk()`)
+
+  Notes:
+  `KSPSetFromOptions()` of pipegropp, pipegv and chrongear calls it on the operator. A matrix that
+  reaches `PipeKSPMatMult()` without that (a preconditioner's matrix, a direct call) has its options
+  read at its first product, unless `PipeKSPMatSetSpMVChunk()` was called.
+
+  Level: advanced
+
+.seealso: `PipeKSPMatSetSpMVChunk()`, `PipeKSPMatMult()`
+@*/
+PetscErrorCode PipeKSPMatSetFromOptions(Mat A)
+{
+  SpMVCtx  *c;
+  PetscInt  rows;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(SpMVGetCtx(A, &c));
+  rows = c->chunk;
+  /* a title of its own: PETSc prints the "Matrix (Mat)" section once per prefix, before we come */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, "PipeKSP poll-point SpMV (PipeKSPMatMult) options", "Mat");
+  PetscCall(PetscOptionsInt("-pipeksp_spmv_chunk", "Rows of the diagonal block multiplied between two poll points of PipeKSPMatMult()", "PipeKSPMatSetSpMVChunk", rows, &rows, &flg));
+  PetscOptionsEnd();
+  if (flg) PetscCall(PipeKSPMatSetSpMVChunk(A, rows));
+  c->chunkset = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPMatViewSpMV - Prints how `PipeKSPMatMult()` multiplies this matrix (path and chunk size)
+
+  Collective
+
+  Input Parameters:
++ A      - the matrix
+- viewer - an ASCII viewer
+
+  Level: advanced
+
+.seealso: `PipeKSPMatSetSpMVChunk()`, `PipeKSPMatMult()`
+@*/
+PetscErrorCode PipeKSPMatViewSpMV(Mat A, PetscViewer viewer)
+{
+  PetscInt  rows;
+  PetscBool iascii, split = PETSC_FALSE;
+  MatType   type;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(MatGetType(A, &type));
+  if (type) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &split, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
+  PetscCall(PipeKSPMatGetSpMVChunk(A, &rows));
+  if (split) PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: split product, a poll point every %" PetscInt_FMT " rows of the diagonal block (-pipeksp_spmv_chunk)\n", rows));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: MatMult() of type %s with poll points before and after\n", type ? type : "(not set)"));
   PetscFunctionReturn(0);
 }
 
@@ -552,6 +695,7 @@ static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
   p.ghost = mpi ? c->ghost : NULL;
   p.aij   = (PetscBool)(c->path == PIPEKSP_SPMV_SEQAIJ || c->path == PIPEKSP_SPMV_MPIAIJ);
   p.bs    = c->bs;
+  p.chunk = c->chunk;
   if (p.aij) PetscCall(SpMVEnsureNodes(c, p.Ad));
   p.nnodes = p.aij ? c->nnodes : 0;
   p.nodes  = p.aij ? c->nodes : NULL;

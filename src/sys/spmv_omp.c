@@ -209,7 +209,8 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
 
   PetscFunctionBegin;
   PetscCall(OMPRegisterEvents());
-  PetscCall(PipeKSPThreadsGet(NULL, &sched, &chunk));
+  PetscCall(PipeKSPThreadsGet(NULL, &sched));
+  chunk = p->chunk;
   PetscCall(OMPGetCtx(p, chunk, &c));
   PetscCall(MatGetRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the diagonal block");

@@ -1,6 +1,7 @@
 /* The hybrid MPI+OpenMP settings: one thread count per process (-pipeksp_threads) shared by the
    threaded SpMV, the pipelined KSPs' fused vector kernels and asddic's colour sweeps, and the SpMV's
-   interior schedule (-pipeksp_spmv_schedule, -pipeksp_spmv_chunk). Plus the deterministic blocked
+   interior schedule (-pipeksp_spmv_schedule; its work items are the matrix's -pipeksp_spmv_chunk rows,
+   PipeKSPMatSetSpMVChunk()). Plus the deterministic blocked
    reduction the vector kernels use. */
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
@@ -11,7 +12,6 @@
 
 const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
 
-#define THR_CHUNK_DEF   256   /* rows per SpMV work item: as many as the serial path has between polls */
 #define THR_MINROWS_DEF 20000 /* below this many local rows a parallel region costs more than it saves,
                                  and far more when ranks x threads oversubscribe the cores */
 
@@ -19,11 +19,10 @@ static struct {
   PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
   PetscInt            nt;
   PipeKSPScheduleType sched;
-  PetscInt            chunk;
   PetscInt            minrows;
   PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks() */
   PetscInt            npart;
-} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_CHUNK_DEF, THR_MINROWS_DEF, NULL, 0};
+} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_MINROWS_DEF, NULL, 0};
 
 static PetscBool ThreadsPackageInitialized = PETSC_FALSE;
 
@@ -58,7 +57,7 @@ static PetscInt DefaultThreads(void)
 /* the options, without -help output (first use outside any SetFromOptions) */
 static PetscErrorCode ThreadsReadOptions(void)
 {
-  PetscInt  nt = Thr.nt, chunk = Thr.chunk, minrows = Thr.minrows;
+  PetscInt  nt = Thr.nt, minrows = Thr.minrows;
   PetscEnum sched = (PetscEnum)Thr.sched;
   PetscBool flg;
 
@@ -69,9 +68,7 @@ static PetscErrorCode ThreadsReadOptions(void)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, &sched, &flg));
-  if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched, PETSC_DEFAULT));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_spmv_chunk", &chunk, &flg));
-  if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
   PetscFunctionReturn(0);
@@ -93,13 +90,12 @@ PetscInt PipeKSPThreadsNum(void)
 #endif
 }
 
-PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched, PetscInt *chunk)
+PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched)
 {
   PetscFunctionBegin;
   if (!Thr.read) PetscCall(ThreadsReadOptions());
   if (nt) *nt = PipeKSPThreadsNum();
   if (sched) *sched = Thr.sched;
-  if (chunk) *chunk = Thr.chunk;
   PetscFunctionReturn(0);
 }
 
@@ -114,7 +110,6 @@ PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched, Petsc
   Options Database Keys:
 + -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
 . -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
-. -pipeksp_spmv_chunk <rows> - rows per interior work item of the threaded SpMV (default 256)
 - -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 20000)
 
   Note:
@@ -126,19 +121,17 @@ PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched, Petsc
 @*/
 PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
 {
-  PetscInt            nt, chunk;
+  PetscInt            nt;
   PipeKSPScheduleType sched;
   PetscBool           flg;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
+  PetscCall(PipeKSPThreadsGet(&nt, &sched));
   PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
   PetscCall(PetscOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
-  if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched, PETSC_DEFAULT));
-  PetscCall(PetscOptionsInt("-pipeksp_spmv_chunk", "Rows per interior work item of the threaded SpMV (and between polls)", "PipeKSPSetSpMVSchedule", chunk, &chunk, &flg));
-  if (flg) PetscCall(PipeKSPSetSpMVSchedule(Thr.sched, chunk));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched));
   PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", Thr.minrows, &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
   PetscOptionsEnd();
@@ -195,7 +188,7 @@ PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
 {
   PetscFunctionBegin;
   PetscValidIntPointer(nt, 1);
-  PetscCall(PipeKSPThreadsGet(nt, NULL, NULL));
+  PetscCall(PipeKSPThreadsGet(nt, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -204,28 +197,27 @@ PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
 
   Not Collective
 
-  Input Parameters:
-+ sched - PIPEKSP_SCHEDULE_DYNAMIC (default: the master thread joins when its halo exchange is done),
+  Input Parameter:
+. sched - PIPEKSP_SCHEDULE_DYNAMIC (default: the master thread joins when its halo exchange is done),
           PIPEKSP_SCHEDULE_STATIC (equal shares; the master's share waits for its communication) or
           PIPEKSP_SCHEDULE_GUIDED
-- chunk - rows per work item (>= 1), or PETSC_DEFAULT to keep the current value (default 256)
 
-  Options Database Keys:
-+ -pipeksp_spmv_schedule <static,dynamic,guided> - the schedule
-- -pipeksp_spmv_chunk <rows> - the chunk
+  Options Database Key:
+. -pipeksp_spmv_schedule <static,dynamic,guided> - the schedule
+
+  Note:
+  A work item is the matrix's poll-point chunk, `PipeKSPMatSetSpMVChunk()` (-pipeksp_spmv_chunk, 256 rows).
 
   Level: intermediate
 
-.seealso: `PipeKSPSetThreads()`, `PipeKSPGetSpMVSchedule()`
+.seealso: `PipeKSPSetThreads()`, `PipeKSPGetSpMVSchedule()`, `PipeKSPMatSetSpMVChunk()`
 @*/
-PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched, PetscInt chunk)
+PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched)
 {
   PetscFunctionBegin;
   PetscCheck(sched >= PIPEKSP_SCHEDULE_STATIC && sched <= PIPEKSP_SCHEDULE_GUIDED, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown SpMV schedule %d; use static, dynamic or guided", (int)sched);
-  PetscCheck(chunk == PETSC_DEFAULT || chunk >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_spmv_chunk %" PetscInt_FMT ": the number of rows per chunk must be >= 1", chunk);
   if (!Thr.read) PetscCall(ThreadsReadOptions());
   Thr.sched = sched;
-  if (chunk != PETSC_DEFAULT) Thr.chunk = chunk;
   PetscFunctionReturn(0);
 }
 
@@ -259,27 +251,26 @@ PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt n)
 }
 
 /*@
-  PipeKSPGetSpMVSchedule - the threaded SpMV's schedule and chunk
+  PipeKSPGetSpMVSchedule - the threaded SpMV's schedule
 
   Not Collective
 
-  Output Parameters:
-+ sched - the schedule (may be NULL)
-- chunk - rows per work item (may be NULL)
+  Output Parameter:
+. sched - the schedule
 
   Level: intermediate
 
 .seealso: `PipeKSPSetSpMVSchedule()`
 @*/
-PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched, PetscInt *chunk)
+PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched)
 {
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadsGet(NULL, sched, chunk));
+  PetscCall(PipeKSPThreadsGet(NULL, sched));
   PetscFunctionReturn(0);
 }
 
 /*@
-  PipeKSPThreadsView - prints the hybrid settings: threads, SpMV schedule and chunk
+  PipeKSPThreadsView - prints the hybrid settings: threads, SpMV schedule, least rows for threads
 
   Collective on the viewer
 
@@ -293,16 +284,16 @@ PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched, PetscInt *chun
 PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 {
   PetscBool           iascii;
-  PetscInt            nt = 1, chunk = THR_CHUNK_DEF;
+  PetscInt            nt = 1;
   PipeKSPScheduleType sched = PIPEKSP_SCHEDULE_DYNAMIC;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PipeKSPThreadsGet(&nt, &sched, &chunk));
+  PetscCall(PipeKSPThreadsGet(&nt, &sched));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s, chunk %" PetscInt_FMT " rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], chunk, Thr.minrows));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s, chunk %" PetscInt_FMT " rows when threaded\n", PipeKSPScheduleTypes[sched], chunk));
+  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], Thr.minrows));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s when threaded\n", PipeKSPScheduleTypes[sched]));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));
 #endif

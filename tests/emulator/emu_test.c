@@ -67,15 +67,25 @@ static double quartile(double *v, int n)
   return v[n / 4];
 }
 
-/* every rank judges its own numbers; the test fails if any rank fails (MPI_Reduce + MPI_Bcast,
-   which the emulator does not touch) */
+/* every rank judges its own numbers; the test fails if any rank fails. Rank 0 gathers every rank's
+   figure (MPI_Gather + MPI_Bcast, which the emulator does not touch) and prints them all, so a
+   failure names the rank that failed and its own figure. */
 static void check(const char *what, double val_us, double lo_us, double hi_us)
 {
-  int ok = val_us >= lo_us && val_us <= hi_us, all = 0;
+  int    ok = val_us >= lo_us && val_us <= hi_us, all = 0, r;
+  int    oks[64];
+  double vals[64];
   MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
   MPI_Bcast(&all, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!ok) printf("[rank %d] FAIL %s: %.1f us not in [%.1f, %.1f]\n", rank, what, val_us, lo_us, hi_us);
-  if (!rank) printf("%s %s: rank 0 %.1f us, expected [%.1f, %.1f]\n", all ? "ok" : "FAILED", what, val_us, lo_us, hi_us);
+  if (size <= 64) {
+    MPI_Gather(&ok, 1, MPI_INT, oks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&val_us, 1, MPI_DOUBLE, vals, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  }
+  if (!rank) {
+    printf("%s %s:", all ? "ok" : "FAILED", what);
+    for (r = 0; r < size && r < 64; r++) printf("%s rank %d %.1f us%s", r ? "," : "", r, vals[r], oks[r] ? "" : " (FAILED)");
+    printf(", expected [%.1f, %.1f]\n", lo_us, hi_us);
+  }
   fflush(stdout);
   if (!all) fails++;
 }
@@ -191,11 +201,16 @@ static double t_blocking(void)
 
 /* Iallreduce, compute `c` seconds (polling with MPI_Test every `poll` seconds if poll > 0), Wait.
    Returns the lower quartile of the wait time; *tdone: of the time from start to the first successful
-   MPI_Test; *excess: of (wait - what library progress predicts, max(0, R*alpha - time before the wait)) */
-static double t_overlap(double c, double poll, double *tdone, double *excess)
+   MPI_Test; *excess: of (wait - what library progress predicts, max(0, R*alpha - time before the wait));
+   *tcomp: the least time from start to the end of the wait over the repetitions; *late: repetitions
+   whose compute phase overran c by more than 0.5 R*alpha (the rank was descheduled).
+   The compute phase is a sleep: on a loaded node the rank can wake up milliseconds late (with 2 ranks
+   Open MPI binds rank r to core r, so a rank cannot escape a busy core). Judge waits against the time
+   the compute really took, never against c. */
+static double t_overlap(double c, double poll, double *tdone, double *excess, double *tcomp, int *late)
 {
-  double      v[REPS], w[REPS], x[REPS], t0, t1, tend, pred;
-  int         in = 1, out, i, flag;
+  double      v[REPS], w[REPS], x[REPS], t0, t1, tend, pred, tc = -1;
+  int         in = 1, out, i, flag, nlate = 0;
   MPI_Request rq;
   for (i = 0; i < REPS; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -214,8 +229,10 @@ static double t_overlap(double c, double poll, double *tdone, double *excess)
       }
     } else compute_until(tend);
     t1 = now();
+    if (t1 - t0 > c + 0.5 * R * alpha) nlate++;
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
     v[i] = now() - t1;
+    if (tc < 0 || now() - t0 < tc) tc = now() - t0;
     pred = R * alpha - (t1 - t0);
     x[i] = v[i] - (pred > 0 ? pred : 0);
     if (out != size) fails++;
@@ -223,6 +240,8 @@ static double t_overlap(double c, double poll, double *tdone, double *excess)
   }
   if (tdone) *tdone = quartile(w, REPS);
   if (excess) *excess = quartile(x, REPS);
+  if (tcomp) *tcomp = tc;
+  if (late) *late = nlate;
   return quartile(v, REPS);
 }
 
@@ -230,9 +249,9 @@ int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "calls";
   const char *s;
-  double      RA, A, slack, tol, m, td, blk, jit;
+  double      RA, A, slack, tol, m, td, tc, blk, jit;
   long        P;
-  int         virt;
+  int         virt, late = 0;
 
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* 1 us sleep precision for the compute phases */
   MPI_Init(&argc, &argv);
@@ -272,7 +291,7 @@ int main(int argc, char **argv)
 
   if (!strcmp(mode, "off")) {
     check("blocking allreduce, emulator off", 1e6 * t_blocking(), 0, 1000);
-    check("Iallreduce wait after 1 ms compute, emulator off", 1e6 * t_overlap(1e-3, 0, NULL, NULL), 0, 1000);
+    check("Iallreduce wait after 1 ms compute, emulator off", 1e6 * t_overlap(1e-3, 0, NULL, NULL, NULL, NULL), 0, 1000);
   } else if (!strcmp(mode, "calls")) {
     blk = 1e6 * t_blocking();
     if (getenv("PIPEKSP_EMU_JITTER_US")) { /* noise only adds; the same draws on every rank */
@@ -285,25 +304,29 @@ int main(int argc, char **argv)
       if (virt) check("jitter: every rank draws the same noise (max - min over ranks)", hi - lo, 0, tol);
       if (virt) check("jitter: noise present (blocking - R*alpha)", blk - RA, 1e-3, jit);
     } else check("blocking allreduce = R*alpha", blk, RA - tol, RA + slack);
-    m = t_overlap(2 * R * alpha, 0, NULL, NULL);
+    m = t_overlap(2 * R * alpha, 0, NULL, NULL, NULL, NULL);
     check("progress=calls, no MPI during compute: wait = (R-1)*alpha", 1e6 * m, RA - A - tol, RA - A + jit + slack);
-    m = t_overlap(3 * R * alpha, 0.2 * alpha, &td, NULL);
+    m = t_overlap(3 * R * alpha, 0.2 * alpha, &td, NULL, NULL, NULL);
     check("progress=calls, MPI_Test every alpha/5 during compute: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000);
     /* without progress it would be seen only at the wait, after 3 R*alpha + (R-1)*alpha */
     check("progress=calls, polling: completion seen within R*(alpha + poll interval)", 1e6 * td, RA - tol, jit + (virt ? 1.2 * RA + tol : 2.5 * RA));
     if (!getenv("PIPEKSP_EMU_JITTER_US")) {
       /* polls at 4,8,..,(R/2-1)*4 alpha each complete one round and start the next; the wait at
          2R alpha finds one round done and runs the other R/2 back to back */
-      m = t_overlap(2 * R * alpha, 4 * alpha, NULL, NULL);
+      m = t_overlap(2 * R * alpha, 4 * alpha, NULL, NULL, NULL, NULL);
       check("progress=calls, MPI_Test every 4 alpha: wait = (R/2)*alpha", 1e6 * m, 0.5 * RA - tol, 0.5 * RA + slack);
     }
   } else if (!strcmp(mode, "library")) {
     check("blocking allreduce = R*alpha", 1e6 * t_blocking(), RA - tol, RA + slack);
-    m = t_overlap(1.5 * R * alpha, 0, NULL, NULL);
+    m = t_overlap(1.5 * R * alpha, 0, NULL, NULL, NULL, NULL);
     check("progress=library, compute 1.5 R*alpha: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000);
-    m = t_overlap(0.5 * R * alpha, 0, NULL, &td);
-    check("progress=library, compute 0.5 R*alpha: wait = R*alpha - compute", 1e6 * td, -tol - (virt ? 0 : 50), slack);
-    check("progress=library, compute 0.5 R*alpha: wait > 0", 1e6 * m, virt ? 0.5 * RA - tol : 0.3 * RA, 0.5 * RA + slack);
+    m = t_overlap(0.5 * R * alpha, 0, NULL, &td, &tc, &late);
+    /* a rank whose sleep overran past R*alpha rightly waits ~0 (issue 14: rank 1 measured 26.7 us
+       against >= 2400 in a full make test, with the old check that assumed the compute took 0.5 R*alpha);
+       so the waits are judged against the compute time each repetition really took */
+    if (late) printf("[rank %d] note: compute phase overran 0.5 R*alpha by > 0.5 R*alpha in %d of %d repetitions (descheduled); wait %.1f us\n", rank, late, REPS, 1e6 * m);
+    check("progress=library, compute 0.5 R*alpha: wait = R*alpha - compute actually spent", 1e6 * td, -tol - (virt ? 0 : 50), slack);
+    check("progress=library, compute 0.5 R*alpha: done no earlier than R*alpha after the start (every repetition)", 1e6 * tc, RA - tol, 1.5 * RA + slack);
   } else if (!strcmp(mode, "p2p")) {
     /* rank 0 blocks in MPI_Recv for 1.5 R alpha while its reduction is pending (rank 1 sends late):
        PIPEKSP_EMU_P2P=interval: the blocked time progresses the rounds, the wait pays ~0;

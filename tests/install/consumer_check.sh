@@ -1,22 +1,40 @@
 #!/bin/sh
-# Install the built tree into a scratch prefix and build a PETSc application against the INSTALLED copy
-# only, both ways a user would: pkg-config (pipeksp.pc) and CMake find_package(PipeKSP). Each build of
-# tutorials/ex1.c must then solve the cube with pipegv + asddic to the exact solution.
+# Install the built tree the README's way (`make install PREFIX=...`, with build/ already configured for
+# another prefix) and build a PETSc application against the INSTALLED copy only, both ways a user would:
+# pkg-config (the README's own `mpicc app.c $(... pkg-config ...)` line, run verbatim with the prefix
+# substituted, no LD_LIBRARY_PATH) and CMake find_package(PipeKSP). Each build of tutorials/ex1.c must
+# then solve the cube with pipegv + asddic to the exact solution.
 # usage: consumer_check.sh <build dir> <source dir> <scratch dir> <mpiexec>
 set -e
 BUILD=$1 SRC=$2 WORK=$3 MPIEXEC=$4
 rm -rf "$WORK" && mkdir -p "$WORK"
-cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log"
-for f in include/pipeksp.h lib/pkgconfig/pipeksp.pc lib/cmake/PipeKSP/PipeKSPConfig.cmake; do
-  test -f "$WORK/prefix/$f" || { echo "FAILED: $f not installed"; exit 1; }
+unset LD_LIBRARY_PATH MAKEFLAGS MFLAGS MAKELEVEL
+# 0. `make install PREFIX=` is honoured every time, whatever prefix build/ was configured with
+cfgprefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$BUILD/CMakeCache.txt")
+[ "$cfgprefix" != "$WORK/prefix" ] || { echo "FAILED: the build is configured for the test prefix; cannot test PREFIX"; exit 1; }
+for p in "$WORK/first" "$WORK/prefix"; do
+  make --no-print-directory -C "$SRC" install BUILD="$BUILD" PREFIX="$p" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; echo "FAILED: make install PREFIX=$p"; exit 1; }
+  for f in include/pipeksp.h lib/pkgconfig/pipeksp.pc lib/cmake/PipeKSP/PipeKSPConfig.cmake; do
+    test -f "$p/$f" || { echo "FAILED: make install PREFIX=$p did not install $f there (configure-time prefix: $cfgprefix)"; exit 1; }
+  done
 done
+echo "make install PREFIX=... honoured twice (build configured for $cfgprefix)"
+# `make clean` must never remove an install tree, even with PREFIX in the environment (conda, Termux)
+if PREFIX="$WORK/prefix" make -n --no-print-directory -C "$SRC" clean BUILD="$BUILD" | grep -q "$WORK/prefix"; then
+  echo "FAILED: make clean would delete the install tree \$PREFIX"; exit 1
+fi
 LIBDIR=$(dirname "$(find "$WORK/prefix" -name 'libpipeksp.so' | head -1)")
 
-# 1. pkg-config: the .pc file must point into the prefix it was installed to
-export PKG_CONFIG_PATH="$LIBDIR/pkgconfig:/usr/lib/petsc/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
-inc=$(pkg-config --variable=includedir pipeksp)
+# 1. pkg-config, exactly as the README shows it (its /opt/pipeksp replaced by our prefix)
+line=$(grep -m1 '^mpicc app.c .*pkg-config' "$SRC/README.md") || { echo "FAILED: no 'mpicc app.c ... pkg-config' line in README.md"; exit 1; }
+line=$(echo "$line" | sed "s#/opt/pipeksp#$WORK/prefix#g")
+echo "README line: $line"
+export PKG_CONFIG_PATH="/usr/lib/petsc/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
+inc=$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig:$PKG_CONFIG_PATH" pkg-config --variable=includedir pipeksp)
 [ "$(cd "$inc" && pwd)" = "$(cd "$WORK/prefix/include" && pwd)" ] || { echo "FAILED: pipeksp.pc includedir $inc is not in $WORK/prefix"; exit 1; }
-mpicc -o "$WORK/ex1_pc" "$SRC/tutorials/ex1.c" $(pkg-config --cflags --libs pipeksp) -Wl,-rpath,"$LIBDIR"
+cp "$SRC/tutorials/ex1.c" "$WORK/app.c"
+(cd "$WORK" && eval "$line") || { echo "FAILED: the README's mpicc line did not build"; exit 1; }
+mv "$WORK/a.out" "$WORK/ex1_pc"
 
 # 2. CMake package
 mkdir -p "$WORK/cmk"
