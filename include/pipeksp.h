@@ -142,4 +142,20 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube, PetscInt *, PetscInt
 PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
 /* ---- end cube extras ---- */
 
+/* ---- hybrid MPI+OpenMP hot path (src/sys/threads.c) ----
+   One thread count per process for the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps
+   (-pipeksp_threads, default OMP_NUM_THREADS, else 1), and how the SpMV's interior row chunks (the
+   matrix's -pipeksp_spmv_chunk) go to the threads (-pipeksp_spmv_schedule). 1 thread, or a build without OpenMP, keeps the
+   single-threaded kernels. */
+typedef enum { PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED } PipeKSPScheduleType;
+PETSC_EXTERN const char *const PipeKSPScheduleTypes[];
+PETSC_EXTERN PetscErrorCode PipeKSPSetThreads(PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPGetThreads(PetscInt *);
+PETSC_EXTERN PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt);
+PETSC_EXTERN PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType);
+PETSC_EXTERN PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *);
+PETSC_EXTERN PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm);
+PETSC_EXTERN PetscErrorCode PipeKSPThreadsView(PetscViewer);
+/* ---- end hybrid ---- */
+
 #endif

@@ -1,6 +1,7 @@
 /* KSP chrongear: Chronopoulos-Gear CG (ALGORITHMS.md section 1, #2). One blocking reduction per
    iteration with gamma = (r,u), delta = (w,u) and the norm packed; the 4 updates share one pass. */
 #include <pipeksp/pipecommon.h>
+#include <pipeksp/threadsimpl.h>
 
 enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
 
@@ -29,6 +30,8 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[CG_S], &s));
   PetscCall(VecGetArrayRead(v[CG_U], &u));
   PetscCall(VecGetArrayRead(v[CG_W], &w));
+  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedChronGearThreaded(n, first, alpha, beta, x, r, p, s, u, w)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
+  else
   for (i = 0; i < n; i++) {
     if (first) {
       p[i] = u[i];

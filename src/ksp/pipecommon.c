@@ -1,6 +1,7 @@
 /* Shared parts of pipegropp, pipegv and chrongear: options, view, set-up, the KSPPipe* API,
    convergence bookkeeping and the SpMV/PC wrappers with poll points. */
 #include <pipeksp/pipecommon.h>
+#include <pipeksp/threadsimpl.h>
 
 /* auto replacement: when the estimated gap reaches this fraction of the recursive residual (van der
    Vorst and Ye use sqrt(eps) with a worst-case bound; our estimate is closer, so a little later) */
@@ -347,6 +348,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
   }
   PetscOptionsHeadEnd();
   PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL)); /* -pipeksp_spmv_chunk */
+  PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
   PetscFunctionReturn(0);
 }
 
@@ -362,6 +364,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual and %g of the requested one)\n", (double)PIPE_GAP_TAU, (double)PIPE_GAP_TARGET));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
+  PetscCall(PipeKSPThreadsView(viewer));
   if (pipe->blocking_only) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: blocking (one MPI_Allreduce per iteration, nothing to overlap; -ksp_pipe_progress and -ksp_pipe_poll_interval do not apply%s)\n", pipe->ignored_opts ? ", given but ignored" : ""));
   } else if (pipe->red) PetscCall(PipeKSPRedView(pipe->red, viewer));
@@ -641,7 +644,10 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
   PetscCall(VecGetArrayRead(R, &r));
   PetscCall(VecGetArrayRead(U, &u));
   if (W) PetscCall(VecGetArrayRead(W, &w));
-  if (w) { /* one pass: chrongear calls this every iteration */
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loops over fixed blocks (src/ksp/pipeomp.c) */
+    PetscCall(PipeKSPLocalDotsThreaded(n, r, u, w, d));
+    ru = d[0], wu = d[1], rr = d[2], uu = d[3];
+  } else if (w) { /* one pass: chrongear calls this every iteration */
     for (i = 0; i < n; i++) {
       ru += r[i] * PetscConj(u[i]);
       wu += w[i] * PetscConj(u[i]);

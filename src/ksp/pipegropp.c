@@ -2,6 +2,7 @@
    iteration: delta = (p,s) overlapped with q = M^{-1} s, and gamma = (r,u) plus the norm overlapped
    with w = A u. The vector updates and the local dot products share one pass over memory. */
 #include <pipeksp/pipecommon.h>
+#include <pipeksp/threadsimpl.h>
 
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
@@ -58,6 +59,10 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecGetArrayRead(P, &p));
   PetscCall(VecGetArrayRead(S, &s));
   PetscCall(VecGetArrayRead(Q, &q));
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
+    PetscCall(PipeKSPFusedGropp1Threaded(n, a, x, r, u, p, s, q, d));
+    ru = d[0], rr = d[1], uu = d[2];
+  } else
   for (i = 0; i < n; i++) {
     x[i] += a * p[i];
     r[i] -= a * s[i];
@@ -95,7 +100,8 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecGetArray(S, &s));
   PetscCall(VecGetArrayRead(U, &u));
   PetscCall(VecGetArrayRead(W, &w));
-  if (first) {
+  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedGropp2Threaded(n, first, b, p, s, u, w, &ps)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
+  else if (first) {
     for (i = 0; i < n; i++) {
       p[i] = u[i];
       s[i] = w[i];

@@ -2,6 +2,7 @@
    reduction per iteration (gamma, delta and the norm packed) overlapped with m = M^{-1} w and n = A m;
    the 8 AXPY-type updates and the next local dot products run in one fused pass over memory. */
 #include <pipeksp/pipecommon.h>
+#include <pipeksp/threadsimpl.h>
 
 enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
 
@@ -36,6 +37,10 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArrayRead(v[GV_M], &m));
   PetscCall(VecGetArrayRead(v[GV_N], &nn));
   if (first) beta = 0.0;
+  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
+    PetscCall(PipeKSPFusedGVThreaded(n, first, alpha, beta, x, r, u, w, z, q, s, p, m, nn, d));
+    ru = d[0], wu = d[1], rr = d[2], uu = d[3];
+  } else
   for (i = 0; i < n; i++) {
     if (first) {
       z[i] = nn[i];

@@ -2,6 +2,7 @@
    CM-RCM order, wrapped in ASDD (additive Schwarz) correction sweeps, as in Nakajima's GeoFEM. The
    sweeps and the set-up eigenvalue estimate that keeps them positive definite are in asddic_sweep.c. */
 #include <pipeksp/asddicimpl.h>
+#include <pipeksp/threadsimpl.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
@@ -340,6 +341,17 @@ static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
   PetscFunctionReturn(0);
 }
 
+/* threads of the sweeps: -pc_asddic_threads, else the process's count for this many local rows */
+static PetscInt ASDDICThreads(PC pc)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+  PetscInt   m = 0;
+
+  if (a->threads) return a->threads;
+  if (pc->pmat) (void)MatGetLocalSize(pc->pmat, &m, NULL);
+  return PipeKSPThreadsFor(m);
+}
+
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
@@ -354,7 +366,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PetscLogEventBegin(ASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
-    PipeKSPOrderingType def = a->threads > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
+    PipeKSPOrderingType def = ASDDICThreads(pc) > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -478,7 +490,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
 {
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PipeKSPOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, n = a->iterations, nt = a->threads, steps = a->eststeps, neig = 2;
+  PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum(), steps = a->eststeps, neig = 2;
   PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
@@ -512,7 +524,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetDamping(pc, omega));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, &flg));
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
-  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: OMP_NUM_THREADS when set, else 1)", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
   if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
@@ -539,7 +551,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
-  else if (a->threads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], a->threads, a->colors));
+  else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
   if (a->iterations > 1) {
@@ -558,7 +570,10 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP)\n", a->threads));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PipeKSPThreadsView(viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
 #endif
@@ -597,7 +612,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate), see `PCASDDICSetEigenvalues()`
 .  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
-.  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default OMP_NUM_THREADS, else 1), see `PCASDDICSetThreads()`
+.  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
 -  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
 
    Level: intermediate
@@ -647,15 +662,11 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->block      = -1;
   a->iterations = 2;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
-  a->threads    = 1;
+  a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   a->eststeps   = -1;
   a->safety     = 1.1;
   a->omega      = 1;
   a->boundsfrom = "none";
-#if defined(PIPEKSP_HAVE_OPENMP)
-  /* one thread unless the user asked for more: MPI ranks usually fill the cores already */
-  if (getenv("OMP_NUM_THREADS")) a->threads = omp_get_max_threads();
-#endif
   pc->data                 = (void *)a;
   pc->ops->setup           = PCSetUp_ASDDIC;
   pc->ops->apply           = PCApply_ASDDIC;
@@ -830,7 +841,7 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 
    Input Parameters:
 +  pc - the preconditioner context
--  nt - threads, at least 1 (default: OMP_NUM_THREADS when it is set, else 1; always 1 without OpenMP)
+-  nt - threads, at least 1 (default: the process's `-pipeksp_threads`; always 1 without OpenMP)
 
    Options Database Key:
 .  -pc_asddic_threads <nt> - the threads
@@ -854,7 +865,7 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
   nt = 1;
 #endif
   if (a) {
-    if (!a->orderingset && (a->threads > 1) != (nt > 1)) ASDDICChanged(pc);
+    if (!a->orderingset && a->threads != nt) ASDDICChanged(pc); /* the default ordering follows the threads */
     a->threads = nt;
   }
   PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /* Numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block) on the permuted pattern, and the
    colour-parallel forward/backward sweeps of asddic. */
 #include <pipeksp/asddicimpl.h>
+#include <pipeksp/threadsimpl.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
@@ -368,7 +369,7 @@ ASDDIC_SWEEP(SweepN, 0)
 /* z = M_loc^{-1} r on local arrays in the matrix's (unpermuted) local numbering */
 PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *a, const PetscScalar *r, PetscScalar *z)
 {
-  PetscInt nt = a->independent ? a->threads : 1;
+  PetscInt nt = a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1;
 
   PetscFunctionBegin;
   switch (a->bs) {

@@ -9,6 +9,7 @@
    Logging: the split product is logged as PETSc's MatMult (so -log_view's MatMult row counts every
    SpMV, as with cg) with our PipeMatMult nested inside it. */
 #include <pipeksp/spmvimpl.h>
+#include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
 #include <petsc/private/matimpl.h>
 #include <string.h>
@@ -48,6 +49,8 @@ typedef struct {
   Vec              ghost, yseq;
   PetscLayout      xmap, ymap; /* layouts of x and y already checked against A collectively */
 } SpMVCtx;
+
+static PetscErrorCode SpMVThreaded(SpMVCtx *, Mat, Vec, Vec);
 
 static inline PetscErrorCode SpMVPoll(void)
 {
@@ -165,6 +168,19 @@ static PetscErrorCode SpMVBuildNodes(SpMVCtx *c, Mat Ad)
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   c->nodes_of = Ad;
   PetscCall(MatGetNonzeroState(Ad, &c->nodes_nzstate));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SpMVEnsureNodes(SpMVCtx *c, Mat Ad)
+{
+  PetscObjectState st;
+
+  PetscFunctionBegin;
+  if (c->nodes_of == Ad && c->nodes) {
+    PetscCall(MatGetNonzeroState(Ad, &st));
+    if (st == c->nodes_nzstate) PetscFunctionReturn(0);
+  }
+  PetscCall(SpMVBuildNodes(c, Ad));
   PetscFunctionReturn(0);
 }
 
@@ -374,9 +390,9 @@ static void SpMVBAIJGeneric(PetscInt bs, PetscInt b0, PetscInt b1, const PetscIn
   }
 }
 
-static void SpMVBAIJRows(SpMVCtx *c, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+static void SpMVBAIJRows(PetscInt bs, PetscScalar *work, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
-  switch (c->bs) {
+  switch (bs) {
   case 1: SpMVBAIJSmall(1, b0, b1, ai, aj, aa, x, y); break;
   case 2: SpMVBAIJSmall(2, b0, b1, ai, aj, aa, x, y); break;
   case 3: SpMVBAIJ3(b0, b1, ai, aj, aa, x, y); break;
@@ -385,7 +401,7 @@ static void SpMVBAIJRows(SpMVCtx *c, PetscInt b0, PetscInt b1, const PetscInt *a
   case 6: SpMVBAIJSmall(6, b0, b1, ai, aj, aa, x, y); break;
   case 7: SpMVBAIJSmall(7, b0, b1, ai, aj, aa, x, y); break;
   case 8: SpMVBAIJSmall(8, b0, b1, ai, aj, aa, x, y); break;
-  default: SpMVBAIJGeneric(c->bs, b0, b1, ai, aj, aa, x, y, c->work);
+  default: SpMVBAIJGeneric(bs, b0, b1, ai, aj, aa, x, y, work);
   }
 }
 
@@ -401,12 +417,7 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     const PetscScalar *aa;
     PetscInt           k = 0, r = 0;
 
-    if (c->nodes_of != Ad || !c->nodes) PetscCall(SpMVBuildNodes(c, Ad));
-    else {
-      PetscObjectState st;
-      PetscCall(MatGetNonzeroState(Ad, &st));
-      if (st != c->nodes_nzstate) PetscCall(SpMVBuildNodes(c, Ad));
-    }
+    PetscCall(SpMVEnsureNodes(c, Ad));
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the CSR structure of the diagonal block");
     PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
@@ -430,7 +441,7 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     PetscCall(MatSeqBAIJGetArray(Ad, &aa));
     for (PetscInt b0 = 0; b0 < n; b0 += cb) {
       const PetscInt b1 = PetscMin(n, b0 + cb);
-      SpMVBAIJRows(c, b0, b1, ai, aj, aa, x, y);
+      SpMVBAIJRows(c->bs, c->work, b0, b1, ai, aj, aa, x, y);
       if (b1 < n) PetscCall(SpMVPoll());
     }
     PetscCall(PetscLogFlops(2.0 * c->bs * c->bs * ai[n] - c->bs * n));
@@ -500,7 +511,8 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
+  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/sys/spmv_omp.c */
+  else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;
 
@@ -667,6 +679,38 @@ PetscErrorCode PipeKSPMatViewSpMV(Mat A, PetscViewer viewer)
   if (split) PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: split product, a poll point every %" PetscInt_FMT " rows of the diagonal block (-pipeksp_spmv_chunk)\n", rows));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: MatMult() of type %s with poll points before and after\n", type ? type : "(not set)"));
   PetscFunctionReturn(0);
+}
+
+/* the threaded product (src/sys/spmv_omp.c) on this cache's blocks and halo */
+static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
+{
+  const PetscBool  mpi = (PetscBool)(c->path == PIPEKSP_SPMV_MPIAIJ || c->path == PIPEKSP_SPMV_MPIBAIJ);
+  PipeKSPSpMVParts p;
+
+  PetscFunctionBegin;
+  p.A   = A;
+  p.Ad  = mpi ? c->Ad : A;
+  p.Ao  = mpi ? c->Ao : NULL;
+  p.halo  = mpi ? c->halo : NULL;
+  p.ghost = mpi ? c->ghost : NULL;
+  p.aij   = (PetscBool)(c->path == PIPEKSP_SPMV_SEQAIJ || c->path == PIPEKSP_SPMV_MPIAIJ);
+  p.bs    = c->bs;
+  p.chunk = c->chunk;
+  if (p.aij) PetscCall(SpMVEnsureNodes(c, p.Ad));
+  p.nnodes = p.aij ? c->nnodes : 0;
+  p.nodes  = p.aij ? c->nodes : NULL;
+  PetscCall(PipeKSPMatMultThreaded(&p, x, y, &SpMVPolls));
+  PetscFunctionReturn(0);
+}
+
+void PipeKSPSpMVKernelAIJ(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  SpMVAIJNodes(nodes, k0, k1, r, ai, aj, aa, x, y);
+}
+
+void PipeKSPSpMVKernelBAIJ(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+{
+  SpMVBAIJRows(bs, NULL, b0, b1, ai, aj, aa, x, y); /* bs <= 8: no work array */
 }
 
 PetscErrorCode PipeKSPMatMultGetPollPoints(PetscInt64 *n)

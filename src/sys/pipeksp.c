@@ -1,5 +1,5 @@
 /* Package registration: -dll_append entry point and PipeKSPInitializePackage(). */
-#include <pipeksp/pipekspimpl.h>
+#include <pipeksp/threadsimpl.h>
 
 PetscClassId     PIPEKSP_CLASSID            = 0;
 static PetscBool PipeKSPPackageInitialized = PETSC_FALSE;
@@ -29,6 +29,7 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscCall(PipeKSPMatMultInitializePackage());
   PetscCall(PipeKSPPCInitializePackage());
   PetscCall(PipeKSPCubeInitializePackage());
+  PetscCall(PipeKSPThreadsInitializePackage());
   PetscCall(PetscRegisterFinalize(PipeKSPFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -90,7 +90,10 @@ static PetscErrorCode Compare(const char *name, Mat A, Vec x, PipeKSPSpMVPath ex
    (BAIJ: chunk/bs block rows; AIJ: whole row groups of up to 5 rows until >= chunk rows) */
 static PetscInt MinPolls(PetscInt m, PetscInt bs, PetscBool baij, PetscInt chunk)
 {
-  PetscInt cb = baij ? PetscMax(1, chunk / bs) * bs : chunk + 4;
+  PetscInt cb = baij ? PetscMax(1, chunk / bs) * bs : chunk + 4, nt = 1;
+
+  if (PipeKSPGetThreads(&nt)) return 0;
+  if (nt > 1) return m > cb ? 1 : 0; /* threaded: only the master polls, between the chunks it took */
   return m > cb ? (m + cb - 1) / cb - 1 : 0;
 }
 

@@ -1,0 +1,69 @@
+/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/sys/spmv_omp.c, src/ksp/pipeomp.c).
+   One thread count and one SpMV schedule per process, shared by the SpMV, the KSP vector kernels and
+   asddic's sweeps. Not installed. */
+#ifndef PIPEKSP_THREADSIMPL_H
+#define PIPEKSP_THREADSIMPL_H
+
+#include <pipeksp/pipekspimpl.h>
+
+/* entries per block of the threaded vector kernels: partial sums are per block, not per thread, and
+   added in block order, so a dot is the same for any thread count >= 2 and any schedule */
+#define PIPEKSP_VEC_BLOCK 2048
+
+/* threads the hot path uses now (1 without OpenMP); reads the options on first use */
+PETSC_INTERN PetscInt PipeKSPThreadsNum(void);
+/* threads for a kernel on n local rows: 1 below -pipeksp_threads_min_rows */
+PETSC_INTERN PetscInt PipeKSPThreadsFor(PetscInt);
+/* the settings read together: threads and SpMV schedule */
+PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *);
+PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
+
+/* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
+   [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. */
+typedef void (*PipeKSPBlockFn)(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d);
+PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d);
+
+/* What the threaded SpMV needs from PipeKSPMatMult's cache (src/sys/matmult.c). Ao, halo and ghost
+   are NULL for Seq matrices; nodes (AIJ only) are matmult.c's groups of rows with equal columns. */
+typedef struct {
+  Mat             A, Ad, Ao;
+  VecScatter      halo;
+  Vec             ghost;
+  PetscBool       aij;
+  PetscInt        bs;
+  PetscInt        chunk; /* rows per work item: the matrix's poll-point chunk */
+  PetscInt        nnodes;
+  const PetscInt *nodes;
+} PipeKSPSpMVParts;
+/* *polls is increased by the poll points the master thread issued */
+PETSC_INTERN PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *, Vec, Vec, PetscInt64 *);
+/* the serial kernels of matmult.c over a range: AIJ nodes [k0,k1) starting at row r; BAIJ block rows
+   [b0,b1) for bs <= 8 */
+PETSC_INTERN void PipeKSPSpMVKernelAIJ(const PetscInt *, PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN void PipeKSPSpMVKernelBAIJ(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+
+/* The KSPs' fused kernels over fixed blocks on PipeKSPThreadsNum() threads (src/ksp/pipeomp.c): the
+   same arithmetic as the serial loops in pipegv.c, pipegropp.c, chrongear.c and pipecommon.c, but the
+   sums are per block. Used whenever OpenMP is compiled in, whatever the thread count, so that 1, 2 or
+   more threads give bitwise the same iterates; builds without OpenMP keep the serial loops. */
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #define PipeKSPVecBlocked() PETSC_TRUE
+#else
+  #define PipeKSPVecBlocked() PETSC_FALSE
+#endif
+PETSC_INTERN PetscErrorCode PipeKSPFusedGVThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
+PETSC_INTERN PetscErrorCode PipeKSPLocalDotsThreaded(PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
+PETSC_INTERN PetscErrorCode PipeKSPFusedGropp1Threaded(PetscInt, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[3]);
+PETSC_INTERN PetscErrorCode PipeKSPFusedGropp2Threaded(PetscInt, PetscBool, PetscScalar, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PipeKSPFusedChronGearThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *);
+
+/* Counters of the threaded SpMV in this process (exported for tests and the bench). */
+typedef struct {
+  PetscInt64     products;      /* threaded products */
+  PetscInt64     chunks;        /* interior work items */
+  PetscInt64     master_chunks; /* of which the master thread took */
+  PetscLogDouble comm_time;     /* master: halo start + wait, seconds */
+} PipeKSPSpMVThreadStats;
+PETSC_EXTERN PetscErrorCode PipeKSPSpMVGetThreadStats(PipeKSPSpMVThreadStats *);
+
+#endif

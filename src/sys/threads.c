@@ -1,0 +1,328 @@
+/* The hybrid MPI+OpenMP settings: one thread count per process (-pipeksp_threads) shared by the
+   threaded SpMV, the pipelined KSPs' fused vector kernels and asddic's colour sweeps, and the SpMV's
+   interior schedule (-pipeksp_spmv_schedule; its work items are the matrix's -pipeksp_spmv_chunk rows,
+   PipeKSPMatSetSpMVChunk()). Plus the deterministic blocked
+   reduction the vector kernels use. */
+#include <pipeksp/threadsimpl.h>
+#include <petsc/private/petscimpl.h>
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+#include <stdlib.h>
+
+const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
+
+#define THR_MINROWS_DEF 20000 /* below this many local rows a parallel region costs more than it saves,
+                                 and far more when ranks x threads oversubscribe the cores */
+
+static struct {
+  PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
+  PetscInt            nt;
+  PipeKSPScheduleType sched;
+  PetscInt            minrows;
+  PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks() */
+  PetscInt            npart;
+} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_MINROWS_DEF, NULL, 0};
+
+static PetscBool ThreadsPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode PipeKSPThreadsFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(Thr.part));
+  Thr.npart                 = 0;
+  Thr.read                  = PETSC_FALSE;
+  ThreadsPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPThreadsInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (ThreadsPackageInitialized) PetscFunctionReturn(0);
+  ThreadsPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(PipeKSPThreadsFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+static PetscInt DefaultThreads(void)
+{
+#if defined(PIPEKSP_HAVE_OPENMP)
+  /* OMP_NUM_THREADS when set: MPI ranks usually fill the cores already */
+  if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
+#endif
+  return 1;
+}
+
+/* the options, without -help output (first use outside any SetFromOptions) */
+static PetscErrorCode ThreadsReadOptions(void)
+{
+  PetscInt  nt = Thr.nt, minrows = Thr.minrows;
+  PetscEnum sched = (PetscEnum)Thr.sched;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  Thr.read = PETSC_TRUE;
+  Thr.nt   = DefaultThreads();
+  nt       = Thr.nt;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, &sched, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
+  if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
+  PetscFunctionReturn(0);
+}
+
+PetscInt PipeKSPThreadsFor(PetscInt n)
+{
+  const PetscInt nt = PipeKSPThreadsNum();
+  return n >= Thr.minrows ? nt : 1;
+}
+
+PetscInt PipeKSPThreadsNum(void)
+{
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (!Thr.read && ThreadsReadOptions()) return 1;
+  return Thr.nt;
+#else
+  return 1;
+#endif
+}
+
+PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched)
+{
+  PetscFunctionBegin;
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  if (nt) *nt = PipeKSPThreadsNum();
+  if (sched) *sched = Thr.sched;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPThreadsSetFromOptions - reads the hybrid MPI+OpenMP options of this process
+
+  Collective
+
+  Input Parameter:
+. comm - communicator for the options block (-help output)
+
+  Options Database Keys:
++ -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
+. -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
+- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 20000)
+
+  Note:
+  pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPSetSpMVSchedule()`, `PipeKSPThreadsView()`
+@*/
+PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
+{
+  PetscInt            nt;
+  PipeKSPScheduleType sched;
+  PetscBool           flg;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPThreadsGet(&nt, &sched));
+  PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
+  PetscCall(PetscOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
+  if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched));
+  PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", Thr.minrows, &nt, &flg));
+  if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPSetThreads - sets the OpenMP threads of PipeKSP's hot path in this process
+
+  Not Collective
+
+  Input Parameter:
+. nt - threads (>= 1); 1 keeps the single-threaded kernels. Ignored (1) when built without OpenMP
+
+  Options Database Key:
+. -pipeksp_threads <t> - the same
+
+  Note:
+  In a hybrid run the master thread does all MPI of the SpMV (halo exchange and the reduction poll
+  hook), so MPI_THREAD_FUNNELED is enough. asddic's colour sweeps use the same count unless
+  PCASDDICSetThreads() overrides it.
+
+  Level: intermediate
+
+.seealso: `PipeKSPGetThreads()`, `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPSetThreads(PetscInt nt)
+{
+  PetscFunctionBegin;
+  PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be at least 1", nt);
+  if (!Thr.read) PetscCall(ThreadsReadOptions()); /* first, so that this call wins over them */
+#if defined(PIPEKSP_HAVE_OPENMP)
+  Thr.nt = nt;
+#else
+  if (nt > 1) PetscCall(PetscInfo(NULL, "PipeKSP built without OpenMP: %" PetscInt_FMT " threads requested, 1 used\n", nt));
+  Thr.nt = 1;
+#endif
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPGetThreads - the OpenMP threads of PipeKSP's hot path in this process
+
+  Not Collective
+
+  Output Parameter:
+. nt - threads (1 when built without OpenMP)
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`
+@*/
+PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
+{
+  PetscFunctionBegin;
+  PetscValidIntPointer(nt, 1);
+  PetscCall(PipeKSPThreadsGet(nt, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPSetSpMVSchedule - how the threaded SpMV hands its interior row chunks to the threads
+
+  Not Collective
+
+  Input Parameter:
+. sched - PIPEKSP_SCHEDULE_DYNAMIC (default: the master thread joins when its halo exchange is done),
+          PIPEKSP_SCHEDULE_STATIC (equal shares; the master's share waits for its communication) or
+          PIPEKSP_SCHEDULE_GUIDED
+
+  Options Database Key:
+. -pipeksp_spmv_schedule <static,dynamic,guided> - the schedule
+
+  Note:
+  A work item is the matrix's poll-point chunk, `PipeKSPMatSetSpMVChunk()` (-pipeksp_spmv_chunk, 256 rows).
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPGetSpMVSchedule()`, `PipeKSPMatSetSpMVChunk()`
+@*/
+PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched)
+{
+  PetscFunctionBegin;
+  PetscCheck(sched >= PIPEKSP_SCHEDULE_STATIC && sched <= PIPEKSP_SCHEDULE_GUIDED, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown SpMV schedule %d; use static, dynamic or guided", (int)sched);
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  Thr.sched = sched;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPSetThreadsMinRows - the least number of local rows for which the hot path uses its threads
+
+  Not Collective
+
+  Input Parameter:
+. n - rows (>= 0, default 20000); a SpMV, vector kernel or asddic sweep on fewer local rows runs on
+      one thread. Results do not change: every kernel gives bitwise the same result on any thread count
+
+  Options Database Key:
+. -pipeksp_threads_min_rows <n> - the same
+
+  Note:
+  A parallel region on a small block costs more than it saves, and much more when ranks times threads
+  exceed the cores (waiting threads spin or sleep in the region's barriers).
+
+  Level: advanced
+
+.seealso: `PipeKSPSetThreads()`
+@*/
+PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads_min_rows %" PetscInt_FMT " must be >= 0", n);
+  if (!Thr.read) PetscCall(ThreadsReadOptions());
+  Thr.minrows = n;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPGetSpMVSchedule - the threaded SpMV's schedule
+
+  Not Collective
+
+  Output Parameter:
+. sched - the schedule
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched)
+{
+  PetscFunctionBegin;
+  PetscCall(PipeKSPThreadsGet(NULL, sched));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  PipeKSPThreadsView - prints the hybrid settings: threads, SpMV schedule, least rows for threads
+
+  Collective on the viewer
+
+  Input Parameter:
+. viewer - an ASCII viewer (others are ignored)
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetThreads()`, `PipeKSPSetSpMVSchedule()`
+@*/
+PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
+{
+  PetscBool           iascii;
+  PetscInt            nt = 1;
+  PipeKSPScheduleType sched = PIPEKSP_SCHEDULE_DYNAMIC;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PipeKSPThreadsGet(&nt, &sched));
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], Thr.minrows));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s when threaded\n", PipeKSPScheduleTypes[sched]));
+#else
+  PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));
+#endif
+  PetscFunctionReturn(0);
+}
+
+/* Fixed-size blocks, not per-thread shares: the partial sums and their order depend only on n. */
+PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d)
+{
+  const PetscInt nb = (n + PIPEKSP_VEC_BLOCK - 1) / PIPEKSP_VEC_BLOCK;
+  PetscScalar   *part;
+
+  PetscFunctionBegin;
+  if (nd > 0 && nb * nd > Thr.npart) {
+    PetscCall(PetscFree(Thr.part));
+    PetscCall(PetscMalloc1(nb * nd, &Thr.part));
+    Thr.npart = nb * nd;
+  }
+  part = Thr.part;
+  (void)nt;
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt i0 = b * PIPEKSP_VEC_BLOCK, i1 = PetscMin(n, i0 + PIPEKSP_VEC_BLOCK);
+    fn(ctx, i0, i1, nd ? part + b * nd : NULL);
+  }
+  for (PetscInt k = 0; k < nd; k++) d[k] = 0;
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt k = 0; k < nd; k++) d[k] += part[b * nd + k];
+  PetscFunctionReturn(0);
+}
