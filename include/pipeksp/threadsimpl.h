@@ -1,4 +1,4 @@
-/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/sys/spmv_omp.c, src/ksp/pipeomp.c).
+/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/sys/spmv_omp.c; the KSPs' fused passes run through PipeKSPThreadedBlocks()).
    One thread count and one SpMV schedule per process, shared by the SpMV, the KSP vector kernels and
    asddic's sweeps. Not installed. */
 #ifndef PIPEKSP_THREADSIMPL_H
@@ -19,7 +19,9 @@ PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *)
 PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
 
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
-   [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. */
+   [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. The KSPs' fused passes always run
+   through it (1 thread, and builds without OpenMP, too), so every thread count gives bitwise the same
+   iterates. */
 typedef void (*PipeKSPBlockFn)(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d);
 PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d);
 
@@ -41,21 +43,6 @@ PETSC_INTERN PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *, Vec
    [b0,b1) for bs <= 8 */
 PETSC_INTERN void PipeKSPSpMVKernelAIJ(const PetscInt *, PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN void PipeKSPSpMVKernelBAIJ(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-
-/* The KSPs' fused kernels over fixed blocks on PipeKSPThreadsNum() threads (src/ksp/pipeomp.c): the
-   same arithmetic as the serial loops in pipegv.c, pipegropp.c, chrongear.c and pipecommon.c, but the
-   sums are per block. Used whenever OpenMP is compiled in, whatever the thread count, so that 1, 2 or
-   more threads give bitwise the same iterates; builds without OpenMP keep the serial loops. */
-#if defined(PIPEKSP_HAVE_OPENMP)
-  #define PipeKSPVecBlocked() PETSC_TRUE
-#else
-  #define PipeKSPVecBlocked() PETSC_FALSE
-#endif
-PETSC_INTERN PetscErrorCode PipeKSPFusedGVThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
-PETSC_INTERN PetscErrorCode PipeKSPLocalDotsThreaded(PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[4]);
-PETSC_INTERN PetscErrorCode PipeKSPFusedGropp1Threaded(PetscInt, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar[3]);
-PETSC_INTERN PetscErrorCode PipeKSPFusedGropp2Threaded(PetscInt, PetscBool, PetscScalar, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode PipeKSPFusedChronGearThreaded(PetscInt, PetscBool, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, const PetscScalar *);
 
 /* Counters of the threaded SpMV in this process (exported for tests and the bench). */
 typedef struct {

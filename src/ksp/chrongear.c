@@ -13,27 +13,23 @@ static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 }
 
 /* p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s (first: p = u, s = w); local (x,x) and
-   (p,p) for the gap bounds, carried by the next reduction */
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[2])
-{
-  Vec               *v = ksp->work;
+   (p,p) for the gap bounds, carried by the next reduction. One block of the pass: the blocks run on the
+   process's threads and their sums are added in block order, so results do not depend on the threads. */
+typedef struct {
+  PetscBool          first;
+  PetscScalar        alpha, beta;
   PetscScalar       *x, *r, *p, *s;
   const PetscScalar *u, *w;
-  PetscInt           i, n;
-  PetscScalar        xx = 0, pp = 0;
+} FusedCtx;
 
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
-  PetscCall(VecGetArray(ksp->vec_sol, &x));
-  PetscCall(VecGetArray(v[CG_R], &r));
-  PetscCall(VecGetArray(v[CG_P], &p));
-  PetscCall(VecGetArray(v[CG_S], &s));
-  PetscCall(VecGetArrayRead(v[CG_U], &u));
-  PetscCall(VecGetArrayRead(v[CG_W], &w));
-  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedChronGearThreaded(n, first, alpha, beta, x, r, p, s, u, w)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
-  else
-  for (i = 0; i < n; i++) {
-    if (first) {
+static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+{
+  const FusedCtx    *c     = (const FusedCtx *)ctx;
+  const PetscScalar  alpha = c->alpha, beta = c->beta, *u = c->u, *w = c->w;
+  PetscScalar       *x = c->x, *r = c->r, *p = c->p, *s = c->s, xx = 0, pp = 0;
+
+  for (PetscInt i = i0; i < i1; i++) {
+    if (c->first) {
       p[i] = u[i];
       s[i] = w[i];
     } else {
@@ -45,15 +41,32 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
     xx += x[i] * PetscConj(x[i]);
     pp += p[i] * PetscConj(p[i]);
   }
-  PetscCall(VecRestoreArray(ksp->vec_sol, &x));
-  PetscCall(VecRestoreArray(v[CG_R], &r));
-  PetscCall(VecRestoreArray(v[CG_P], &p));
-  PetscCall(VecRestoreArray(v[CG_S], &s));
-  PetscCall(VecRestoreArrayRead(v[CG_U], &u));
-  PetscCall(VecRestoreArrayRead(v[CG_W], &w));
-  PetscCall(PetscLogFlops(12.0 * n));
   d[0] = xx;
   d[1] = pp;
+}
+
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[2])
+{
+  Vec     *v = ksp->work;
+  FusedCtx c = {first, alpha, beta, NULL, NULL, NULL, NULL, NULL, NULL};
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
+  PetscCall(VecGetArray(ksp->vec_sol, &c.x));
+  PetscCall(VecGetArray(v[CG_R], &c.r));
+  PetscCall(VecGetArray(v[CG_P], &c.p));
+  PetscCall(VecGetArray(v[CG_S], &c.s));
+  PetscCall(VecGetArrayRead(v[CG_U], &c.u));
+  PetscCall(VecGetArrayRead(v[CG_W], &c.w));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 2, FusedBlock, &c, d));
+  PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
+  PetscCall(VecRestoreArray(v[CG_R], &c.r));
+  PetscCall(VecRestoreArray(v[CG_P], &c.p));
+  PetscCall(VecRestoreArray(v[CG_S], &c.s));
+  PetscCall(VecRestoreArrayRead(v[CG_U], &c.u));
+  PetscCall(VecRestoreArrayRead(v[CG_W], &c.w));
+  PetscCall(PetscLogFlops(12.0 * n));
   PetscFunctionReturn(0);
 }
 

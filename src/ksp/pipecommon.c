@@ -633,42 +633,46 @@ PetscErrorCode KSPPipeFloorStop(KSP ksp, const char *why)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
+/* local (r,u), (w,u), (r,r), (u,u) in one pass (w may be NULL: then (w,u) = 0), in blocks on the
+   process's threads, added in block order */
+typedef struct {
+  const PetscScalar *r, *u, *w;
+} DotsCtx;
+
+static void DotsBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const PetscScalar *r, *u, *w = NULL;
-  PetscInt           i, n;
+  const DotsCtx     *c = (const DotsCtx *)ctx;
+  const PetscScalar *r = c->r, *u = c->u, *w = c->w;
   PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
 
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(R, &n));
-  PetscCall(VecGetArrayRead(R, &r));
-  PetscCall(VecGetArrayRead(U, &u));
-  if (W) PetscCall(VecGetArrayRead(W, &w));
-  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loops over fixed blocks (src/ksp/pipeomp.c) */
-    PetscCall(PipeKSPLocalDotsThreaded(n, r, u, w, d));
-    ru = d[0], wu = d[1], rr = d[2], uu = d[3];
-  } else if (w) { /* one pass: chrongear calls this every iteration */
-    for (i = 0; i < n; i++) {
-      ru += r[i] * PetscConj(u[i]);
-      wu += w[i] * PetscConj(u[i]);
-      rr += r[i] * PetscConj(r[i]);
-      uu += u[i] * PetscConj(u[i]);
-    }
-  } else {
-    for (i = 0; i < n; i++) {
-      ru += r[i] * PetscConj(u[i]);
-      rr += r[i] * PetscConj(r[i]);
-      uu += u[i] * PetscConj(u[i]);
-    }
+  for (PetscInt i = i0; i < i1; i++) {
+    ru += r[i] * PetscConj(u[i]);
+    rr += r[i] * PetscConj(r[i]);
+    uu += u[i] * PetscConj(u[i]);
   }
-  PetscCall(VecRestoreArrayRead(R, &r));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  if (W) PetscCall(VecRestoreArrayRead(W, &w));
-  PetscCall(PetscLogFlops((W ? 8.0 : 6.0) * n));
+  if (w)
+    for (PetscInt i = i0; i < i1; i++) wu += w[i] * PetscConj(u[i]);
   d[0] = ru;
   d[1] = wu;
   d[2] = rr;
   d[3] = uu;
+}
+
+PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
+{
+  DotsCtx  c = {NULL, NULL, NULL};
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetArrayRead(R, &c.r));
+  PetscCall(VecGetArrayRead(U, &c.u));
+  if (W) PetscCall(VecGetArrayRead(W, &c.w));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, DotsBlock, &c, d));
+  PetscCall(VecRestoreArrayRead(R, &c.r));
+  PetscCall(VecRestoreArrayRead(U, &c.u));
+  if (W) PetscCall(VecRestoreArrayRead(W, &c.w));
+  PetscCall(PetscLogFlops((W ? 8.0 : 6.0) * n));
   PetscFunctionReturn(0);
 }
 

@@ -43,27 +43,23 @@ static PetscErrorCode LocalDot(Vec P, Vec S, PetscScalar *d)
   PetscFunctionReturn(0);
 }
 
+/* The two fused passes below run in blocks on the process's threads; the blocks' sums are added in
+   block order, so results do not depend on the threads. */
+
 /* x += a p; r -= a s; u -= a q; and the local (r,u), (r,r), (u,u), (x,x) of the new r, u, x */
-static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[4])
-{
+typedef struct {
+  PetscScalar        a;
   PetscScalar       *x, *r, *u;
   const PetscScalar *p, *s, *q;
-  PetscInt           i, n;
-  PetscScalar        ru = 0, rr = 0, uu = 0, xx = 0;
+} Fused1Ctx;
 
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(X, &n));
-  PetscCall(VecGetArray(X, &x));
-  PetscCall(VecGetArray(R, &r));
-  PetscCall(VecGetArray(U, &u));
-  PetscCall(VecGetArrayRead(P, &p));
-  PetscCall(VecGetArrayRead(S, &s));
-  PetscCall(VecGetArrayRead(Q, &q));
-  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
-    PetscCall(PipeKSPFusedGropp1Threaded(n, a, x, r, u, p, s, q, d));
-    ru = d[0], rr = d[1], uu = d[2];
-  } else
-  for (i = 0; i < n; i++) {
+static void Fused1Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+{
+  const Fused1Ctx   *c = (const Fused1Ctx *)ctx;
+  const PetscScalar  a = c->a, *p = c->p, *s = c->s, *q = c->q;
+  PetscScalar       *x = c->x, *r = c->r, *u = c->u, ru = 0, rr = 0, uu = 0, xx = 0;
+
+  for (PetscInt i = i0; i < i1; i++) {
     x[i] += a * p[i];
     r[i] -= a * s[i];
     u[i] -= a * q[i];
@@ -72,57 +68,82 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
     uu += u[i] * PetscConj(u[i]);
     xx += x[i] * PetscConj(x[i]);
   }
-  PetscCall(VecRestoreArray(X, &x));
-  PetscCall(VecRestoreArray(R, &r));
-  PetscCall(VecRestoreArray(U, &u));
-  PetscCall(VecRestoreArrayRead(P, &p));
-  PetscCall(VecRestoreArrayRead(S, &s));
-  PetscCall(VecRestoreArrayRead(Q, &q));
-  PetscCall(PetscLogFlops(20.0 * n));
   d[0] = ru;
   d[1] = rr;
   d[2] = uu;
   d[3] = xx;
+}
+
+static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[4])
+{
+  Fused1Ctx c = {a, NULL, NULL, NULL, NULL, NULL, NULL};
+  PetscInt  n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArray(X, &c.x));
+  PetscCall(VecGetArray(R, &c.r));
+  PetscCall(VecGetArray(U, &c.u));
+  PetscCall(VecGetArrayRead(P, &c.p));
+  PetscCall(VecGetArrayRead(S, &c.s));
+  PetscCall(VecGetArrayRead(Q, &c.q));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, Fused1Block, &c, d));
+  PetscCall(VecRestoreArray(X, &c.x));
+  PetscCall(VecRestoreArray(R, &c.r));
+  PetscCall(VecRestoreArray(U, &c.u));
+  PetscCall(VecRestoreArrayRead(P, &c.p));
+  PetscCall(VecRestoreArrayRead(S, &c.s));
+  PetscCall(VecRestoreArrayRead(Q, &c.q));
+  PetscCall(PetscLogFlops(20.0 * n));
   PetscFunctionReturn(0);
 }
 
-/* p = u + b p; s = w + b s (b = 0 on the first pass: plain copies); returns the local (p,s), (p,p) */
-static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar d[2])
-{
+/* p = u + b p; s = w + b s (first pass: plain copies); the local (p,s), (p,p) */
+typedef struct {
+  PetscBool          first;
+  PetscScalar        b;
   PetscScalar       *p, *s;
   const PetscScalar *u, *w;
-  PetscInt           i, n;
-  PetscScalar        ps = 0, pp = 0;
+} Fused2Ctx;
+
+static void Fused2Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+{
+  const Fused2Ctx   *c = (const Fused2Ctx *)ctx;
+  const PetscScalar  b = c->first ? 0.0 : c->b, *u = c->u, *w = c->w;
+  PetscScalar       *p = c->p, *s = c->s, ps = 0, pp = 0;
+
+  for (PetscInt i = i0; i < i1; i++) {
+    if (c->first) { /* copies: p may hold garbage (NaN * 0 would stay NaN) */
+      p[i] = u[i];
+      s[i] = w[i];
+    } else {
+      p[i] = u[i] + b * p[i];
+      s[i] = w[i] + b * s[i];
+    }
+    ps += s[i] * PetscConj(p[i]);
+    pp += p[i] * PetscConj(p[i]);
+  }
+  d[0] = ps;
+  d[1] = pp;
+}
+
+static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar d[2])
+{
+  Fused2Ctx c = {first, b, NULL, NULL, NULL, NULL};
+  PetscInt  n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(P, &n));
-  PetscCall(VecGetArray(P, &p));
-  PetscCall(VecGetArray(S, &s));
-  PetscCall(VecGetArrayRead(U, &u));
-  PetscCall(VecGetArrayRead(W, &w));
-  if (PipeKSPVecBlocked()) PetscCall(PipeKSPFusedGropp2Threaded(n, first, b, p, s, u, w, &ps)); /* OpenMP build: fixed blocks, src/ksp/pipeomp.c */
-  else if (first) {
-    for (i = 0; i < n; i++) {
-      p[i] = u[i];
-      s[i] = w[i];
-      ps += s[i] * PetscConj(p[i]);
-      pp += p[i] * PetscConj(p[i]);
-    }
-  } else {
-    for (i = 0; i < n; i++) {
-      p[i] = u[i] + b * p[i];
-      s[i] = w[i] + b * s[i];
-      ps += s[i] * PetscConj(p[i]);
-      pp += p[i] * PetscConj(p[i]);
-    }
-  }
-  PetscCall(VecRestoreArray(P, &p));
-  PetscCall(VecRestoreArray(S, &s));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(VecRestoreArrayRead(W, &w));
+  PetscCall(VecGetArray(P, &c.p));
+  PetscCall(VecGetArray(S, &c.s));
+  PetscCall(VecGetArrayRead(U, &c.u));
+  PetscCall(VecGetArrayRead(W, &c.w));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 2, Fused2Block, &c, d));
+  PetscCall(VecRestoreArray(P, &c.p));
+  PetscCall(VecRestoreArray(S, &c.s));
+  PetscCall(VecRestoreArrayRead(U, &c.u));
+  PetscCall(VecRestoreArrayRead(W, &c.w));
   PetscCall(PetscLogFlops(8.0 * n));
-  d[0] = ps;
-  d[1] = pp;
   PetscFunctionReturn(0);
 }
 

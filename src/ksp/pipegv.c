@@ -15,34 +15,24 @@ static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 
 /* The 8 updates in one loop (first: z = n, q = m, s = w, p = u), then the local dots of the next
    reduction from the fresh r, u, w while they are still in cache, and (x,x), (p,p), (q,q) for the
-   gap bounds of the attainable accuracy. */
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[7])
-{
-  Vec               *v = ksp->work;
+   gap bounds of the attainable accuracy. One block of the pass: the blocks run on the process's
+   threads and their sums are added in block order, so results do not depend on the threads. */
+typedef struct {
+  PetscBool          first;
+  PetscScalar        alpha, beta;
   PetscScalar       *x, *r, *u, *w, *z, *q, *s, *p;
   const PetscScalar *m, *nn;
-  PetscInt           i, n;
+} FusedCtx;
+
+static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+{
+  const FusedCtx    *c     = (const FusedCtx *)ctx;
+  const PetscScalar  alpha = c->alpha, beta = c->first ? 0.0 : c->beta, *m = c->m, *nn = c->nn;
+  PetscScalar       *x = c->x, *r = c->r, *u = c->u, *w = c->w, *z = c->z, *q = c->q, *s = c->s, *p = c->p;
   PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
 
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
-  PetscCall(VecGetArray(ksp->vec_sol, &x));
-  PetscCall(VecGetArray(v[GV_R], &r));
-  PetscCall(VecGetArray(v[GV_U], &u));
-  PetscCall(VecGetArray(v[GV_W], &w));
-  PetscCall(VecGetArray(v[GV_Z], &z));
-  PetscCall(VecGetArray(v[GV_Q], &q));
-  PetscCall(VecGetArray(v[GV_S], &s));
-  PetscCall(VecGetArray(v[GV_P], &p));
-  PetscCall(VecGetArrayRead(v[GV_M], &m));
-  PetscCall(VecGetArrayRead(v[GV_N], &nn));
-  if (first) beta = 0.0;
-  if (PipeKSPVecBlocked()) { /* OpenMP build: the same loop over fixed blocks (src/ksp/pipeomp.c) */
-    PetscCall(PipeKSPFusedGVThreaded(n, first, alpha, beta, x, r, u, w, z, q, s, p, m, nn, d));
-    ru = d[0], wu = d[1], rr = d[2], uu = d[3];
-  } else
-  for (i = 0; i < n; i++) {
-    if (first) {
+  for (PetscInt i = i0; i < i1; i++) {
+    if (c->first) {
       z[i] = nn[i];
       q[i] = m[i];
       s[i] = w[i];
@@ -65,17 +55,6 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
     pp += p[i] * PetscConj(p[i]);
     qq += q[i] * PetscConj(q[i]);
   }
-  PetscCall(VecRestoreArray(ksp->vec_sol, &x));
-  PetscCall(VecRestoreArray(v[GV_R], &r));
-  PetscCall(VecRestoreArray(v[GV_U], &u));
-  PetscCall(VecRestoreArray(v[GV_W], &w));
-  PetscCall(VecRestoreArray(v[GV_Z], &z));
-  PetscCall(VecRestoreArray(v[GV_Q], &q));
-  PetscCall(VecRestoreArray(v[GV_S], &s));
-  PetscCall(VecRestoreArray(v[GV_P], &p));
-  PetscCall(VecRestoreArrayRead(v[GV_M], &m));
-  PetscCall(VecRestoreArrayRead(v[GV_N], &nn));
-  PetscCall(PetscLogFlops(30.0 * n));
   d[0] = ru;
   d[1] = wu;
   d[2] = rr;
@@ -83,6 +62,38 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   d[4] = xx;
   d[5] = pp;
   d[6] = qq;
+}
+
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[7])
+{
+  Vec     *v = ksp->work;
+  FusedCtx c = {first, alpha, beta, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(ksp->vec_sol, &n));
+  PetscCall(VecGetArray(ksp->vec_sol, &c.x));
+  PetscCall(VecGetArray(v[GV_R], &c.r));
+  PetscCall(VecGetArray(v[GV_U], &c.u));
+  PetscCall(VecGetArray(v[GV_W], &c.w));
+  PetscCall(VecGetArray(v[GV_Z], &c.z));
+  PetscCall(VecGetArray(v[GV_Q], &c.q));
+  PetscCall(VecGetArray(v[GV_S], &c.s));
+  PetscCall(VecGetArray(v[GV_P], &c.p));
+  PetscCall(VecGetArrayRead(v[GV_M], &c.m));
+  PetscCall(VecGetArrayRead(v[GV_N], &c.nn));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 7, FusedBlock, &c, d));
+  PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
+  PetscCall(VecRestoreArray(v[GV_R], &c.r));
+  PetscCall(VecRestoreArray(v[GV_U], &c.u));
+  PetscCall(VecRestoreArray(v[GV_W], &c.w));
+  PetscCall(VecRestoreArray(v[GV_Z], &c.z));
+  PetscCall(VecRestoreArray(v[GV_Q], &c.q));
+  PetscCall(VecRestoreArray(v[GV_S], &c.s));
+  PetscCall(VecRestoreArray(v[GV_P], &c.p));
+  PetscCall(VecRestoreArrayRead(v[GV_M], &c.m));
+  PetscCall(VecRestoreArrayRead(v[GV_N], &c.nn));
+  PetscCall(PetscLogFlops(30.0 * n));
   PetscFunctionReturn(0);
 }
 

@@ -53,6 +53,11 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype,
   PetscCall(KSPSetType(ksp, ksptype));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
+  { /* the same ordering for every thread count (the default follows the threads: rcm on one, cmrcm on more) */
+    PetscBool asddic;
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &asddic));
+    if (asddic) PetscCall(PCASDDICSetOrdering(pc, PIPEKSP_ORDERING_CMRCM));
+  }
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, MAXH - 2));
   PetscCall(KSPSetResidualHistory(ksp, run->h, MAXH, PETSC_TRUE));
   PetscCall(KSPPipeSetProgress(ksp, PIPEKSP_PROGRESS_POLL)); /* the master thread polls inside the SpMV */
