@@ -361,13 +361,15 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
 PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
 {
   KSP_Pipe    *pipe = (KSP_Pipe *)ksp->data;
-  PetscBool    iascii;
+  PetscBool    iascii, plcg;
   PipeKSPStats st, tot;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual and %g of the requested one, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TAU, (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, "pipeplcg", &plcg));
+  if (pipe->replace == PETSC_DECIDE && plcg) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a convergence claimed by the recursive norm is checked against the true residual, restarting from it when it does not confirm)\n"));
+  else if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual and %g of the requested one, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TAU, (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
   if (pipe->blocking_only) {
