@@ -2,14 +2,12 @@
    convergence bookkeeping and the SpMV/PC wrappers with poll points. */
 #include <pipeksp/pipecommon.h>
 
-/* auto replacement: when the estimated gap reaches this fraction of the recursive residual (van der
-   Vorst and Ye use sqrt(eps) with a worst-case bound; our estimate is closer, so a little later) */
-#define PIPE_GAP_TAU 1e-6
-/* ... and has reached the requested residual rtol ||r_0||: below it the gap cannot limit the accuracy
-   asked for (the estimate runs a few times above the measured gap, and a convergence it does not vouch
-   for is checked against the true residual anyway) */
+/* auto replacement: when the estimated gap has reached this fraction of the requested residual
+   rtol ||r_0||: below it the gap cannot limit the accuracy asked for (the estimate runs a few times above
+   the measured gap, and a convergence it does not vouch for is checked against the true residual) */
 #define PIPE_GAP_TARGET 1.0
-/* ... and no sooner than this many iterations after the last true residual (replacement or restart) */
+/* ... is 10x what a replacement leaves, and no sooner than this many iterations after the last true
+   residual (replacement or restart) */
 #define PIPE_GAP_SPACING 50
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
    recursive residual is checked against the true one */
@@ -369,7 +367,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, "pipeplcg", &plcg));
   if (pipe->replace == PETSC_DECIDE && plcg) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a convergence claimed by the recursive norm is checked against the true residual, restarting from it when it does not confirm)\n"));
-  else if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the residual and %g of the requested one, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TAU, (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+  else if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
   if (pipe->blocking_only) {
@@ -597,15 +595,14 @@ PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its, PetscReal rn)
   PetscBool now  = PETSC_FALSE;
 
   if (pipe->replace == PETSC_DECIDE) {
-    /* in the spirit of van der Vorst and Ye: replace when the estimated gap has grown to a fraction
-       of the recursive residual (so that it would soon limit the accuracy), and only where a fresh
+    /* in the spirit of van der Vorst and Ye, but against the residual asked for: the gap only matters
+       once it could reach the requested residual (with no norm: the floor), and only where a fresh
        residual is clearly better than the one left by the last replacement */
-    /* the gap only matters once it could reach the requested residual (with no norm: the floor) */
     PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->rn0;
     /* a replacement costs more than the one true residual of the check at a claimed convergence, and
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
-    now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > PIPE_GAP_TAU * rn && pipe->gf > target && pipe->gf > 10 * pipe->gf0);
+    now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > 10 * pipe->gf0);
   } else if (pipe->replace > 0) now = (PetscBool)!(its % pipe->replace);
   if (now) {
     pipe->nrep_solve++;
