@@ -22,6 +22,7 @@ typedef struct {
   PetscObjectState    astate;
   Mat                 amat;
   PetscReal           gf, gg, gh, gj, gf0, gfprev, rprev;
+  PetscInt            itrue;         /* iteration of the last true residual (replacement, restart, start) */
   /* the best iterate whose true residual the solver has measured */
   PetscReal           best;          /* its true residual norm ||b - A x|| */
   PetscInt            bestits;

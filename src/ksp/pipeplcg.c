@@ -211,6 +211,21 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
   PetscFunctionReturn(0);
 }
 
+/* the true residual confirms a claimed convergence up to this factor of the tolerance */
+#define PLCG_CONFIRM 2.0
+
+/* auto: a convergence the recursive norm claims is checked against the true residual before the solve
+   ends (the gap between the two grows with the depth and the basis), by a restart whose first test uses
+   b - A x. Returns true when the claim is to be checked. */
+static PetscBool PLCGCheckClaim(KSP ksp)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  if (pipe->replace != PETSC_DECIDE || ksp->reason <= 0 || ksp->reason == KSP_CONVERGED_ITS) return PETSC_FALSE;
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  return PETSC_TRUE;
+}
+
 static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 {
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
@@ -219,7 +234,9 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   Mat         A, Pmat;
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, nupd = 0, upd_at_restart = -1;
-  PetscBool   mqneed, extra, natural, first = PETSC_TRUE, diagonalscale;
+  PetscBool   mqneed, extra, natural, first = PETSC_TRUE, diagonalscale, check = PETSC_FALSE;
+  PetscReal   lastcheck = PETSC_MAX_REAL;
+  PetscInt    claimits  = 0; /* the iteration whose convergence is being checked */
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], beta = 0, eta = 0, lambda;
   PetscReal   dp;
   Vec         w[PIPEKSP_RED_MAX];
@@ -277,6 +294,22 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
       ksp->its   = nupd;
       ksp->rnorm = dp;
       PetscCall((*ksp->converged)(ksp, nupd, dp, &ksp->reason, ksp->cnvP));
+      if (check && !ksp->reason && dp <= PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->rnorm0, ksp->abstol)) {
+        /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
+           asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
+        ksp->reason = ksp->rtol * pipe->rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
+      }
+      if (check && ksp->reason > 0) ksp->its = claimits; /* confirmed: the iteration that claimed it, as without the check */
+      if (check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
+        PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
+        pipe->nrestart_solve++;
+        pipe->nrestart_total++;
+        pipe->best = PetscMin(pipe->best, dp);
+        /* no better than at the last such check: the attainable accuracy, where cg would end converged */
+        if (!(dp < 0.5 * lastcheck)) PetscCall(KSPPipeFloorStop(ksp, "a restart from the true residual brought no progress"));
+        lastcheck = dp;
+      }
+      check = PETSC_FALSE;
     }
     first = PETSC_FALSE;
     if (ksp->reason) break;
@@ -349,6 +382,10 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           PetscInt j = base + c - l;
           dp         = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
           PetscCall(PLCGTest(ksp, j, dp));
+          if ((check = PLCGCheckClaim(ksp))) {
+            claimits = ksp->its;
+            break;
+          }
           if (ksp->reason) break;
         }
         /* Lanczos coefficients gamma_i, delta_i from T G = G Bhat */
@@ -420,10 +457,14 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
         if (natural && !lucky) {
           PetscCall(PLCGTest(ksp, base + i + 1, ksp->normtype == KSP_NORM_NONE ? 0.0 : PetscAbsScalar(ZETA(i + 1))));
+          if ((check = PLCGCheckClaim(ksp))) {
+            claimits = ksp->its;
+            break;
+          }
           if (ksp->reason) break;
         }
         if (lucky) break; /* restart from the true residual */
-        if (KSPPipeReplaceNow(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* fixed period only: no gap estimate here yet */
+        if (pipe->replace > 0 && KSPPipeReplaceNow(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* a fixed period */
       }
       if (restart) break;
     }
@@ -745,7 +786,7 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
--  -ksp_pipe_replace <n> - restart from the true residual every n iterations (default 0 = never)
+-  -ksp_pipe_replace <auto,n,0> - auto (default): check a convergence the recursive norm claims against the true residual, restarting from it when it does not confirm; n: also restart from the true residual every n iterations; 0: neither
 
    Notes:
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
@@ -775,7 +816,7 @@ PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   d->pipe = *(KSP_Pipe *)ksp->data;
   PetscCall(PetscFree(ksp->data));
   ksp->data      = (void *)d;
-  d->pipe.replace = 0; /* a restart discards the Krylov space: off unless asked for */
+  d->pipe.replace = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
   d->l           = 2;
   d->eig_its     = 10;
   d->eig_factor  = 0.93;

@@ -73,8 +73,8 @@ if a.example == "ex2":
                 continue
             # with no norm cg goes on for hundreds of iterations at its residual floor and still shrinks the
             # error's smooth part; ours stop once restarts from b - A x no longer reduce the residual: the
-            # residual is at cg's level (tests/ksp/floor.c), the error may be up to ~50x cg's
-            lim = (100 if "none" in extra else 10) * ref[1] + 1e-14
+            # residual is at cg's level (tests/ksp/floor.c), the error up to ~20x cg's (pipegv, 1 and 4 ranks)
+            lim = (50 if "none" in extra else 10) * ref[1] + 1e-14
             if not reason.startswith("CONVERGED") or err > lim:
                 print("  FAIL: cg ends %s with error %g" % ref)
                 fails += 1
