@@ -36,6 +36,9 @@ solvers = [
     ("pipegv", ["-ksp_type", "pipegv"]),
     ("pipegv poll", ["-ksp_type", "pipegv", "-ksp_pipe_progress", "poll"]),
     ("chrongear", ["-ksp_type", "chrongear"]),
+    ("pipelcg", ["-ksp_type", "pipelcg"]),
+    ("pipeplcg l=2 poll", ["-ksp_type", "pipeplcg", "-ksp_pipe_depth", "2", "-ksp_pipe_progress", "poll"]),
+    ("pipeplcg l=3 poll", ["-ksp_type", "pipeplcg", "-ksp_pipe_depth", "3", "-ksp_pipe_progress", "poll"]),
 ]
 pcs = ["jacobi", "asddic"]
 num = r"([-+0-9.eEinfa]+)"
