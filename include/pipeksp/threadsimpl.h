@@ -16,7 +16,6 @@ PETSC_INTERN PetscInt PipeKSPThreadsNum(void);
 PETSC_INTERN PetscInt PipeKSPThreadsFor(PetscInt);
 /* the settings read together: threads and SpMV schedule */
 PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *);
-PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
 
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
    [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. The KSPs' fused passes always run

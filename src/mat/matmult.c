@@ -24,8 +24,6 @@
 #define SPMV_NODE_MAX   5   /* rows sharing one column list that AIJ multiplies together */
 #define SPMV_CHUNK_DEF  256 /* rows between polls (docs/algorithms.md: 100-500) */
 
-static PetscLogEvent   PIPEKSP_MatMult = 0;
-static PetscBool       SpMVPackageInitialized = PETSC_FALSE;
 static PetscInt64      SpMVPolls = 0;
 static PipeKSPSpMVPath SpMVLastPath = PIPEKSP_SPMV_FALLBACK;
 
@@ -466,6 +464,8 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
 . y - output vector, must differ from x
 
   Level: developer
+
+.seealso: `PipeKSPProgressPoll()`, `PipeKSPMatSetSpMVChunk()`, `PipeKSPMatViewSpMV()`
 @*/
 PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
 {
@@ -480,7 +480,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCheck(x && ((PetscObject)x)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 2 must be a Vec");
   PetscCheck(y && ((PetscObject)y)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 3 must be a Vec");
   PetscCheck(x != y, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "PipeKSPMatMult: x and y must be different vectors (y = A x cannot be done in place); use a work vector");
-  if (!SpMVPackageInitialized) PetscCall(PipeKSPInitializePackage());
+  PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)A)));
   PetscCall(MatGetType(A, &type));
   if (type) {
     if (PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQBAIJ;
@@ -727,19 +727,3 @@ PetscErrorCode PipeKSPMatMultGetLastPath(PipeKSPSpMVPath *p)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PipeKSPMatMultFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  SpMVPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPMatMultInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (SpMVPackageInitialized) PetscFunctionReturn(0);
-  SpMVPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscLogEventRegister("PipeMatMult", PIPEKSP_CLASSID, &PIPEKSP_MatMult));
-  PetscCall(PetscRegisterFinalize(PipeKSPMatMultFinalizePackage));
-  PetscFunctionReturn(0);
-}
