@@ -6,8 +6,11 @@
 #include <petscksp.h>
 #include <petscdmda.h>
 
-#define PIPEKSP_VERSION_MAJOR 0
-#define PIPEKSP_VERSION_MINOR 1
+/* The version, in this one place: CMakeLists.txt reads it from here, tests/docs/version_check.py checks
+   the Python package's against it. */
+#define PIPEKSP_VERSION_MAJOR    0
+#define PIPEKSP_VERSION_MINOR    1
+#define PIPEKSP_VERSION_SUBMINOR 0
 
 /* Type names we register. None of them exists in PETSc 3.18 (registering one that does would replace it). */
 #define KSPPIPEGROPP "pipegropp"

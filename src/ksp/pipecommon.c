@@ -482,7 +482,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeMatMult(KSP ksp, Mat A, Vec x, Vec y)
+PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
 {
   PetscErrorCode ierr;
 

@@ -259,11 +259,9 @@ static void SpMVAIJNodes(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscI
     PetscScalar        s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, xj;
     PetscInt           j;
 
-#if !defined(PIPEKSP_SPMV_NO_AIJ_PREFETCH)
     /* the next group's indices and values, assuming its shape is this one's */
     PetscPrefetchBlock(idx + sz * n, n, 0, PETSC_PREFETCH_HINT_NTA);
     PetscPrefetchBlock(v1 + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
-#endif
 
     switch (sz) {
     case 1:

@@ -1,4 +1,4 @@
-/* The reduction/progress engine (ALGORITHMS.md section 2): one packed MPI_Iallreduce at a time,
+/* The reduction/progress engine (docs/algorithms.md, section 2): one packed MPI_Iallreduce at a time,
    driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
    (a helper thread calling MPI_Test), auto (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
