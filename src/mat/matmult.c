@@ -509,7 +509,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/sys/spmv_omp.c */
+  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
   else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;
@@ -679,7 +679,7 @@ PetscErrorCode PipeKSPMatViewSpMV(Mat A, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* the threaded product (src/sys/spmv_omp.c) on this cache's blocks and halo */
+/* the threaded product (src/mat/spmv_omp.c) on this cache's blocks and halo */
 static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
 {
   const PetscBool  mpi = (PetscBool)(c->path == PIPEKSP_SPMV_MPIAIJ || c->path == PIPEKSP_SPMV_MPIBAIJ);
