@@ -1,6 +1,7 @@
 /* The registrar: the one file that knows every module. It registers the class id, the KSP and PC types
-   and every log event, once; the modules below never call it. A module used before
-   PipeKSPInitializePackage() stops with PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
+   and the log events, once (asddic's through PipeKSPPCInitializePackage(), src/pc); the modules below
+   never call it. The cube generator, the SpMV and the reduction engine used before it stop with
+   PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
 #include <pipeksp/pipekspimpl.h>
 
 PetscClassId  PIPEKSP_CLASSID = 0; /* also the package's "initialized" flag */
@@ -39,8 +40,8 @@ PetscErrorCode PipeKSPFinalizePackage(void)
   Notes:
   Loading the library with -dll_append calls it (through PetscDLLibraryRegister_pipeksp()), and so does
   `import pipeksp` in petsc4py. A program that links the library directly calls it after
-  `PetscInitialize()`; every other PipeKSP function errors with `PETSC_ERR_ORDER` before it. Calling it again
-  does nothing.
+  `PetscInitialize()`: before it our KSP and PC types cannot be selected, and the cube generator,
+  `PipeKSPMatMult()` and the reduction engine stop with `PETSC_ERR_ORDER`. Calling it again does nothing.
 
   Level: beginner
 
