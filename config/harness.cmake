@@ -2,10 +2,10 @@
 # petscdiff). The generator turns every /*TEST ... TEST*/ block of tutorials/ into a run script
 # tests/pipeksp/tutorials/run<ex>_<suffix>.sh; each script becomes one ctest test. Scripts report in TAP and always
 # exit 0, so a test fails on any "not ok" line.
-set(PIPEKSP_PETSC_EXAMPLES /usr/share/petsc/3.18/share/petsc/examples CACHE PATH "PETSc's installed examples (libpetsc3.18-dev-examples)")
+# PIPEKSP_PETSC_EXAMPLES: set in CMakeLists.txt
 set(PIPEKSP_GMAKEGENTEST ${PIPEKSP_PETSC_EXAMPLES}/config/gmakegentest.py)
 if(NOT EXISTS ${PIPEKSP_GMAKEGENTEST})
-  message(WARNING "PETSc test harness not found at ${PIPEKSP_GMAKEGENTEST}: install libpetsc3.18-dev-examples (config/install-deps.sh); tutorials will not be tested")
+  message(WARNING "PETSc test harness not found at ${PIPEKSP_GMAKEGENTEST}: install libpetsc${PIPEKSP_PETSC_MAJMIN}-dev-examples (config/install-deps.sh) or set PIPEKSP_PETSC_EXAMPLES; tutorials will not be tested")
   return()
 endif()
 execute_process(COMMAND pkg-config --variable=prefix PETSc OUTPUT_VARIABLE _petsc_prefix OUTPUT_STRIP_TRAILING_WHITESPACE)

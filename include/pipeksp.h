@@ -6,8 +6,11 @@
 #include <petscksp.h>
 #include <petscdmda.h>
 
-#define PIPEKSP_VERSION_MAJOR 0
-#define PIPEKSP_VERSION_MINOR 1
+/* The version, in this one place: CMakeLists.txt reads it from here, tests/docs/version_check.py checks
+   the Python package's against it. */
+#define PIPEKSP_VERSION_MAJOR    0
+#define PIPEKSP_VERSION_MINOR    1
+#define PIPEKSP_VERSION_SUBMINOR 0
 
 /* Type names we register. None of them exists in PETSc 3.18 (registering one that does would replace it). */
 #define KSPPIPEGROPP "pipegropp"
@@ -22,6 +25,26 @@ PETSC_EXTERN PetscErrorCode PipeKSPInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PipeKSPFinalizePackage(void);
 
 /* ---------------- progress-aware reduction scheduling (src/sys) ---------------- */
+/*E
+  PipeKSPProgressType - how a pipelined KSP makes its nonblocking reductions progress
+
+  Values:
++ `PIPEKSP_PROGRESS_NONE`     - start the reduction, wait at the end (what PETSc's `KSPPIPECG` and `KSPGROPPCG` do)
+. `PIPEKSP_PROGRESS_POLL`     - throttled `MPI_Test()` from poll points inside the SpMV and the PC (`PipeKSPProgressPoll()`)
+. `PIPEKSP_PROGRESS_THREAD`   - a helper thread drives progress (needs `MPI_THREAD_MULTIPLE`)
+. `PIPEKSP_PROGRESS_AUTO`     - measure at setup, pick none or poll
+- `PIPEKSP_PROGRESS_BLOCKING` - `MPI_Allreduce()` in the same algorithm
+
+  Options Database Key:
+. -ksp_pipe_progress <none,poll,thread,auto,blocking> - the policy
+
+  Note:
+  `PipeKSPProgressTypes` holds the names. See docs/algorithms.md.
+
+  Level: intermediate
+
+.seealso: `KSPPipeSetProgress()`, `KSPPipeSetPollInterval()`, `KSPPIPEGV`, `KSPPIPEGROPP`
+E*/
 typedef enum {
   PIPEKSP_PROGRESS_NONE,     /* start, wait at the end: what PETSc's pipecg/groppcg do */
   PIPEKSP_PROGRESS_POLL,     /* throttled MPI_Test from poll points inside SpMV and PC */
@@ -31,8 +54,17 @@ typedef enum {
 } PipeKSPProgressType;
 PETSC_EXTERN const char *const PipeKSPProgressTypes[];
 
-/* Counters of one reduction engine (one per KSP): KSPPipeGetStats() gives those of the last
-   KSPSolve(), KSPPipeGetTotalStats() the sums over all solves. */
+/*S
+  PipeKSPStats - counters of the reduction engine of one pipelined `KSP`
+
+  Note:
+  `KSPPipeGetStats()` gives those of the last `KSPSolve()`, `KSPPipeGetTotalStats()` the sums over all
+  solves; -ksp_view prints both.
+
+  Level: intermediate
+
+.seealso: `KSPPipeGetStats()`, `KSPPipeGetTotalStats()`, `PipeKSPProgressType`
+S*/
 typedef struct {
   PetscInt64     reductions;     /* reductions started */
   PetscInt64     polls;          /* poll-hook calls that reached MPI_Test */
@@ -79,6 +111,25 @@ PETSC_EXTERN PetscErrorCode PipeKSPMatSetFromOptions(Mat);
 PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 /* ---------------- PC asddic (src/pc) ---------------- */
+/*E
+  PipeKSPOrderingType - local ordering of asddic's diagonal block
+
+  Values:
++ `PIPEKSP_ORDERING_CMRCM`   - cyclic multicolouring of reverse Cuthill-McKee level sets (colours are independent sets)
+. `PIPEKSP_ORDERING_RCM`     - reverse Cuthill-McKee (sequential sweeps)
+. `PIPEKSP_ORDERING_MC`      - greedy multicolouring (independent sets)
+- `PIPEKSP_ORDERING_NATURAL` - the matrix's own order
+
+  Options Database Key:
+. -pc_asddic_ordering <cmrcm,rcm,mc,natural> - the ordering
+
+  Note:
+  `PipeKSPOrderingTypes` holds the names.
+
+  Level: intermediate
+
+.seealso: `PCASDDICSetOrdering()`, `PCASDDICSetColors()`, `PCASDDIC`
+E*/
 typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
 PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
 
@@ -90,8 +141,59 @@ PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
    often the ordering was computed, and the least memory traffic (bytes) of one local solve.
    PCASDDICGetEigenvalueBounds: the bounds on the eigenvalues of M^{-1}A the sweeps use and the
    Richardson damping. */
+/*E
+  PCASDDICShiftType - what asddic does on a non-positive pivot
+
+  Values:
++ `PCASDDIC_SHIFT_NONE`     - the PC fails and the KSP reports it
+- `PCASDDIC_SHIFT_DIAGONAL` - retry with A + alpha diag(A)
+
+  Options Database Key:
+. -pc_asddic_shift <none,diagonal> - the policy
+
+  Note:
+  `PCASDDICShiftTypes` holds the names.
+
+  Level: intermediate
+
+.seealso: `PCASDDICSetShiftType()`, `PCASDDICGetFactorInfo()`, `PCASDDIC`
+E*/
 typedef enum { PCASDDIC_SHIFT_NONE, PCASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
+/*E
+  PCASDDICLocalType - asddic's solver of each rank's diagonal block
+
+  Values:
++ `PCASDDIC_LOCAL_IC`  - IC(0), point or 3x3 block
+- `PCASDDIC_LOCAL_SGS` - symmetric Gauss-Seidel (GeoFEM's)
+
+  Options Database Key:
+. -pc_asddic_local <ic,sgs> - the local solver
+
+  Note:
+  `PCASDDICLocalTypes` holds the names.
+
+  Level: intermediate
+
+.seealso: `PCASDDICSetLocalType()`, `PCASDDIC`
+E*/
 typedef enum { PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS } PCASDDICLocalType;
+/*E
+  PCASDDICSweepType - asddic's additive Schwarz correction sweeps
+
+  Values:
++ `PCASDDIC_SWEEP_RICHARDSON` - damped Richardson
+- `PCASDDIC_SWEEP_CHEBYSHEV`  - Chebyshev on the eigenvalue bounds of M^{-1}A
+
+  Options Database Key:
+. -pc_asddic_sweep <chebyshev,richardson> - the sweeps
+
+  Note:
+  `PCASDDICSweepTypes` holds the names.
+
+  Level: intermediate
+
+.seealso: `PCASDDICSetSweepType()`, `PCASDDICSetIterations()`, `PCASDDICSetEigenvalues()`, `PCASDDIC`
+E*/
 typedef enum { PCASDDIC_SWEEP_RICHARDSON, PCASDDIC_SWEEP_CHEBYSHEV } PCASDDICSweepType;
 PETSC_EXTERN const char *const PCASDDICShiftTypes[];
 PETSC_EXTERN const char *const PCASDDICLocalTypes[];
@@ -115,7 +217,18 @@ PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, P
 /* ---- end asddic extras ---- */
 
 /* ---------------- GeoFEM/Cube generator (src/mesh) ---------------- */
-typedef struct _p_PipeKSPCube *PipeKSPCube;
+/*S
+  PipeKSPCube - generator of the GeoFEM/Cube problem: 3D linear elasticity on Q1 hexahedra over a
+  `DMDA`, with a linear exact solution (docs/cube.md)
+
+  Note:
+  Not a `PetscObject`: a plain handle owning a `DM`, a `Mat` and two `Vec`s.
+
+  Level: beginner
+
+.seealso: `PipeKSPCubeCreate()`, `PipeKSPCubeSetFromOptions()`, `PipeKSPCubeSetUp()`, `PipeKSPCubeAssembleOnDM()`
+S*/
+typedef struct _n_PipeKSPCube *PipeKSPCube;
 PETSC_EXTERN PetscErrorCode PipeKSPCubeCreate(MPI_Comm, PipeKSPCube *);
 PETSC_EXTERN PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube, PetscReal, PetscReal);
@@ -147,6 +260,24 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
    (-pipeksp_threads, default OMP_NUM_THREADS, else 1), and how the SpMV's interior row chunks (the
    matrix's -pipeksp_spmv_chunk) go to the threads (-pipeksp_spmv_schedule). 1 thread, or a build without OpenMP, keeps the
    single-threaded kernels. */
+/*E
+  PipeKSPScheduleType - how the threaded SpMV hands its interior row chunks to the OpenMP threads
+
+  Values:
++ `PIPEKSP_SCHEDULE_STATIC`  - OpenMP schedule(static)
+. `PIPEKSP_SCHEDULE_DYNAMIC` - schedule(dynamic), the default
+- `PIPEKSP_SCHEDULE_GUIDED`  - schedule(guided)
+
+  Options Database Key:
+. -pipeksp_spmv_schedule <static,dynamic,guided> - the schedule
+
+  Note:
+  `PipeKSPScheduleTypes` holds the names.
+
+  Level: intermediate
+
+.seealso: `PipeKSPSetSpMVSchedule()`, `PipeKSPSetThreads()`
+E*/
 typedef enum { PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED } PipeKSPScheduleType;
 PETSC_EXTERN const char *const PipeKSPScheduleTypes[];
 PETSC_EXTERN PetscErrorCode PipeKSPSetThreads(PetscInt);

@@ -45,7 +45,7 @@ PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
 /* log, monitor and test convergence of residual norm dp at iteration its */
 PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest(KSP, PetscInt, PetscReal);
 /* y = A x with poll points (plain MatMultTranspose for transpose solves) */
-PETSC_INTERN PetscErrorCode KSPPipeMatMult(KSP, Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
 /* y = M^{-1} x with polls around it (the PC may poll inside too) */
 PETSC_INTERN PetscErrorCode KSPPipePCApply(KSP, Vec, Vec);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */

@@ -4,20 +4,29 @@
 
 #include <pipeksp.h>
 
-/* Constructors registered by PipeKSPInitializePackage() */
+/* Constructors registered by PipeKSPInitializePackage() (src/dlregispipeksp.c, the registrar) */
 PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP);
 PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
 
-/* Per-module package set-up (log events, classids); each is idempotent */
-PETSC_INTERN PetscErrorCode PipeKSPProgressInitializePackage(void);
-PETSC_INTERN PetscErrorCode PipeKSPMatMultInitializePackage(void);
+/* asddic's log events (src/pc), registered through the registrar */
 PETSC_INTERN PetscErrorCode PipeKSPPCInitializePackage(void);
-PETSC_INTERN PetscErrorCode PipeKSPCubeInitializePackage(void);
+/* process state the registrar's PipeKSPFinalizePackage() resets */
+PETSC_INTERN PetscErrorCode PipeKSPProgressReset_Private(void);
+PETSC_INTERN PetscErrorCode PipeKSPThreadsReset_Private(void);
 
-/* The PetscClassId all our log events hang off ("PipeKSP" in -log_view) */
+/* The PetscClassId all our log events hang off ("PipeKSP" in -log_view); 0 until
+   PipeKSPInitializePackage() */
 PETSC_INTERN PetscClassId PIPEKSP_CLASSID;
+/* Log events, all registered by the registrar */
+PETSC_INTERN PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;
+PETSC_INTERN PetscLogEvent PIPEKSP_MatMult, PIPEKSP_SpMVComm, PIPEKSP_SpMVInner, PIPEKSP_SpMVBound;
+PETSC_INTERN PetscLogEvent PIPEKSP_CubeAssembly;
+
+/* Entry check of the modules' constructors: a clear error instead of unregistered log events */
+#define PipeKSPCheckInitialized(comm) \
+  (PIPEKSP_CLASSID ? 0 : PetscError((comm), __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_ORDER, PETSC_ERROR_INITIAL, "PipeKSP is not initialized: call PipeKSPInitializePackage() after PetscInitialize(), or load the library with -dll_append"))
 
 #endif

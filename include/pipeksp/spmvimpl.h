@@ -1,4 +1,4 @@
-/* Private: test hooks of the poll-point SpMV (src/sys/matmult.c). Not installed. */
+/* Private: test hooks of the poll-point SpMV (src/mat/matmult.c). Not installed. */
 #ifndef PIPEKSP_SPMVIMPL_H
 #define PIPEKSP_SPMVIMPL_H
 

@@ -1,4 +1,4 @@
-/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/sys/spmv_omp.c; the KSPs' fused passes run through PipeKSPThreadedBlocks()).
+/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/mat/spmv_omp.c; the KSPs' fused passes run through PipeKSPThreadedBlocks()).
    One thread count and one SpMV schedule per process, shared by the SpMV, the KSP vector kernels and
    asddic's sweeps. Not installed. */
 #ifndef PIPEKSP_THREADSIMPL_H
@@ -16,7 +16,6 @@ PETSC_INTERN PetscInt PipeKSPThreadsNum(void);
 PETSC_INTERN PetscInt PipeKSPThreadsFor(PetscInt);
 /* the settings read together: threads and SpMV schedule */
 PETSC_INTERN PetscErrorCode PipeKSPThreadsGet(PetscInt *, PipeKSPScheduleType *);
-PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
 
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
    [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. The KSPs' fused passes always run
@@ -25,7 +24,7 @@ PETSC_INTERN PetscErrorCode PipeKSPThreadsInitializePackage(void);
 typedef void (*PipeKSPBlockFn)(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d);
 PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d);
 
-/* What the threaded SpMV needs from PipeKSPMatMult's cache (src/sys/matmult.c). Ao, halo and ghost
+/* What the threaded SpMV needs from PipeKSPMatMult's cache (src/mat/matmult.c). Ao, halo and ghost
    are NULL for Seq matrices; nodes (AIJ only) are matmult.c's groups of rows with equal columns. */
 typedef struct {
   Mat             A, Ad, Ao;

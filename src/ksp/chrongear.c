@@ -1,4 +1,4 @@
-/* KSP chrongear: Chronopoulos-Gear CG (ALGORITHMS.md section 1, #2). One blocking reduction per
+/* KSP chrongear: Chronopoulos-Gear CG (docs/algorithms.md, section 1). One blocking reduction per
    iteration with gamma = (r,u), delta = (w,u) and the norm packed; the 4 updates share one pass. */
 #include <pipeksp/pipecommon.h>
 #include <pipeksp/threadsimpl.h>
@@ -156,6 +156,10 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 -  -ksp_pipe_progress, -ksp_pipe_poll_interval - validated, but do not apply: the one reduction is blocking (-ksp_view says so)
 
    Notes:
+   This is the method behind PETSc's -ksp_cg_single_reduction (`KSPCGUseSingleReduction()`). What this
+   type adds: residual replacement (-ksp_pipe_replace), the residual norm carried in the same reduction
+   instead of a separate one, and the per-solve counters of `KSPPipeGetStats()` shown by -ksp_view.
+
    At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
    solver restarts from it, and ends converged, as cg would, when that brings no progress. The x returned
    is never worse than the best iterate whose true residual the solver measured.

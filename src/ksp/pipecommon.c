@@ -110,6 +110,26 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
 }
 
 /* ---- public API (no-ops / errors on KSP types that are not ours, PETSc style) ---- */
+/*@
+   KSPPipeSetProgress - Sets how a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPPIPEPLCG` makes its nonblocking reductions progress
+
+   Logically Collective
+
+   Input Parameters:
++  ksp  - the Krylov solver
+-  type - the policy, see `PipeKSPProgressType` (default auto)
+
+   Options Database Key:
+.  -ksp_pipe_progress <none,poll,thread,auto,blocking> - the policy
+
+   Note:
+   A no-op on other `KSP` types; `KSPCHRONGEAR` has one blocking reduction and ignores it. Open MPI 4 has no asynchronous progress, so without poll (or thread) a
+   pending reduction advances only at its wait.
+
+   Level: intermediate
+
+.seealso: `KSPPipeGetProgress()`, `KSPPipeSetPollInterval()`, `PipeKSPProgressPoll()`, `PipeKSPProgressType`
+@*/
 PetscErrorCode KSPPipeSetProgress(KSP ksp, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
@@ -119,6 +139,21 @@ PetscErrorCode KSPPipeSetProgress(KSP ksp, PipeKSPProgressType type)
   PetscFunctionReturn(0);
 }
 
+/*@
+   KSPPipeGetProgress - Gets the progress policy of a `KSPPIPEGROPP`, `KSPPIPEGV`, `KSPCHRONGEAR` or `KSPPIPEPLCG`
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  type - the policy set (auto stays auto)
+
+   Level: intermediate
+
+.seealso: `KSPPipeSetProgress()`, `PipeKSPProgressType`
+@*/
 PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
@@ -128,6 +163,25 @@ PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
   PetscFunctionReturn(0);
 }
 
+/*@
+   KSPPipeSetPollInterval - Sets the least wall time between two `MPI_Test()` calls of the poll hook
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  us  - microseconds (0: test at every poll point)
+
+   Options Database Key:
+.  -ksp_pipe_poll_interval <us> - the interval
+
+   Note:
+   A no-op on other `KSP` types; applies to the poll policy only.
+
+   Level: advanced
+
+.seealso: `KSPPipeSetProgress()`, `PipeKSPProgressPoll()`
+@*/
 PetscErrorCode KSPPipeSetPollInterval(KSP ksp, PetscReal us)
 {
   PetscFunctionBegin;
@@ -137,6 +191,27 @@ PetscErrorCode KSPPipeSetPollInterval(KSP ksp, PetscReal us)
   PetscFunctionReturn(0);
 }
 
+/*@
+   KSPPipeSetReplacePeriod - Sets when a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPCHRONGEAR` replaces its recursive residual by b - A x
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  n   - every n iterations, 0 for never, or `PETSC_DECIDE` for auto (the default: when the estimated gap
+         between the recursive and the true residual says so)
+
+   Options Database Key:
+.  -ksp_pipe_replace <auto,n,0> - the period
+
+   Note:
+   A no-op on other `KSP` types. Replacement keeps the attainable accuracy of the pipelined recurrences
+   close to `KSPCG`'s (Cools et al., SIAM J. Matrix Anal. Appl. 2018); see docs/algorithms.md.
+
+   Level: intermediate
+
+.seealso: `KSPPipeGetReplacePeriod()`, `KSPPipeGetStats()`
+@*/
 PetscErrorCode KSPPipeSetReplacePeriod(KSP ksp, PetscInt n)
 {
   PetscFunctionBegin;
@@ -233,7 +308,6 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   KSP_Pipe *pipe;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscNew(&pipe));
   pipe->progress      = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
   pipe->interval      = 5.0;
@@ -416,7 +490,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeMatMult(KSP ksp, Mat A, Vec x, Vec y)
+PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
 {
   PetscErrorCode ierr;
 

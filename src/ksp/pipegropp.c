@@ -1,4 +1,4 @@
-/* KSP pipegropp: Gropp's CG (ALGORITHMS.md section 1, #3). Two non-blocking reductions per
+/* KSP pipegropp: Gropp's CG (docs/algorithms.md, section 1). Two non-blocking reductions per
    iteration: delta = (p,s) overlapped with q = M^{-1} s, and gamma = (r,u) plus the norm overlapped
    with w = A u. The vector updates and the local dot products share one pass over memory. */
 #include <pipeksp/pipecommon.h>
@@ -183,7 +183,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   for (;;) {
     /* R2: gamma = (r,u) and the norms, overlapped with w = A u */
     PetscCall(PipeKSPRedStart(red, 4, loc2));
-    PetscCall(KSPPipeMatMult(ksp, A, U, W));
+    PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
     PetscCall(PipeKSPRedWait(red, glob));
     gammanew = glob[0];
     KSPCheckDot(ksp, gammanew);

@@ -1,4 +1,4 @@
-/* KSP pipegv: pipelined CG of Ghysels and Vanroose (ALGORITHMS.md section 1, #4). One non-blocking
+/* KSP pipegv: pipelined CG of Ghysels and Vanroose (docs/algorithms.md, section 1). One non-blocking
    reduction per iteration (gamma, delta and the norm packed) overlapped with m = M^{-1} w and n = A m;
    the 8 AXPY-type updates and the next local dot products run in one fused pass over memory. */
 #include <pipeksp/pipecommon.h>
@@ -155,7 +155,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
        m = M^{-1} w and n = A m */
     PetscCall(PipeKSPRedStart(red, 7, loc));
     PetscCall(KSPPipePCApply(ksp, v[GV_W], v[GV_M]));
-    PetscCall(KSPPipeMatMult(ksp, A, v[GV_M], v[GV_N]));
+    PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
     PetscCall(PipeKSPRedWait(red, glob));
     gamma = glob[0];
     delta = glob[1];

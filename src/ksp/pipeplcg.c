@@ -327,7 +327,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
       PetscBool restart = PETSC_FALSE, lucky = PETSC_FALSE;
 
       /* u_{it+1} = A z_it (- sigma_it u_it), z_{it+1} = M^{-1} u_{it+1}: overlaps up to l reductions */
-      PetscCall(KSPPipeMatMult(ksp, A, ZV(it), UV(it + 1)));
+      PetscCall(KSPPipeApplyOperator_Private(ksp, A, ZV(it), UV(it + 1)));
       if (it < l) PetscCall(VecAXPY(UV(it + 1), -d->sigma[it], UV(it)));
       PetscCall(KSPPipePCApply(ksp, UV(it + 1), ZV(it + 1)));
       if (it + 1 < l) { /* z_{it+1} = P_{it+1}(B) v_0 starts auxiliary basis it+1 */

@@ -3,7 +3,7 @@
 #include <petsc/private/petscimpl.h>
 #include <pipeksp/pipekspimpl.h>
 
-struct _p_PipeKSPCube {
+struct _n_PipeKSPCube {
   MPI_Comm  comm;
   PetscInt  nx, ny, nz; /* nodes per direction */
   PetscReal E, nu, load;
@@ -13,26 +13,6 @@ struct _p_PipeKSPCube {
   Mat       A;
   Vec       b, xexact;
 };
-
-static PetscLogEvent CUBE_Assembly         = 0;
-static PetscBool     CubePackageInitialized = PETSC_FALSE;
-
-static PetscErrorCode PipeKSPCubeFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  CubePackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPCubeInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (CubePackageInitialized) PetscFunctionReturn(0);
-  CubePackageInitialized = PETSC_TRUE;
-  PetscCall(PetscLogEventRegister("CubeAssembly", PIPEKSP_CLASSID, &CUBE_Assembly));
-  PetscCall(PetscRegisterFinalize(PipeKSPCubeFinalizePackage));
-  PetscFunctionReturn(0);
-}
 
 /* ---- input checks, shared by the setters and by PipeKSPCubeAssembleOnDM() ---- */
 static PetscErrorCode CubeCheckSizes(MPI_Comm comm, PetscInt nx, PetscInt ny, PetscInt nz)
@@ -85,6 +65,28 @@ static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, Petsc
   }
 }
 
+/*@
+  PipeKSPCubeAssembleOnDM - Assembles the GeoFEM/Cube elasticity problem on a DMDA the caller owns
+
+  Collective
+
+  Input Parameters:
++ da     - 3D `DMDA`, 3 dof per node, box stencil of width >= 1, `DM_BOUNDARY_NONE`; unit spacing unless it has uniform coordinates
+. E      - Young's modulus (> 0)
+. nu     - Poisson's ratio (in [0, 0.5))
+. load   - traction in +z on the face z = zmax
+. A      - matrix from `DMCreateMatrix()` on da, or NULL
+. b      - global vector of da for the right-hand side, or NULL
+- xexact - global vector of da for the exact solution, or NULL
+
+  Note:
+  This is the one assembly path; `PipeKSPCubeSetUp()` calls it. The rigid-body near null space is attached to A
+  (for `PCGAMG`). The exact solution is linear, so Q1 elements reproduce it: see docs/cube.md.
+
+  Level: intermediate
+
+.seealso: `PipeKSPCubeCreate()`, `PipeKSPCubeSetUp()`, `PipeKSPCube`
+@*/
 PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscReal load, Mat A, Vec b, Vec xexact)
 {
   MPI_Comm               comm;
@@ -99,7 +101,7 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(da, DM_CLASSID, 1);
-  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)da)));
   PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "The cube is assembled on a DMDA; got another DM type");
@@ -131,7 +133,7 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
     }
   }
 
-  PetscCall(PetscLogEventBegin(CUBE_Assembly, A, b, xexact, 0));
+  PetscCall(PetscLogEventBegin(PIPEKSP_CubeAssembly, A, b, xexact, 0));
   /* unit spacing unless the caller put (uniform) coordinates on the DM */
   PetscCall(DMGetCoordinates(da, &coords));
   if (!coords) {
@@ -267,18 +269,33 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
     PetscCall(DMDAVecRestoreArrayDOF(da, xexact, &xa));
     PetscCall(DMDAVecRestoreArrayDOFRead(cda, coords, (void *)&ca));
   }
-  PetscCall(PetscLogEventEnd(CUBE_Assembly, A, b, xexact, 0));
+  PetscCall(PetscLogEventEnd(PIPEKSP_CubeAssembly, A, b, xexact, 0));
   PetscFunctionReturn(0);
 }
 
 /* ---------------- the object API ---------------- */
+/*@
+  PipeKSPCubeCreate - Creates a GeoFEM/Cube problem generator
+
+  Collective
+
+  Input Parameter:
+. comm - the communicator of the mesh, matrix and vectors
+
+  Output Parameter:
+. cube - the new generator: 17 x 17 x 17 nodes, E = 1, nu = 0.3, load 1, `MATBAIJ`
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetFromOptions()`, `PipeKSPCubeSetUp()`, `PipeKSPCubeDestroy()`
+@*/
 PetscErrorCode PipeKSPCubeCreate(MPI_Comm comm, PipeKSPCube *cube)
 {
   PipeKSPCube c;
 
   PetscFunctionBegin;
   PetscValidPointer(cube, 2);
-  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PipeKSPCheckInitialized(comm));
   PetscCall(PetscNew(&c));
   c->comm = comm;
   c->nx = c->ny = c->nz = 17;
@@ -306,6 +323,30 @@ static PetscErrorCode CubeCheckSetUp(PipeKSPCube cube)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetSizes - Sets the nodes of the cube in each direction
+
+  Logically Collective
+
+  Input Parameters:
++ cube - the generator
+. nx   - nodes in x (>= 2)
+. ny   - nodes in y (>= 2)
+- nz   - nodes in z (>= 2)
+
+  Options Database Keys:
++ -cube_n <n>  - the same number of nodes in every direction
+. -cube_nx <n> - nodes in x
+. -cube_ny <n> - nodes in y
+- -cube_nz <n> - nodes in z
+
+  Note:
+  Must be called before `PipeKSPCubeSetUp()`.
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetMaterial()`, `PipeKSPCubeGetInfo()`
+@*/
 PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube cube, PetscInt nx, PetscInt ny, PetscInt nz)
 {
   PetscFunctionBegin;
@@ -317,6 +358,24 @@ PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube cube, PetscInt nx, PetscInt ny, P
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetMaterial - Sets the isotropic material of the cube
+
+  Logically Collective
+
+  Input Parameters:
++ cube - the generator
+. E    - Young's modulus (> 0)
+- nu   - Poisson's ratio (in [0, 0.5))
+
+  Options Database Keys:
++ -cube_E <E>   - Young's modulus
+- -cube_nu <nu> - Poisson's ratio
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetLoad()`, `PipeKSPCubeSetSizes()`
+@*/
 PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube cube, PetscReal E, PetscReal nu)
 {
   PetscFunctionBegin;
@@ -327,6 +386,22 @@ PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube cube, PetscReal E, PetscReal n
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetLoad - Sets the uniform traction in +z on the face z = zmax
+
+  Logically Collective
+
+  Input Parameters:
++ cube - the generator
+- load - the traction
+
+  Options Database Key:
+. -cube_load <load> - the traction
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetMaterial()`
+@*/
 PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube cube, PetscReal load)
 {
   PetscFunctionBegin;
@@ -336,6 +411,22 @@ PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube cube, PetscReal load)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetMatType - Sets the type of the stiffness matrix
+
+  Logically Collective
+
+  Input Parameters:
++ cube - the generator
+- type - a `MatType` (default `MATBAIJ`, block size 3)
+
+  Options Database Key:
+. -cube_mat_type <type> - baij, aij, sbaij, ...
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeGetMatrix()`
+@*/
 PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
 {
   PetscFunctionBegin;
@@ -345,6 +436,26 @@ PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetFromOptions - Reads the generator's settings from the options database
+
+  Collective
+
+  Input Parameter:
+. cube - the generator
+
+  Options Database Keys:
++ -cube_n <n>           - nodes in every direction
+. -cube_nx <n>          - nodes in x (also -cube_ny, -cube_nz)
+. -cube_E <E>           - Young's modulus
+. -cube_nu <nu>         - Poisson's ratio
+. -cube_load <load>     - traction in +z on z = zmax
+- -cube_mat_type <type> - matrix type
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetSizes()`, `PipeKSPCubeSetMaterial()`, `PipeKSPCubeSetLoad()`, `PipeKSPCubeSetMatType()`
+@*/
 PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
 {
   PetscInt  n, nx, ny, nz;
@@ -398,6 +509,22 @@ static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeSetUp - Creates the DMDA, assembles the matrix, the right-hand side and the exact solution
+
+  Collective
+
+  Input Parameter:
+. cube - the generator
+
+  Options Database Keys:
++ -da_processors_x <m> - processes in x (also y, z); checked against the communicator size
+- -cube_view           - view the cube (`PipeKSPCubeView()`) once set up
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeGetMatrix()`, `PipeKSPCubeGetRHS()`, `PipeKSPCubeAssembleOnDM()`
+@*/
 PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
 {
   PetscFunctionBegin;
@@ -437,6 +564,21 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeGetDM - Gets the cube's DMDA (3 dof per node)
+
+  Not Collective
+
+  Input Parameter:
+. cube - the generator, set up
+
+  Output Parameter:
+. da - the `DMDA`, owned by the cube
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetUp()`
+@*/
 PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube cube, DM *da)
 {
   PetscFunctionBegin;
@@ -445,6 +587,21 @@ PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube cube, DM *da)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeGetMatrix - Gets the cube's stiffness matrix
+
+  Not Collective
+
+  Input Parameter:
+. cube - the generator, set up
+
+  Output Parameter:
+. A - the matrix, owned by the cube, with the rigid-body near null space attached
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeGetRHS()`, `PipeKSPCubeSetMatType()`
+@*/
 PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube cube, Mat *A)
 {
   PetscFunctionBegin;
@@ -453,6 +610,21 @@ PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube cube, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeGetRHS - Gets the cube's right-hand side
+
+  Not Collective
+
+  Input Parameter:
+. cube - the generator, set up
+
+  Output Parameter:
+. b - the vector, owned by the cube
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeGetMatrix()`, `PipeKSPCubeGetExactSolution()`
+@*/
 PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube cube, Vec *b)
 {
   PetscFunctionBegin;
@@ -461,6 +633,21 @@ PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube cube, Vec *b)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeGetExactSolution - Gets the exact solution of the cube's linear system
+
+  Not Collective
+
+  Input Parameter:
+. cube - the generator, set up
+
+  Output Parameter:
+. x - the vector, owned by the cube
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeComputeError()`
+@*/
 PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube cube, Vec *x)
 {
   PetscFunctionBegin;
@@ -469,6 +656,26 @@ PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube cube, Vec *x)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeGetInfo - Gets the sizes and the material of a cube
+
+  Not Collective
+
+  Input Parameter:
+. cube - the generator
+
+  Output Parameters:
++ nx   - nodes in x (or NULL)
+. ny   - nodes in y (or NULL)
+. nz   - nodes in z (or NULL)
+. E    - Young's modulus (or NULL)
+. nu   - Poisson's ratio (or NULL)
+- load - the traction (or NULL)
+
+  Level: intermediate
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetSizes()`, `PipeKSPCubeSetMaterial()`
+@*/
 PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube cube, PetscInt *nx, PetscInt *ny, PetscInt *nz, PetscReal *E, PetscReal *nu, PetscReal *load)
 {
   PetscFunctionBegin;
@@ -482,6 +689,22 @@ PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube cube, PetscInt *nx, PetscInt *ny, 
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeView - Prints the sizes, material, matrix type and processor grid of a cube
+
+  Collective
+
+  Input Parameters:
++ cube   - the generator
+- viewer - an ASCII viewer, or NULL for stdout (other viewer types print nothing)
+
+  Options Database Key:
+. -cube_view - view at the end of `PipeKSPCubeSetUp()`
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeSetUp()`
+@*/
 PetscErrorCode PipeKSPCubeView(PipeKSPCube cube, PetscViewer viewer)
 {
   PetscBool iascii;
@@ -504,7 +727,22 @@ PetscErrorCode PipeKSPCubeView(PipeKSPCube cube, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* max-norm error against the exact solution, relative to its max norm (absolute if the exact solution is 0) */
+/*@
+  PipeKSPCubeComputeError - Computes the max-norm error of a solution against the exact one
+
+  Collective
+
+  Input Parameters:
++ cube - the generator, set up
+- x    - an approximate solution
+
+  Output Parameter:
+. err - max norm of x - xexact over the max norm of xexact (absolute when xexact is 0)
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeGetExactSolution()`
+@*/
 PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
 {
   Vec       e;
@@ -523,6 +761,18 @@ PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
   PetscFunctionReturn(0);
 }
 
+/*@
+  PipeKSPCubeDestroy - Destroys a cube and the objects it owns
+
+  Collective
+
+  Input Parameter:
+. cube - the generator (set to NULL)
+
+  Level: beginner
+
+.seealso: `PipeKSPCube`, `PipeKSPCubeCreate()`
+@*/
 PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *cube)
 {
   PetscFunctionBegin;

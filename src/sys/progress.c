@@ -1,4 +1,4 @@
-/* The reduction/progress engine (ALGORITHMS.md section 2): one packed MPI_Iallreduce at a time,
+/* The reduction/progress engine (docs/algorithms.md, section 2): one packed MPI_Iallreduce at a time,
    driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
    (a helper thread calling MPI_Test), auto (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
@@ -7,28 +7,13 @@
 
 const char *const PipeKSPProgressTypes[] = {"none", "poll", "thread", "auto", "blocking", "PipeKSPProgressType", "PIPEKSP_PROGRESS_", NULL};
 
-static PetscLogEvent PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap, PIPEKSP_RedStart;
-static PetscBool     ProgressPackageInitialized = PETSC_FALSE;
-static PipeKSPRed    ActiveRed = NULL; /* the engine whose request the poll hook tests */
+static PipeKSPRed ActiveRed = NULL; /* the engine whose request the poll hook tests */
 
-static PetscErrorCode PipeKSPProgressFinalizePackage(void)
+/* called by PipeKSPFinalizePackage() */
+PetscErrorCode PipeKSPProgressReset_Private(void)
 {
   PetscFunctionBegin;
-  ProgressPackageInitialized = PETSC_FALSE;
-  ActiveRed                  = NULL;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPProgressInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (ProgressPackageInitialized) PetscFunctionReturn(0);
-  ProgressPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscLogEventRegister("PipeRedStart", PIPEKSP_CLASSID, &PIPEKSP_RedStart));
-  PetscCall(PetscLogEventRegister("PipeRedWait", PIPEKSP_CLASSID, &PIPEKSP_RedWait));
-  PetscCall(PetscLogEventRegister("PipeRedPoll", PIPEKSP_CLASSID, &PIPEKSP_RedPoll));
-  PetscCall(PetscLogEventRegister("PipeOverlap", PIPEKSP_CLASSID, &PIPEKSP_Overlap));
-  PetscCall(PetscRegisterFinalize(PipeKSPProgressFinalizePackage));
+  ActiveRed = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -85,11 +70,21 @@ static int RedTestSlots(PipeKSPRed r, int *all)
   return MPI_SUCCESS;
 }
 
-/*
+/*@
    PipeKSPProgressPoll - the poll hook. Call it from inside work that overlaps a reduction (SpMV row
    chunks, PC colours). Costs a pointer test when nothing is pending or the policy is not poll; otherwise
    it calls MPI_Test at most once per poll interval (-ksp_pipe_poll_interval, microseconds of wall time).
-*/
+
+   Not Collective
+
+   Note:
+   `PipeKSPMatMult()` and `PCASDDIC` call it between row chunks and colours; a user's own `PCSHELL` or
+   `MATSHELL` may call it too.
+
+   Level: developer
+
+.seealso: `KSPPipeSetProgress()`, `KSPPipeSetPollInterval()`, `PipeKSPMatMult()`
+@*/
 PetscErrorCode PipeKSPProgressPoll(void)
 {
   PipeKSPRed r = ActiveRed;
@@ -173,7 +168,7 @@ PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PipeKSPRed *red)
   PipeKSPRed r;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPProgressInitializePackage());
+  PetscCall(PipeKSPCheckInitialized(comm));
   PetscCall(PetscNew(&r));
   /* a private communicator: our non-blocking collectives never interleave with other libraries' */
   PetscCallMPI(MPI_Comm_dup(comm, &r->comm));

@@ -24,24 +24,13 @@ static struct {
   PetscInt            npart;
 } Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_MINROWS_DEF, NULL, 0};
 
-static PetscBool ThreadsPackageInitialized = PETSC_FALSE;
-
-static PetscErrorCode PipeKSPThreadsFinalizePackage(void)
+/* called by PipeKSPFinalizePackage(): the next PetscInitialize() reads the options again */
+PetscErrorCode PipeKSPThreadsReset_Private(void)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(Thr.part));
-  Thr.npart                 = 0;
-  Thr.read                  = PETSC_FALSE;
-  ThreadsPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPThreadsInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (ThreadsPackageInitialized) PetscFunctionReturn(0);
-  ThreadsPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscRegisterFinalize(PipeKSPThreadsFinalizePackage));
+  Thr.npart = 0;
+  Thr.read  = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

@@ -37,3 +37,10 @@ pipeksp_cube_bad(procgrid 2 "does not match the 2 MPI ranks" -da_processors_x 3)
 pipeksp_cube_bad(procgrid4 4 "does not match the 4 MPI ranks" -da_processors_x 2 -da_processors_y 2 -da_processors_z 2)
 pipeksp_cube_bad(procgridfine 2 "must be between 1 and the 3 nodes" -cube_n 3 -da_processors_x 4)
 pipeksp_cube_bad(mattype 1 "Unknown Mat type given: foo" -cube_mat_type foo)
+
+# the cube and the SpMV before PipeKSPInitializePackage(): PETSC_ERR_ORDER on every rank, then usable
+add_executable(uninit_check ${CMAKE_CURRENT_LIST_DIR}/uninit_check.c)
+target_link_libraries(uninit_check PRIVATE pipeksp)
+set_target_properties(uninit_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/cube)
+add_test(NAME cube-uninitialized-2 COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:uninit_check> -malloc_debug -malloc_dump)
+set_tests_properties(cube-uninitialized-2 PROPERTIES ENVIRONMENT "${_cube_env}" PASS_REGULAR_EXPRESSION "uninitialized use errors OK" FAIL_REGULAR_EXPRESSION "bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 60)

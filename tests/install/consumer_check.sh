@@ -29,7 +29,7 @@ LIBDIR=$(dirname "$(find "$WORK/prefix" -name 'libpipeksp.so' | head -1)")
 line=$(grep -m1 '^mpicc app.c .*pkg-config' "$SRC/README.md") || { echo "FAILED: no 'mpicc app.c ... pkg-config' line in README.md"; exit 1; }
 line=$(echo "$line" | sed "s#/opt/pipeksp#$WORK/prefix#g")
 echo "README line: $line"
-export PKG_CONFIG_PATH="/usr/lib/petsc/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
+export PKG_CONFIG_PATH="${PETSC_DIR:-/usr/lib/petsc}/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
 inc=$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig:$PKG_CONFIG_PATH" pkg-config --variable=includedir pipeksp)
 [ "$(cd "$inc" && pwd)" = "$(cd "$WORK/prefix/include" && pwd)" ] || { echo "FAILED: pipeksp.pc includedir $inc is not in $WORK/prefix"; exit 1; }
 cp "$SRC/tutorials/ex1.c" "$WORK/app.c"

@@ -10,7 +10,7 @@ endforeach()
 
 # PETSc's own shipped tutorials, built from the installed examples (not copied into the repo),
 # to show -dll_append works on programs that know nothing about us.
-set(PIPEKSP_PETSC_TUT /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials)
+set(PIPEKSP_PETSC_TUT ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials)
 foreach(ex ex2 ex56)
   if(EXISTS ${PIPEKSP_PETSC_TUT}/${ex}.c)
     add_executable(ksp_petsc_${ex} ${PIPEKSP_PETSC_TUT}/${ex}.c)

@@ -1,4 +1,4 @@
-# PipeKSPMatMult (src/sys/matmult.c) against MatMult on random SeqAIJ/MPIAIJ/SeqBAIJ/MPIBAIJ, shell and
+# PipeKSPMatMult (src/mat/matmult.c) against MatMult on random SeqAIJ/MPIAIJ/SeqBAIJ/MPIBAIJ, shell and
 # dense matrices; bad input; leaks (-malloc_dump prints unfreed blocks, which fails the test).
 add_executable(test_matmult ${CMAKE_CURRENT_LIST_DIR}/test_matmult.c)
 target_link_libraries(test_matmult PRIVATE pipeksp)

@@ -84,7 +84,7 @@ foreach(entry ${PIPEKSP_PC_SAFETY})
 endforeach()
 
 # PETSc's ex56 (installed examples) with -dll_append and -pc_type asddic; ex56 needs a cube number of ranks
-set(PIPEKSP_PETSC_EX56 /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex56.c)
+set(PIPEKSP_PETSC_EX56 ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials/ex56.c)
 if(EXISTS ${PIPEKSP_PETSC_EX56})
   add_executable(pc_petsc_ex56 ${PIPEKSP_PETSC_EX56})
   target_link_libraries(pc_petsc_ex56 PRIVATE PkgConfig::PETSC MPI::MPI_C m)

@@ -46,7 +46,7 @@ def petscdiff_path():
             return cand
     except ImportError:
         pass
-    return "/usr/lib/petsc/lib/petsc/bin/petscdiff"
+    return os.path.join(os.environ.get("PETSC_DIR", "/usr/lib/petsc"), "lib/petsc/bin/petscdiff")
 
 
 def main():

@@ -17,9 +17,6 @@ foreach(np 1 4)
 endforeach()
 
 # PETSc 3.18's gmakegentest.py ignores .py sources: run their TEST blocks with PETSc's testparse + petscdiff
-if(NOT PIPEKSP_PETSC_EXAMPLES)
-  set(PIPEKSP_PETSC_EXAMPLES /usr/share/petsc/3.18/share/petsc/examples)
-endif()
 file(GLOB _py_tutorials CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorials/ex*.py)
 foreach(src ${_py_tutorials})
   execute_process(COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/pyharness.py --list

@@ -20,8 +20,6 @@
 static PipeKSPSpMVThreadStats OMPStats;
 
 #if defined(PIPEKSP_HAVE_OPENMP)
-static PetscLogEvent SPMV_Comm = 0, SPMV_Inner = 0, SPMV_Bound = 0;
-static PetscBool     OMPEventsRegistered = PETSC_FALSE;
 
 typedef struct {
   Mat              Ad, Ao;          /* not referenced: matmult.c's cache holds them */
@@ -39,18 +37,6 @@ static PetscErrorCode OMPCtxDestroy(void *ptr)
   PetscCall(PetscFree2(c->kc, c->rc));
   PetscCall(PetscFree(c->bound));
   PetscCall(PetscFree(c));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode OMPRegisterEvents(void)
-{
-  PetscFunctionBegin;
-  if (OMPEventsRegistered) PetscFunctionReturn(0);
-  OMPEventsRegistered = PETSC_TRUE;
-  /* nested in PipeMatMult, logged by the master thread only */
-  PetscCall(PetscLogEventRegister("PipeSpMVComm", PIPEKSP_CLASSID, &SPMV_Comm));
-  PetscCall(PetscLogEventRegister("PipeSpMVInner", PIPEKSP_CLASSID, &SPMV_Inner));
-  PetscCall(PetscLogEventRegister("PipeSpMVBound", PIPEKSP_CLASSID, &SPMV_Bound));
   PetscFunctionReturn(0);
 }
 
@@ -179,14 +165,14 @@ static PetscErrorCode MasterHalo(const PipeKSPSpMVParts *p, Vec x, const PetscSc
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscLogEventBegin(SPMV_Comm, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PIPEKSP_SpMVComm, 0, 0, 0, 0));
   PetscCall(VecScatterBegin(p->halo, x, p->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PipeKSPProgressPoll());
   PetscCall(VecScatterEnd(p->halo, x, p->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PipeKSPProgressPoll());
   *polls += 2;
   PetscCall(VecGetArrayRead(p->ghost, g));
-  PetscCall(PetscLogEventEnd(SPMV_Comm, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(PIPEKSP_SpMVComm, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   OMPStats.comm_time += t1 - t0;
   PetscFunctionReturn(0);
@@ -208,7 +194,6 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   PetscLogDouble      flops;
 
   PetscFunctionBegin;
-  PetscCall(OMPRegisterEvents());
   PetscCall(PipeKSPThreadsGet(NULL, &sched));
   chunk = p->chunk;
   PetscCall(OMPGetCtx(p, chunk, &c));
@@ -233,7 +218,7 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
     const int master = omp_get_thread_num() == 0;
 
     if (master && p->halo) herr = MasterHalo(p, x, &g, &mpolls);
-    if (master && !herr) herr = PetscLogEventBegin(SPMV_Inner, 0, 0, 0, 0);
+    if (master && !herr) herr = PetscLogEventBegin(PIPEKSP_SpMVInner, 0, 0, 0, 0);
     #pragma omp for schedule(runtime) nowait
     for (PetscInt i = 0; i < c->nch; i++) {
       if (p->aij) PipeKSPSpMVKernelAIJ(p->nodes, c->kc[i], c->kc[i + 1], c->rc[i], ai, aj, aa, xa, ya);
@@ -246,14 +231,14 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
     if (master) { /* one more poll once the master's interior work is done */
       if (!perr) perr = PipeKSPProgressPoll();
       mpolls += mchunks + 1;
-      if (!herr) herr = PetscLogEventEnd(SPMV_Inner, 0, 0, 0, 0);
+      if (!herr) herr = PetscLogEventEnd(PIPEKSP_SpMVInner, 0, 0, 0, 0);
     }
     #pragma omp barrier
     if (p->Ao && !herr) { /* herr is shared and was set before the barrier: all threads agree */
-      if (master) herr = PetscLogEventBegin(SPMV_Bound, 0, 0, 0, 0);
+      if (master) herr = PetscLogEventBegin(PIPEKSP_SpMVBound, 0, 0, 0, 0);
       #pragma omp for schedule(static)
       for (PetscInt j = 0; j < c->nbound; j += 16) BoundRows(p->bs, p->aij, c->bound, j, PetscMin(c->nbound, j + 16), oi, oj, oa, g, ya);
-      if (master && !herr) herr = PetscLogEventEnd(SPMV_Bound, 0, 0, 0, 0);
+      if (master && !herr) herr = PetscLogEventEnd(PIPEKSP_SpMVBound, 0, 0, 0, 0);
     }
   }
   omp_set_schedule(oldkind, oldchunk);

@@ -24,8 +24,6 @@
 #define SPMV_NODE_MAX   5   /* rows sharing one column list that AIJ multiplies together */
 #define SPMV_CHUNK_DEF  256 /* rows between polls (docs/algorithms.md: 100-500) */
 
-static PetscLogEvent   PIPEKSP_MatMult = 0;
-static PetscBool       SpMVPackageInitialized = PETSC_FALSE;
 static PetscInt64      SpMVPolls = 0;
 static PipeKSPSpMVPath SpMVLastPath = PIPEKSP_SPMV_FALLBACK;
 
@@ -261,11 +259,9 @@ static void SpMVAIJNodes(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscI
     PetscScalar        s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, xj;
     PetscInt           j;
 
-#if !defined(PIPEKSP_SPMV_NO_AIJ_PREFETCH)
     /* the next group's indices and values, assuming its shape is this one's */
     PetscPrefetchBlock(idx + sz * n, n, 0, PETSC_PREFETCH_HINT_NTA);
     PetscPrefetchBlock(v1 + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
-#endif
 
     switch (sz) {
     case 1:
@@ -466,6 +462,8 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
 . y - output vector, must differ from x
 
   Level: developer
+
+.seealso: `PipeKSPProgressPoll()`, `PipeKSPMatSetSpMVChunk()`, `PipeKSPMatViewSpMV()`
 @*/
 PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
 {
@@ -480,7 +478,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCheck(x && ((PetscObject)x)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 2 must be a Vec");
   PetscCheck(y && ((PetscObject)y)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 3 must be a Vec");
   PetscCheck(x != y, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "PipeKSPMatMult: x and y must be different vectors (y = A x cannot be done in place); use a work vector");
-  if (!SpMVPackageInitialized) PetscCall(PipeKSPInitializePackage());
+  PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)A)));
   PetscCall(MatGetType(A, &type));
   if (type) {
     if (PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQBAIJ;
@@ -511,7 +509,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/sys/spmv_omp.c */
+  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
   else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;
@@ -681,7 +679,7 @@ PetscErrorCode PipeKSPMatViewSpMV(Mat A, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* the threaded product (src/sys/spmv_omp.c) on this cache's blocks and halo */
+/* the threaded product (src/mat/spmv_omp.c) on this cache's blocks and halo */
 static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
 {
   const PetscBool  mpi = (PetscBool)(c->path == PIPEKSP_SPMV_MPIAIJ || c->path == PIPEKSP_SPMV_MPIBAIJ);
@@ -727,19 +725,3 @@ PetscErrorCode PipeKSPMatMultGetLastPath(PipeKSPSpMVPath *p)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PipeKSPMatMultFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  SpMVPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPMatMultInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (SpMVPackageInitialized) PetscFunctionReturn(0);
-  SpMVPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscLogEventRegister("PipeMatMult", PIPEKSP_CLASSID, &PIPEKSP_MatMult));
-  PetscCall(PetscRegisterFinalize(PipeKSPMatMultFinalizePackage));
-  PetscFunctionReturn(0);
-}

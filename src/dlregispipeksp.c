@@ -1,0 +1,85 @@
+/* The registrar: the one file that knows every module. It registers the class id, the KSP and PC types
+   and the log events, once (asddic's through PipeKSPPCInitializePackage(), src/pc); the modules below
+   never call it. The cube generator, the SpMV and the reduction engine used before it stop with
+   PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
+#include <pipeksp/pipekspimpl.h>
+
+PetscClassId  PIPEKSP_CLASSID = 0; /* also the package's "initialized" flag */
+PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;
+PetscLogEvent PIPEKSP_MatMult, PIPEKSP_SpMVComm, PIPEKSP_SpMVInner, PIPEKSP_SpMVBound;
+PetscLogEvent PIPEKSP_CubeAssembly;
+
+/*@C
+  PipeKSPFinalizePackage - Drops what `PipeKSPInitializePackage()` set up; called by `PetscFinalize()`
+
+  Not Collective
+
+  Note:
+  Resets the progress engine's and the thread settings' process state, so that a later
+  `PetscInitialize()` starts from scratch.
+
+  Level: developer
+
+.seealso: `PipeKSPInitializePackage()`
+@*/
+PetscErrorCode PipeKSPFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PipeKSPProgressReset_Private());
+  PetscCall(PipeKSPThreadsReset_Private());
+  PIPEKSP_CLASSID = 0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  PipeKSPInitializePackage - Registers the KSP types `KSPPIPEGROPP`, `KSPPIPEGV`, `KSPCHRONGEAR`,
+  `KSPPIPEPLCG`, the PC type `PCASDDIC`, the "PipeKSP" class and its log events
+
+  Not Collective
+
+  Notes:
+  Loading the library with -dll_append calls it (through PetscDLLibraryRegister_pipeksp()), and so does
+  `import pipeksp` in petsc4py. A program that links the library directly calls it after
+  `PetscInitialize()`: before it our KSP and PC types cannot be selected, and the cube generator,
+  `PipeKSPMatMult()` and the reduction engine stop with `PETSC_ERR_ORDER`. Calling it again does nothing.
+
+  Level: beginner
+
+.seealso: `PipeKSPFinalizePackage()`, `KSPRegister()`, `PCRegister()`
+@*/
+PetscErrorCode PipeKSPInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (PIPEKSP_CLASSID) PetscFunctionReturn(0);
+  /* KSP/PC must have their own registries in place before we add to them */
+  PetscCall(KSPInitializePackage());
+  PetscCall(PCInitializePackage());
+  PetscCall(PetscClassIdRegister("PipeKSP", &PIPEKSP_CLASSID));
+  PetscCall(KSPRegister(KSPPIPEGROPP, KSPCreate_PipeGropp));
+  PetscCall(KSPRegister(KSPPIPEGV, KSPCreate_PipeGV));
+  PetscCall(KSPRegister(KSPCHRONGEAR, KSPCreate_ChronGear));
+  PetscCall(KSPRegister(KSPPIPEPLCG, KSPCreate_PipePLCG));
+  PetscCall(PCRegister(PCASDDIC, PCCreate_ASDDIC));
+  /* events, in the order -log_view has always shown them */
+  PetscCall(PetscLogEventRegister("PipeRedStart", PIPEKSP_CLASSID, &PIPEKSP_RedStart));
+  PetscCall(PetscLogEventRegister("PipeRedWait", PIPEKSP_CLASSID, &PIPEKSP_RedWait));
+  PetscCall(PetscLogEventRegister("PipeRedPoll", PIPEKSP_CLASSID, &PIPEKSP_RedPoll));
+  PetscCall(PetscLogEventRegister("PipeOverlap", PIPEKSP_CLASSID, &PIPEKSP_Overlap));
+  PetscCall(PetscLogEventRegister("PipeMatMult", PIPEKSP_CLASSID, &PIPEKSP_MatMult));
+  PetscCall(PipeKSPPCInitializePackage()); /* asddic's events (src/pc) */
+  PetscCall(PetscLogEventRegister("CubeAssembly", PIPEKSP_CLASSID, &PIPEKSP_CubeAssembly));
+  /* nested in PipeMatMult, logged by the master thread of the threaded SpMV only */
+  PetscCall(PetscLogEventRegister("PipeSpMVComm", PIPEKSP_CLASSID, &PIPEKSP_SpMVComm));
+  PetscCall(PetscLogEventRegister("PipeSpMVInner", PIPEKSP_CLASSID, &PIPEKSP_SpMVInner));
+  PetscCall(PetscLogEventRegister("PipeSpMVBound", PIPEKSP_CLASSID, &PIPEKSP_SpMVBound));
+  PetscCall(PetscRegisterFinalize(PipeKSPFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/* Called by PETSc when the library is loaded with -dll_append (name from the file name). */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_pipeksp(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PipeKSPInitializePackage());
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,6 @@
+# Every public symbol of include/pipeksp.h has a PETSc-style man page (tests/docs/manpages.py).
+add_test(NAME docs-manpages COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/manpages.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs-manpages PROPERTIES PASS_REGULAR_EXPRESSION " 0 without a complete man page" TIMEOUT 30)
+# The version is written once (include/pipeksp.h); the Python package's copies must agree with it.
+add_test(NAME docs-version COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/version_check.py ${PROJECT_SOURCE_DIR} ${PROJECT_VERSION})
+set_tests_properties(docs-version PROPERTIES PASS_REGULAR_EXPRESSION "versions agree" TIMEOUT 30)
