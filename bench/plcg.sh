@@ -8,7 +8,8 @@
 # pod 2.5 us, across the spine 3.5 us; jitter 0.2 us per hop. Noise rows add the OS-noise model: a rank of
 # P_sim descheduled for PIPEKSP_PLCG_NOISE_US (200) with chance PIPEKSP_PLCG_NOISE_PROB (1e-6) per reduction.
 # usage: bash bench/plcg.sh <builddir>; environment: PIPEKSP_PLCG_PSIM ["1 1024 4096 16384 65536 131072"],
-#   PIPEKSP_PLCG_NOISE_PSIM ["16384 131072"], PIPEKSP_PLCG_REPS [15], PIPEKSP_PLCG_N [9], PIPEKSP_BENCH_NP
+#   PIPEKSP_PLCG_NOISE_PSIM ["16384 131072"], PIPEKSP_PLCG_REPS [15], PIPEKSP_PLCG_N [9], PIPEKSP_BENCH_NP,
+#   PIPEKSP_PLCG_OUT [bench/results]
 set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ nprob=${PIPEKSP_PLCG_NOISE_PROB:-1e-6}
 alphas="1.5,1.5,1.5,1.5,1.5,2.5,2.5,2.5,2.5,2.5,3.5"
 emu=$build/libpipeksp_emu.so drv=$build/bench/bench_cube
 for f in "$emu" "$drv"; do [ -e "$f" ] || { echo "missing $f: build first"; exit 1; }; done
-out=$here/results
+out=${PIPEKSP_PLCG_OUT:-$here/results}
 mkdir -p "$out"
 csv=$out/plcg_$(date -u +%Y%m%dT%H%M%SZ).csv
 cfg=$(mktemp)
@@ -39,7 +40,7 @@ common="-ksp_rtol 1e-8 -ksp_norm_type natural -pc_type bjacobi -sub_pc_type icc"
   for l in 1 2 3 4; do echo "plcg-l$l|-ksp_type pipeplcg -ksp_pipe_depth $l -ksp_pipe_progress poll $common"; done
 } > "$cfg"
 echo "Deep pipelines (EMULATED reduction latency): $np ranks, cube $n^3, bjacobi+icc, $reps repetitions, per-round alpha {$alphas} us"
-echo "pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,noise" > "$csv"
+echo "pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos,noise" > "$csv" # bench_cube rows, then ours
 runrow() { # P noise(0|1)
   local P=$1 nz=$2 extra=()
   [ "$nz" = 1 ] && extra=(-x PIPEKSP_EMU_NOISE_US="$nus" -x PIPEKSP_EMU_NOISE_PROB="$nprob")

@@ -63,3 +63,13 @@ add_test(NAME plcg-emulator-rounds-noise
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/emu_rounds.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:rd_emu> $<TARGET_FILE:pipeksp_emu>)
 set_tests_properties(plcg-emulator-rounds-noise PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+
+# bench/plcg.sh end to end on a tiny run: its CSV must match bench_cube's columns, so every speedup is a number
+add_test(NAME plcg-bench-smoke
+  COMMAND ${CMAKE_COMMAND} -E env PIPEKSP_PLCG_PSIM=1\ 1024 PIPEKSP_PLCG_NOISE_PSIM=1024 PIPEKSP_PLCG_REPS=3
+          PIPEKSP_PLCG_N=5 PIPEKSP_PLCG_OUT=${PROJECT_BINARY_DIR}/tests/plcg/bench
+          bash ${PROJECT_SOURCE_DIR}/bench/plcg.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(plcg-bench-smoke PROPERTIES LABELS plcg TIMEOUT 300
+  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+  PASS_REGULAR_EXPRESSION "l=3: hidden [0-9.]+ .*vs cg [0-9.]+x / [0-9.]+x"
+  FAIL_REGULAR_EXPRESSION "nan|FAILED|missing")
