@@ -7,22 +7,14 @@ GeoFEM/Cube problem in one process: iterations, true residual, error vs the exac
 All solver options (-pc_type, -ksp_rtol, -ksp_norm_type, ...) apply to every solve.\n\
 Exits with an error when a check fails.\n\n";
 
-#include <pipeksp.h>
+#include "../common/pipeksptest.h"
 
-typedef struct {
-  PetscInt           its;
-  PetscReal          res, err; /* true relative residual, max-norm relative error */
-  PetscReal          rnorm;    /* the solver's last residual norm */
-  KSPConvergedReason reason;
-  PipeKSPProgressType used;
-  PipeKSPStats       stats;
-} Result;
+typedef TestResult Result;
 
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type, PetscInt policy, Result *res)
 {
   KSP       ksp;
-  Vec       x, r;
-  PetscReal bnorm, rnorm;
+  Vec       x;
   PetscBool ours;
 
   PetscFunctionBeginUser;
@@ -34,28 +26,12 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type
   PetscCall(PetscStrInList(type, "pipegropp,pipegv,chrongear", ',', &ours));
   if (ours && policy >= 0) PetscCall(KSPPipeSetProgress(ksp, (PipeKSPProgressType)policy));
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecDuplicate(b, &r));
   if (x0) {
     PetscCall(VecCopy(x0, x));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
   }
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &res->its));
-  PetscCall(KSPGetConvergedReason(ksp, &res->reason));
-  PetscCall(KSPGetResidualNorm(ksp, &res->rnorm));
-  res->used = (PipeKSPProgressType)-1;
-  PetscCall(PetscMemzero(&res->stats, sizeof(res->stats)));
-  if (ours) {
-    PetscCall(KSPPipeGetProgress(ksp, &res->used));
-    PetscCall(KSPPipeGetStats(ksp, &res->stats));
-  }
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rnorm));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  res->res = rnorm / bnorm;
-  PetscCall(PipeKSPCubeComputeError(cube, x, &res->err));
-  PetscCall(VecDestroy(&r));
+  PetscCall(TestResultCollect(ksp, ours, cube, A, b, x, res));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);

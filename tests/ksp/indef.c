@@ -3,27 +3,13 @@ indefinite preconditioner (PCSHELL returning -x) and a NaN in the right-hand sid
 KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN.\n\
 Also checks that bad settings give errors. Exits with an error when a check fails.\n\n";
 
-#include <pipeksp.h>
+#include "../common/pipeksptest.h"
 
 static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
 {
   PetscFunctionBeginUser;
   PetscCall(VecCopy(x, y));
   PetscCall(VecScale(y, -1.0));
-  PetscFunctionReturn(0);
-}
-
-/* diag(d) with d_i = i+1, the upper half negated when indefinite */
-static PetscErrorCode DiagMatrix(PetscInt n, PetscBool indefinite, Mat *A)
-{
-  PetscInt i, rs, re;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
-  for (i = rs; i < re; i++) PetscCall(MatSetValue(*A, i, i, (indefinite && i >= n / 2) ? -(PetscScalar)(i + 1) : (PetscScalar)(i + 1), INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
@@ -41,7 +27,7 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
 
   PetscFunctionBeginUser;
-  PetscCall(DiagMatrix(n, (PetscBool)(c == CASE_MAT), &A));
+  PetscCall(TestDiagMatrix(n, (PetscBool)(c == CASE_MAT), &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   if (c == CASE_NAN) {
@@ -170,7 +156,7 @@ static PetscErrorCode CheckThreadFallback(PetscInt *fails)
   int                 provided;
 
   PetscFunctionBeginUser;
-  PetscCall(DiagMatrix(8, PETSC_FALSE, &A));
+  PetscCall(TestDiagMatrix(8, PETSC_FALSE, &A));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPPIPEGROPP));

@@ -3,7 +3,7 @@ preconditioner (PCSHELL returning -x) and a NaN in b must end with KSP_DIVERGED_
 KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF (what PETSc's cg gives), never NaN in x; the same\n\
 KSP then solves an SPD system. Bad settings are errors. Exits with an error when a check fails.\n\n";
 
-#include <pipeksp.h>
+#include "../common/pipeksptest.h"
 
 static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
 {
@@ -23,20 +23,6 @@ static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-/* diag(i+1), the upper half negated when indefinite */
-static PetscErrorCode Diag(PetscInt n, PetscBool indef, Mat *A)
-{
-  PetscInt i, rs, re;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
-  for (i = rs; i < re; i++) PetscCall(MatSetValue(*A, i, i, (indef && i >= n / 2) ? -(PetscScalar)(i + 1) : (PetscScalar)(i + 1), INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPConvergedReason expect, PetscInt *fails)
 {
   const PetscInt     n       = 60;
@@ -51,7 +37,7 @@ static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPCo
   PetscBool          flg;
 
   PetscFunctionBeginUser;
-  PetscCall(Diag(n, (PetscBool)(c == 0), &A));
+  PetscCall(TestDiagMatrix(n, (PetscBool)(c == 0), &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   if (c == 2) {
@@ -85,7 +71,7 @@ static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPCo
     (*fails)++;
   }
   /* the same KSP stays usable: an SPD system with jacobi */
-  PetscCall(Diag(n, PETSC_FALSE, &S));
+  PetscCall(TestDiagMatrix(n, PETSC_FALSE, &S));
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPSetOperators(ksp, S, S));
   PetscCall(PCSetType(pc, PCJACOBI));
@@ -127,7 +113,7 @@ static PetscErrorCode ErrorThenReuse(PetscInt depth, const char *pol, PetscInt *
   PetscBool          flg;
 
   PetscFunctionBeginUser;
-  PetscCall(Diag(60, PETSC_FALSE, &A));
+  PetscCall(TestDiagMatrix(60, PETSC_FALSE, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));

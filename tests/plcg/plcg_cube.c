@@ -9,22 +9,15 @@ for each of the PCs jacobi, bjacobi+icc and asddic:\n\
   -depths <list>: depths (default 1,2,3)\n\
 Other options (-ksp_norm_type, -cube_n, -nonzero_guess) apply to every solve. Exits with an error on a failed check.\n\n";
 
-#include <pipeksp.h>
+#include "../common/pipeksptest.h"
 
-typedef struct {
-  PetscInt            its;
-  PetscReal           res, err, rnorm;
-  KSPConvergedReason  reason;
-  PipeKSPStats        stats;
-  PipeKSPProgressType used;
-} Result;
+typedef TestResult Result;
 
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, const char *pc, KSPType type, PetscInt depth, PetscInt policy, Result *res)
 {
   KSP       ksp;
   PC        p;
-  Vec       x, r;
-  PetscReal bnorm, rnorm;
+  Vec       x;
   PetscBool ours = PETSC_FALSE;
 
   PetscFunctionBeginUser;
@@ -40,7 +33,6 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, const char *
   if (depth > 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
   if (ours && policy >= 0) PetscCall(KSPPipeSetProgress(ksp, (PipeKSPProgressType)policy));
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecDuplicate(b, &r));
   if (x0) {
     PetscCall(VecCopy(x0, x));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
@@ -57,22 +49,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, const char *
     }
   }
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &res->its));
-  PetscCall(KSPGetConvergedReason(ksp, &res->reason));
-  PetscCall(KSPGetResidualNorm(ksp, &res->rnorm));
-  PetscCall(PetscMemzero(&res->stats, sizeof(res->stats)));
-  res->used = (PipeKSPProgressType)-1;
-  if (ours) {
-    PetscCall(KSPPipeGetStats(ksp, &res->stats));
-    PetscCall(KSPPipeGetProgress(ksp, &res->used));
-  }
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rnorm));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  res->res = rnorm / bnorm;
-  PetscCall(PipeKSPCubeComputeError(cube, x, &res->err));
-  PetscCall(VecDestroy(&r));
+  PetscCall(TestResultCollect(ksp, ours, cube, A, b, x, res));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);
