@@ -6,11 +6,8 @@
 #include <petsc/private/kspimpl.h>
 
 typedef struct {
-  PipeKSPRed          red;           /* created at set-up on the KSP's communicator */
-  PipeKSPProgressType progress;      /* requested policy */
-  PetscReal           interval;      /* poll interval, microseconds */
+  PipeKSPRed          red;           /* the engine, created with the KSP; it holds the progress settings */
   PetscInt            replace;       /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
-  PetscBool           blocking_only; /* chrongear: nothing to overlap, always MPI_Allreduce */
   PetscBool           ignored_opts;  /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
   /* counters: engine totals at the start of the last solve, replacements, solves */
   PipeKSPStats        stats0;

@@ -21,11 +21,12 @@ typedef struct _n_PipeKSPRed *PipeKSPRed;
 struct _n_PipeKSPRed {
   MPI_Comm            comm; /* private duplicate of the KSP's communicator */
   PetscMPIInt         size;
-  PipeKSPProgressType requested; /* what the user asked for */
+  PetscBool           blocking_only; /* the owner has nothing to overlap: always blocking */
+  PipeKSPProgressType requested;     /* what the user asked for (the only copy of the setting) */
   PipeKSPProgressType type;      /* what runs: none, poll, thread or blocking */
   PetscBool           resolved;  /* requested -> type decided (auto measured, thread checked) */
   char                note[96];  /* e.g. "auto -> poll", shown by -ksp_view */
-  PetscReal           interval_us;
+  PetscReal           interval_us;   /* least wall time between two tests (the only copy) */
   double              last_test; /* wall time of the last MPI_Test from the poll hook */
   MPI_Request         req;
   PetscBool           pending;  /* started, not yet waited */
@@ -48,9 +49,10 @@ struct _n_PipeKSPRed {
   int                 thr_multi; /* the helper thread tests the pending slots, not req */
 };
 
-PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PipeKSPRed *);
+PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PetscBool, PipeKSPRed *);
 PETSC_INTERN PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *);
 PETSC_INTERN PetscErrorCode PipeKSPRedSetType(PipeKSPRed, PipeKSPProgressType);
+PETSC_INTERN PetscErrorCode PipeKSPRedGetType(PipeKSPRed, PipeKSPProgressType *);
 PETSC_INTERN PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed, PetscReal);
 PETSC_INTERN PetscErrorCode PipeKSPRedSetUp(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedStart(PipeKSPRed, int, const PetscScalar[]);

@@ -19,38 +19,25 @@
    still runs 3-8x above the gap ||b - A x - r||. */
 #define PIPE_ROUND_RMS (PETSC_MACHINE_EPSILON / 3.4641016151377544)
 
+/* the progress settings live in the engine only: these go straight through to it */
 static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
   PetscFunctionBegin;
-  PetscCheck(type >= PIPEKSP_PROGRESS_NONE && type <= PIPEKSP_PROGRESS_BLOCKING, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown progress policy %d; use none, poll, thread, auto or blocking", (int)type);
-  if (pipe->blocking_only) {
-    if (type != PIPEKSP_PROGRESS_BLOCKING) PetscCall(PetscInfo(ksp, "%s has nothing to overlap; its single reduction stays blocking (ignoring %s)\n", ((PetscObject)ksp)->type_name, PipeKSPProgressTypes[type]));
-    PetscFunctionReturn(0);
-  }
-  pipe->progress = type;
-  if (pipe->red) PetscCall(PipeKSPRedSetType(pipe->red, type));
+  PetscCall(PipeKSPRedSetType(((KSP_Pipe *)ksp->data)->red, type));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPPipeGetProgress_Pipe(KSP ksp, PipeKSPProgressType *type)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
   PetscFunctionBegin;
-  *type = (pipe->red && pipe->red->resolved) ? pipe->red->type : pipe->progress;
+  PetscCall(PipeKSPRedGetType(((KSP_Pipe *)ksp->data)->red, type));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
   PetscFunctionBegin;
-  PetscCheck(us >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
-  pipe->interval = us;
-  if (pipe->red) PetscCall(PipeKSPRedSetInterval(pipe->red, us));
+  PetscCall(PipeKSPRedSetInterval(((KSP_Pipe *)ksp->data)->red, us));
   PetscFunctionReturn(0);
 }
 
@@ -77,7 +64,7 @@ static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
 static void StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
 {
   PetscMemzero(st, sizeof(*st));
-  if (!pipe->red || !pipe->nsolves) return;
+  if (!pipe->nsolves) return;
   st->reductions       = pipe->red->stats.reductions - pipe->stats0.reductions;
   st->polls            = pipe->red->stats.polls - pipe->stats0.polls;
   st->done_before_wait = pipe->red->stats.done_before_wait - pipe->stats0.done_before_wait;
@@ -100,8 +87,7 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
 
   PetscFunctionBegin;
   if (stats) {
-    if (pipe->red) *stats = pipe->red->stats;
-    else PetscCall(PetscMemzero(stats, sizeof(*stats)));
+    *stats              = pipe->red->stats;
     stats->replacements = pipe->nrep_total;
     stats->restarts     = pipe->nrestart_total;
   }
@@ -309,11 +295,10 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&pipe));
-  pipe->progress      = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
-  pipe->interval      = 5.0;
-  pipe->replace       = PETSC_DECIDE; /* auto */
-  pipe->blocking_only = blocking_only;
-  ksp->data           = (void *)pipe;
+  pipe->replace = PETSC_DECIDE; /* auto */
+  ksp->data     = (void *)pipe;
+  /* the engine from the start: it is the one holder of the progress settings */
+  PetscCall(PipeKSPRedCreate(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
   /* left preconditioning only; preconditioned norm is the default, as for PETSc's cg */
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
@@ -341,9 +326,6 @@ PetscErrorCode KSPSetUp_Pipe(KSP ksp, PetscInt nwork)
 
   PetscFunctionBegin;
   PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s supports only left preconditioning; remove -ksp_pc_side", ((PetscObject)ksp)->type_name);
-  if (!pipe->red) PetscCall(PipeKSPRedCreate(PetscObjectComm((PetscObject)ksp), &pipe->red));
-  PetscCall(PipeKSPRedSetType(pipe->red, pipe->progress));
-  PetscCall(PipeKSPRedSetInterval(pipe->red, pipe->interval));
   PetscCall(PipeKSPRedSetUp(pipe->red));
   PetscCall(KSPSetWorkVecs(ksp, nwork));
   PetscFunctionReturn(0);
@@ -387,7 +369,7 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
   Mat       A;
 
   PetscFunctionBegin;
-  if (pipe->blocking_only) PetscFunctionReturn(0);
+  if (pipe->red->blocking_only) PetscFunctionReturn(0);
   PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
   if (!set) PetscFunctionReturn(0);
   PetscCall(KSPGetOperators(ksp, &A, NULL));
@@ -399,19 +381,20 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObject)
 {
   KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
-  PipeKSPProgressType type = pipe->progress;
-  PetscReal           us   = pipe->interval;
+  PipeKSPProgressType type = pipe->red->requested;
+  PetscReal           us   = pipe->red->interval_us;
+  PetscBool           blocking_only = pipe->red->blocking_only;
   char                rep[32];
   PetscBool           flg, flg2;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipelined CG (PipeKSP) options");
   /* validated on every type; chrongear has nothing to overlap, so it notes them as not applying */
-  PetscCall(PetscOptionsEnum("-ksp_pipe_progress", pipe->blocking_only ? "How pending reductions progress (does not apply: one blocking reduction)" : "How pending reductions progress", "KSPPipeSetProgress", PipeKSPProgressTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  PetscCall(PetscOptionsEnum("-ksp_pipe_progress", blocking_only ? "How pending reductions progress (does not apply: one blocking reduction)" : "How pending reductions progress", "KSPPipeSetProgress", PipeKSPProgressTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(KSPPipeSetProgress(ksp, type));
-  PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", pipe->blocking_only ? "Microseconds between MPI_Test calls of the poll hook (does not apply: one blocking reduction)" : "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll)", "KSPPipeSetPollInterval", us, &us, &flg2));
+  PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", blocking_only ? "Microseconds between MPI_Test calls of the poll hook (does not apply: one blocking reduction)" : "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll)", "KSPPipeSetPollInterval", us, &us, &flg2));
   if (flg2) PetscCall(KSPPipeSetPollInterval(ksp, us));
-  if (pipe->blocking_only && (flg || flg2)) pipe->ignored_opts = PETSC_TRUE;
+  if (blocking_only && (flg || flg2)) pipe->ignored_opts = PETSC_TRUE;
   if (pipe->replace == PETSC_DECIDE) PetscCall(PetscStrncpy(rep, "auto", sizeof(rep)));
   else PetscCall(PetscSNPrintf(rep, sizeof(rep), "%" PetscInt_FMT, pipe->replace));
   PetscCall(PetscOptionsString("-ksp_pipe_replace", "Residual replacement: auto (from the estimated gap between recursive and true residual), n (every n iterations) or 0 (never)", "KSPPipeSetReplacePeriod", rep, rep, sizeof(rep), &flg));
@@ -447,13 +430,9 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
   PetscCall(PipeKSPThreadsView(viewer));
-  if (pipe->blocking_only) {
+  if (pipe->red->blocking_only) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: blocking (one MPI_Allreduce per iteration, nothing to overlap; -ksp_pipe_progress and -ksp_pipe_poll_interval do not apply%s)\n", pipe->ignored_opts ? ", given but ignored" : ""));
-  } else if (pipe->red) PetscCall(PipeKSPRedView(pipe->red, viewer));
-  else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at set-up)\n", PipeKSPProgressTypes[pipe->progress]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)pipe->interval));
-  }
+  } else PetscCall(PipeKSPRedView(pipe->red, viewer));
   if (pipe->nsolves) {
     StatsLastSolve(pipe, &st);
     PetscCall(KSPPipeGetTotalStats_Pipe(ksp, &tot, NULL));
@@ -485,7 +464,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (pipe->red && pipe->red->pending) PetscCall(PipeKSPRedAbandon(pipe->red));
+  if (pipe->red->pending) PetscCall(PipeKSPRedAbandon(pipe->red));
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -163,7 +163,10 @@ static void *PipeKSPRedThreadMain(void *ctx)
   return NULL;
 }
 
-PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PipeKSPRed *red)
+/* The engine holds its settings from the start (its owner's setters and options write them here, and
+   nowhere else): requested policy auto, 5 microseconds between tests. blocking_only: the owner has
+   nothing to overlap; the policy stays blocking whatever is asked (chrongear). */
+PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PetscBool blocking_only, PipeKSPRed *red)
 {
   PipeKSPRed r;
 
@@ -173,11 +176,12 @@ PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PipeKSPRed *red)
   /* a private communicator: our non-blocking collectives never interleave with other libraries' */
   PetscCallMPI(MPI_Comm_dup(comm, &r->comm));
   PetscCallMPI(MPI_Comm_size(r->comm, &r->size));
-  r->requested   = PIPEKSP_PROGRESS_AUTO;
-  r->type        = PIPEKSP_PROGRESS_NONE;
-  r->interval_us = 5.0;
-  r->req         = MPI_REQUEST_NULL;
-  *red           = r;
+  r->blocking_only = blocking_only;
+  r->requested     = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
+  r->type          = PIPEKSP_PROGRESS_NONE;
+  r->interval_us   = 5.0;
+  r->req           = MPI_REQUEST_NULL;
+  *red             = r;
   PetscFunctionReturn(0);
 }
 
@@ -211,19 +215,34 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
   PetscFunctionReturn(0);
 }
 
+/* The policy asked for; decided (auto measured, thread checked) at the next set-up or start. An engine
+   created blocking_only checks the value and keeps blocking. */
 PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
+  PetscCheck(type >= PIPEKSP_PROGRESS_NONE && type <= PIPEKSP_PROGRESS_BLOCKING, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown progress policy %d; use none, poll, thread, auto or blocking", (int)type);
+  if (r->blocking_only) {
+    if (type != PIPEKSP_PROGRESS_BLOCKING) PetscCall(PetscInfo(NULL, "PipeKSP: nothing to overlap; the single reduction stays blocking (ignoring %s)\n", PipeKSPProgressTypes[type]));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(!r->pending && !r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
   if (type != r->requested) r->resolved = PETSC_FALSE;
   r->requested = type;
   PetscFunctionReturn(0);
 }
 
+/* what runs once decided, else what was asked for */
+PetscErrorCode PipeKSPRedGetType(PipeKSPRed r, PipeKSPProgressType *type)
+{
+  PetscFunctionBegin;
+  *type = r->resolved ? r->type : r->requested;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed r, PetscReal us)
 {
   PetscFunctionBegin;
-  PetscCheck(us >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g microseconds must be >= 0 (0 = MPI_Test on every poll)", (double)us);
+  PetscCheck(us >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
   r->interval_us = us;
   PetscFunctionReturn(0);
 }
