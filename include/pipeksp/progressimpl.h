@@ -8,10 +8,11 @@
 #define PIPEKSP_RED_MAX   10 /* scalars in one packed reduction */
 #define PIPEKSP_RED_SLOTS 8 /* reductions in flight at once on one engine (deep pipelines) */
 
-/* one of several reductions in flight (PipeKSPRedStartSlot/WaitSlot) */
+/* one reduction in flight */
 typedef struct {
   MPI_Request req;
-  PetscBool   pending, complete;
+  PetscBool   pending;  /* started, not yet waited */
+  PetscBool   complete; /* a poll or the helper thread saw it finish */
   int         n;
   double      tstart;
   PetscScalar lbuf[PIPEKSP_RED_MAX], gbuf[PIPEKSP_RED_MAX];
@@ -23,30 +24,24 @@ struct _n_PipeKSPRed {
   PetscMPIInt         size;
   PetscBool           blocking_only; /* the owner has nothing to overlap: always blocking */
   PipeKSPProgressType requested;     /* what the user asked for (the only copy of the setting) */
-  PipeKSPProgressType type;      /* what runs: none, poll, thread or blocking */
-  PetscBool           resolved;  /* requested -> type decided (auto measured, thread checked) */
-  char                note[96];  /* e.g. "auto -> poll", shown by -ksp_view */
+  PipeKSPProgressType type;          /* what runs: none, poll, thread or blocking */
+  PetscBool           resolved;      /* requested -> type decided (auto measured, thread checked) */
+  char                note[96];      /* e.g. "auto -> poll", shown by -ksp_view */
   PetscReal           interval_us;   /* least wall time between two tests (the only copy) */
-  double              last_test; /* wall time of the last MPI_Test from the poll hook */
-  MPI_Request         req;
-  PetscBool           pending;  /* started, not yet waited */
-  PetscBool           complete; /* a poll or the helper thread saw it finish */
-  int                 n;
-  PetscScalar         lbuf[PIPEKSP_RED_MAX], gbuf[PIPEKSP_RED_MAX];
+  double              last_test;     /* wall time of the last MPI_Test from the poll hook */
   PipeKSPStats        stats;
-  double              tstart;
+  PipeKSPRedSlot      slot[PIPEKSP_RED_SLOTS];
+  int                 nslots; /* slots pending */
+  int                 nopen;  /* slots pending and not yet seen complete (what the poll hook tests) */
+  int                 single; /* the slot of the pending PipeKSPRedStart(), -1 when none */
   PipeKSPRed          prev_active; /* nesting: the engine that was active before our start */
-  /* helper thread (type thread): sleeps on cv while nothing is pending */
+  /* helper thread (type thread): sleeps on cv while nothing is pending, tests the pending slots */
   PetscBool           thr_started;
   pthread_t           thr;
   pthread_mutex_t     mtx;
   pthread_cond_t      cv;
-  int                 thr_work, thr_busy, thr_stop, thr_quit, thr_done;
+  int                 thr_work, thr_busy, thr_stop, thr_quit;
   PetscInt64          thr_tests;
-  /* several reductions in flight (deep pipelines); the single-request fields above stay unused */
-  PipeKSPRedSlot      slot[PIPEKSP_RED_SLOTS];
-  int                 nslots; /* slots pending */
-  int                 thr_multi; /* the helper thread tests the pending slots, not req */
 };
 
 PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PetscBool, PipeKSPRed *);
@@ -60,8 +55,8 @@ PETSC_INTERN PetscErrorCode PipeKSPRedWait(PipeKSPRed, PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedAbandon(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedView(PipeKSPRed, PetscViewer);
 /* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
-   drains every pending slot (after an error or an early exit). The poll hook and the helper thread
-   test all pending slots (one MPI_Testsome). Single and slot requests do not mix on one engine. */
+   drains every pending slot (an early exit). The poll hook and the helper thread test all pending
+   slots (one MPI_Testsome). Single and slot requests do not mix on one engine. */
 PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed, int, const PetscScalar[], int *);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed, int, PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed);

@@ -464,7 +464,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (pipe->red->pending) PetscCall(PipeKSPRedAbandon(pipe->red));
+  PetscCall(PipeKSPRedAbandon(pipe->red));
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -66,6 +66,7 @@ static int RedTestSlots(PipeKSPRed r, int *all)
   for (i = 0; i < n; i++) r->slot[map[i]].req = reqs[i];
   if (outc == MPI_UNDEFINED) outc = 0;
   for (i = 0; i < outc; i++) r->slot[map[idx[i]]].complete = PETSC_TRUE;
+  r->nopen -= outc;
   *all = (outc == n);
   return MPI_SUCCESS;
 }
@@ -89,30 +90,17 @@ PetscErrorCode PipeKSPProgressPoll(void)
 {
   PipeKSPRed r = ActiveRed;
   double     now;
-  int        flag = 0;
+  int        all = 0;
 
-  if (r && r->nslots) { /* several reductions in flight: test them all */
-    if (r->type != PIPEKSP_PROGRESS_POLL) return 0;
-    now = WallTime();
-    if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
-    PetscFunctionBegin;
-    r->last_test = now;
-    PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
-    PetscCallMPI(RedTestSlots(r, &flag));
-    PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
-    r->stats.polls++;
-    PetscFunctionReturn(0);
-  }
-  if (!r || r->type != PIPEKSP_PROGRESS_POLL || r->complete) return 0;
+  if (!r || r->type != PIPEKSP_PROGRESS_POLL || !r->nopen) return 0;
   now = WallTime();
   if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
   PetscFunctionBegin;
   r->last_test = now;
   PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE));
+  PetscCallMPI(RedTestSlots(r, &all)); /* all pending requests of the engine, one MPI_Testsome */
   PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
   r->stats.polls++;
-  if (flag) r->complete = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -132,11 +120,9 @@ static void *PipeKSPRedThreadMain(void *ctx)
     for (;;) {
       int flag = 0;
       pthread_mutex_unlock(&r->mtx);
-      if (r->thr_multi) RedTestSlots(r, &flag);
-      else MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE);
+      RedTestSlots(r, &flag);
       pthread_mutex_lock(&r->mtx);
       r->thr_tests++;
-      if (flag) r->thr_done = 1;
       if (flag || r->thr_stop || r->thr_quit) break;
       if (r->interval_us > 0) {
         struct timespec now, dt = MicroToTimespec(r->interval_us);
@@ -180,7 +166,7 @@ PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PetscBool blocking_only, PipeKSPR
   r->requested     = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
   r->type          = PIPEKSP_PROGRESS_NONE;
   r->interval_us   = 5.0;
-  r->req           = MPI_REQUEST_NULL;
+  r->single        = -1;
   *red             = r;
   PetscFunctionReturn(0);
 }
@@ -208,7 +194,6 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
   if (!r) PetscFunctionReturn(0);
   /* an error unwound a solve between start and wait: both take the requests back from the helper first */
   PetscCall(PipeKSPRedAbandon(r));
-  if (r->nslots) PetscCall(PipeKSPRedWaitAll(r));
   PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
@@ -225,7 +210,7 @@ PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
     if (type != PIPEKSP_PROGRESS_BLOCKING) PetscCall(PetscInfo(NULL, "PipeKSP: nothing to overlap; the single reduction stays blocking (ignoring %s)\n", PipeKSPProgressTypes[type]));
     PetscFunctionReturn(0);
   }
-  PetscCheck(!r->pending && !r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
+  PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
   if (type != r->requested) r->resolved = PETSC_FALSE;
   r->requested = type;
   PetscFunctionReturn(0);
@@ -293,7 +278,7 @@ PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
     } else {
       r->type = PIPEKSP_PROGRESS_THREAD;
       if (!r->thr_started) {
-        r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = r->thr_done = 0;
+        r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = 0;
         PetscCheck(!pthread_mutex_init(&r->mtx, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_mutex_init failed");
         {
           pthread_condattr_t attr; /* timed waits on the monotonic clock, as WallTime() */
@@ -315,121 +300,6 @@ PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
   PetscFunctionReturn(0);
 }
 
-/* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait(). */
-PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
-{
-  PetscFunctionBegin;
-  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
-  PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Slot reductions are pending on this engine");
-  PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
-  if (!r->resolved) PetscCall(PipeKSPRedSetUp(r));
-  PetscCall(PetscArraycpy(r->lbuf, local, n));
-  r->n        = n;
-  r->complete = PETSC_FALSE;
-  r->pending  = PETSC_TRUE;
-  r->stats.reductions++;
-  if (r->type == PIPEKSP_PROGRESS_BLOCKING) {
-    double t0 = WallTime();
-    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
-    PetscCallMPI(MPI_Allreduce(r->lbuf, r->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
-    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
-    r->stats.wait_time += WallTime() - t0;
-    r->complete = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Iallreduce(r->lbuf, r->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &r->req));
-  PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
-  r->tstart    = WallTime();
-  r->last_test = r->tstart;
-  r->prev_active = ActiveRed;
-  ActiveRed      = r;
-  if (r->type == PIPEKSP_PROGRESS_THREAD) {
-    pthread_mutex_lock(&r->mtx);
-    r->thr_multi = 0;
-    r->thr_done = 0;
-    r->thr_stop = 0;
-    r->thr_work = 1;
-    pthread_cond_broadcast(&r->cv);
-    pthread_mutex_unlock(&r->mtx);
-  }
-  PetscCall(PetscLogEventBegin(PIPEKSP_Overlap, 0, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
-{
-  int    flag = 0;
-  double t0;
-
-  PetscFunctionBegin;
-  PetscCheck(r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending on this engine");
-  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
-    t0 = WallTime();
-    PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
-    /* every wait is logged, blocked or not, so that the event always shows in -log_view */
-    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
-    r->stats.overlap_time += t0 - r->tstart;
-    if (r->type == PIPEKSP_PROGRESS_THREAD) { /* take the request back before touching it */
-      pthread_mutex_lock(&r->mtx);
-      if (!r->thr_busy) r->thr_work = 0;
-      else {
-        r->thr_stop = 1;
-        pthread_cond_broadcast(&r->cv); /* wakes the helper from its timed wait */
-        while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
-      }
-      r->thr_stop = 0;
-      if (r->thr_done) r->complete = PETSC_TRUE;
-      r->stats.polls += r->thr_tests;
-      r->thr_tests = 0;
-      pthread_mutex_unlock(&r->mtx);
-    }
-    if (!r->complete) PetscCallMPI(MPI_Test(&r->req, &flag, MPI_STATUS_IGNORE));
-    if (r->complete || flag) r->stats.done_before_wait++;
-    else {
-      PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
-      r->stats.wait_time += WallTime() - t0;
-    }
-    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
-    ActiveRed = r->prev_active;
-  }
-  r->pending  = PETSC_FALSE;
-  r->complete = PETSC_FALSE;
-  PetscCall(PetscArraycpy(global, r->gbuf, r->n));
-  PetscFunctionReturn(0);
-}
-
-/* After an error unwound a solve between start and wait: take the request back from the helper,
-   complete it (every rank started it, so the wait returns) and leave the engine idle and reusable.
-   A no-op when nothing is pending. */
-PetscErrorCode PipeKSPRedAbandon(PipeKSPRed r)
-{
-  PetscFunctionBegin;
-  if (!r || !r->pending) PetscFunctionReturn(0);
-  if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
-    if (r->type == PIPEKSP_PROGRESS_THREAD && r->thr_started) {
-      pthread_mutex_lock(&r->mtx);
-      if (!r->thr_busy) r->thr_work = 0;
-      else {
-        r->thr_stop = 1;
-        pthread_cond_broadcast(&r->cv);
-        while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
-      }
-      r->thr_stop = 0;
-      r->stats.polls += r->thr_tests;
-      r->thr_tests = 0;
-      pthread_mutex_unlock(&r->mtx);
-    }
-    PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
-    PetscCallMPI(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
-    if (ActiveRed == r) ActiveRed = r->prev_active;
-  }
-  r->pending  = PETSC_FALSE;
-  r->complete = PETSC_FALSE;
-  PetscCall(PetscInfo(NULL, "PipeKSP: completed a reduction left pending by an error\n"));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -440,7 +310,9 @@ PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* ---- several reductions in flight (p(l)-CG keeps up to l pending) ---- */
+/* ---- requests: up to PIPEKSP_RED_SLOTS reductions in flight. One implementation serves both APIs:
+   PipeKSPRedStart()/Wait() is one slot that the engine remembers (pipegropp, pipegv, chrongear);
+   PipeKSPRedStartSlot()/WaitSlot() name their slots (p(l)-CG keeps up to l + 1 in flight). ---- */
 
 /* thread policy: take the pending slots back from the helper thread before touching them */
 static void RedThreadTakeBack(PipeKSPRed r)
@@ -468,25 +340,19 @@ static void RedThreadHandOver(PipeKSPRed r)
     if (r->slot[i].pending && !r->slot[i].complete) any = 1;
   if (!any) return;
   pthread_mutex_lock(&r->mtx);
-  r->thr_multi = 1;
-  r->thr_done  = 0;
   r->thr_stop  = 0;
   r->thr_work  = 1;
   pthread_cond_broadcast(&r->cv);
   pthread_mutex_unlock(&r->mtx);
 }
 
-/*
-   PipeKSPRedStartSlot - start the reduction (SUM) of n local scalars while others may still be in flight;
-   *slot names it for PipeKSPRedWaitSlot(). Up to PIPEKSP_RED_SLOTS at once.
-*/
-PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+/* start the reduction (SUM) of n local scalars in a free slot */
+static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
 {
   PipeKSPRedSlot *s = NULL;
   int             i;
 
   PetscFunctionBegin;
-  PetscCheck(!r->pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
   PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
   if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) RedThreadTakeBack(r); /* before touching any slot */
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
@@ -515,6 +381,7 @@ PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[
   PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
   PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
   s->tstart = WallTime();
+  r->nopen++;
   if (!r->nslots) { /* the engine becomes the one the poll hook serves */
     r->last_test   = s->tstart;
     r->prev_active = ActiveRed;
@@ -526,52 +393,110 @@ PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[
   PetscFunctionReturn(0);
 }
 
-/*
-   PipeKSPRedWaitSlot - complete the reduction started in slot and copy its n results to global[].
-*/
-PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed r, int slot, PetscScalar global[])
+/* complete the reduction in slot and copy its results to global[] (if not NULL); counted: it adds to
+   the overlap/wait counters (not for one an error left behind) */
+static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], PetscBool counted)
 {
-  PipeKSPRedSlot *s;
+  PipeKSPRedSlot *s = &r->slot[slot];
   int             flag = 0;
   double          t0;
 
   PetscFunctionBegin;
-  PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
-  s = &r->slot[slot];
   if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
     t0 = WallTime();
-    r->stats.overlap_time += t0 - s->tstart;
+    if (r->nslots == 1) PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
+    /* every wait is logged, blocked or not, so that the event always shows in -log_view */
+    PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+    if (counted) r->stats.overlap_time += t0 - s->tstart;
     if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadTakeBack(r);
     if (!s->complete) PetscCallMPI(MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE));
-    if (s->complete || flag) r->stats.done_before_wait++;
-    else {
-      PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
+    if (s->complete || flag) {
+      if (counted) r->stats.done_before_wait++;
+    } else {
       PetscCallMPI(MPI_Wait(&s->req, MPI_STATUS_IGNORE));
-      PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
-      r->stats.wait_time += WallTime() - t0;
+      if (counted) r->stats.wait_time += WallTime() - t0;
     }
+    if (!s->complete) r->nopen--;
+    PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
   }
   s->pending  = PETSC_FALSE;
   s->complete = PETSC_FALSE;
   r->nslots--;
   if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
-    if (!r->nslots) {
-      PetscCall(PetscLogEventEnd(PIPEKSP_Overlap, 0, 0, 0, 0));
-      ActiveRed = r->prev_active;
-    } else if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
+    if (!r->nslots) ActiveRed = r->prev_active;
+    else if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
   }
-  PetscCall(PetscArraycpy(global, s->gbuf, s->n));
+  if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));
   PetscFunctionReturn(0);
 }
 
-/* PipeKSPRedWaitAll - complete every pending slot (results dropped): early exits, errors, destroy. */
-PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed r)
+/* complete every pending reduction, results dropped */
+static PetscErrorCode RedDrain(PipeKSPRed r, PetscBool counted)
 {
-  PetscScalar dummy[PIPEKSP_RED_MAX];
-  int         i;
+  int i;
 
   PetscFunctionBegin;
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
-    if (r->slot[i].pending) PetscCall(PipeKSPRedWaitSlot(r, i, dummy));
+    if (r->slot[i].pending) PetscCall(RedFinish(r, i, NULL, counted));
+  r->single = -1;
+  PetscFunctionReturn(0);
+}
+
+/* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait(). One at a time. */
+PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
+  PetscCall(RedStart(r, n, local, &r->single));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
+{
+  int slot = r->single;
+
+  PetscFunctionBegin;
+  PetscCheck(slot >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending on this engine");
+  r->single = -1;
+  PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* PipeKSPRedStartSlot - start the reduction (SUM) of n local scalars while others may still be in
+   flight; *slot names it for PipeKSPRedWaitSlot(). */
+PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+{
+  PetscFunctionBegin;
+  PetscCheck(r->single < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
+  PetscCall(RedStart(r, n, local, slot));
+  PetscFunctionReturn(0);
+}
+
+/* PipeKSPRedWaitSlot - complete the reduction started in slot and copy its n results to global[]. */
+PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed r, int slot, PetscScalar global[])
+{
+  PetscFunctionBegin;
+  PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && slot != r->single && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
+  PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* PipeKSPRedWaitAll - complete every pending reduction (results dropped): early exits. */
+PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed r)
+{
+  PetscFunctionBegin;
+  PetscCall(RedDrain(r, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* After an error unwound a solve between start and wait: take the requests back from the helper,
+   complete them (every rank started them, so the waits return) and leave the engine idle and
+   reusable. A no-op when nothing is pending. */
+PetscErrorCode PipeKSPRedAbandon(PipeKSPRed r)
+{
+  PetscFunctionBegin;
+  if (!r || !r->nslots) PetscFunctionReturn(0);
+  PetscCall(RedDrain(r, PETSC_FALSE));
+  PetscCall(PetscInfo(NULL, "PipeKSP: completed a reduction left pending by an error\n"));
   PetscFunctionReturn(0);
 }
