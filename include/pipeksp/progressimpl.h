@@ -34,7 +34,7 @@ struct _n_PipeKSPRed {
   int                 nslots; /* slots pending */
   int                 nopen;  /* slots pending and not yet seen complete (what the poll hook tests) */
   int                 single; /* the slot of the pending PipeKSPRedStart(), -1 when none */
-  PipeKSPRed          prev_active; /* nesting: the engine that was active before our start */
+  PipeKSPRed          below;  /* the engine under this one on the poll hook's stack (progress.c) */
   /* helper thread (type thread): sleeps on cv while nothing is pending, tests the pending slots */
   PetscBool           thr_started;
   pthread_t           thr;

@@ -1,5 +1,5 @@
-/* The reduction/progress engine (docs/algorithms.md, section 2): one packed MPI_Iallreduce at a time,
-   driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
+/* The reduction/progress engine (docs/algorithms.md, section 2): packed MPI_Iallreduce requests (one,
+   or up to PIPEKSP_RED_SLOTS for deep pipelines), driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
    (a helper thread calling MPI_Test), auto (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
 #include <time.h>
@@ -7,13 +7,47 @@
 
 const char *const PipeKSPProgressTypes[] = {"none", "poll", "thread", "auto", "blocking", "PipeKSPProgressType", "PIPEKSP_PROGRESS_", NULL};
 
-static PipeKSPRed ActiveRed = NULL; /* the engine whose request the poll hook tests */
+/* Which engine the poll hook drives: the stack of engines with reductions in flight, threaded through
+   the engines (PipeKSPRed.below), top = innermost. Nesting happens when a pipelined KSP runs inside the
+   PC (or the operator) of another one: the outer engine has a request pending while the inner solve
+   starts its own.
+   - Push: RedStart(), when an engine with a non-blocking policy starts its first pending request
+     (nslots 0 -> 1).
+   - Pop: RedFinish(), when its last pending request completes (nslots 1 -> 0). Wait, WaitSlot, WaitAll,
+     Abandon (an error) and Destroy all complete requests through RedFinish(), so every push is popped.
+     The engine is removed wherever it stands: an error that unwinds the outer solve first leaves the
+     inner engine on the stack until its own KSP drains it (KSPReset, its next solve, KSPDestroy).
+   - The hook tests all pending requests of the top engine only (one MPI_Testsome): the innermost solve's
+     work is what runs, and its reductions are the ones it will wait for next. An outer engine's requests
+     are tested again once the inner's are done (and any MPI call, the inner's tests included, lets Open
+     MPI advance every pending request).
+   The stack belongs to the thread that calls the solvers (the helper threads of the thread policy test
+   their own engine's slots and never touch it). */
+static PipeKSPRed RedTop = NULL;
+
+static void RedPush(PipeKSPRed r)
+{
+  r->below = RedTop;
+  RedTop   = r;
+}
+
+static void RedPop(PipeKSPRed r)
+{
+  PipeKSPRed *p;
+
+  for (p = &RedTop; *p; p = &(*p)->below)
+    if (*p == r) {
+      *p = r->below;
+      break;
+    }
+  r->below = NULL;
+}
 
 /* called by PipeKSPFinalizePackage() */
 PetscErrorCode PipeKSPProgressReset_Private(void)
 {
   PetscFunctionBegin;
-  ActiveRed = NULL;
+  RedTop = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -78,9 +112,13 @@ static int RedTestSlots(PipeKSPRed r, int *all)
 
    Not Collective
 
-   Note:
+   Notes:
    `PipeKSPMatMult()` and `PCASDDIC` call it between row chunks and colours; a user's own `PCSHELL` or
    `MATSHELL` may call it too.
+
+   It tests the pending reductions of the innermost solve that has any (a pipelined `KSP` may run inside
+   the `PC` of another one: the inner solve's reductions are tested while it runs, the outer's again
+   once it has ended).
 
    Level: developer
 
@@ -88,7 +126,7 @@ static int RedTestSlots(PipeKSPRed r, int *all)
 @*/
 PetscErrorCode PipeKSPProgressPoll(void)
 {
-  PipeKSPRed r = ActiveRed;
+  PipeKSPRed r = RedTop;
   double     now;
   int        all = 0;
 
@@ -383,9 +421,8 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   s->tstart = WallTime();
   r->nopen++;
   if (!r->nslots) { /* the engine becomes the one the poll hook serves */
-    r->last_test   = s->tstart;
-    r->prev_active = ActiveRed;
-    ActiveRed      = r;
+    r->last_test = s->tstart;
+    RedPush(r);
     PetscCall(PetscLogEventBegin(PIPEKSP_Overlap, 0, 0, 0, 0));
   }
   r->nslots++;
@@ -423,7 +460,7 @@ static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], Pe
   s->complete = PETSC_FALSE;
   r->nslots--;
   if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
-    if (!r->nslots) ActiveRed = r->prev_active;
+    if (!r->nslots) RedPop(r);
     else if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
   }
   if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));

@@ -130,3 +130,12 @@ set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
 add_test(NAME ksp-petsc4py COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc4py_types.py $<TARGET_FILE:pipeksp>)
 set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+
+# nesting: a pipelined KSP inside the PC of another one (-pc_type ksp), both with poll
+if(ex2 IN_LIST PIPEKSP_KSP_PETSC_EXES)
+  add_test(NAME ksp-nested-np2
+    COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/nested.py --mpiexec ${PIPEKSP_MPIEXEC} -n 2
+      --exe ${PIPEKSP_KSP_TESTDIR}/petsc_ex2 --lib $<TARGET_FILE:pipeksp>)
+  set_tests_properties(ksp-nested-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+endif()

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""A pipelined KSP inside the PC of another one (-pc_type ksp), on PETSc's ex2 with -dll_append: the outer
+solve has a reduction pending while the inner solve starts and waits for its own. Each pair must converge
+like cg inside cg (iterations within +-2, error at cg's level), and -ksp_view must show that the poll hook
+drove both engines: MPI_Test polls > 0 for the outer one (after the inner solve ended) and the inner one
+(while the outer reduction was pending). Prints FAIL lines and exits 1 on a mismatch."""
+import argparse
+import re
+import subprocess
+import sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpiexec", default="mpiexec")
+ap.add_argument("-n", type=int, default=2)
+ap.add_argument("--exe", required=True)
+ap.add_argument("--lib", required=True)
+a = ap.parse_args()
+
+# the inner solve is tight enough to act as a fixed linear preconditioner (the pipelined recurrences
+# assume one); poll with a zero interval so that every poll point tests
+base = ["-m", "30", "-n", "30", "-pc_type", "ksp", "-ksp_ksp_rtol", "1e-4", "-ksp_rtol", "1e-8",
+        "-ksp_converged_reason", "-ksp_view"]
+pairs = [("cg", "cg"), ("pipegv", "pipegv"), ("pipegropp", "pipegv"), ("pipegv", "pipegropp"),
+         ("pipeplcg", "pipegv"), ("pipegv", "pipeplcg")]
+fails = 0
+ref = None
+for outer, inner in pairs:
+    cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib, "-ksp_type", outer, "-ksp_ksp_type", inner] + base
+    for pre, t in (("-ksp_", outer), ("-ksp_ksp_", inner)):
+        if t != "cg":
+            cmd += [pre + "pipe_progress", "poll", pre + "pipe_poll_interval", "0"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    out = p.stdout
+    m = re.search(r"Linear solve converged due to (\S+) iterations (\d+)", out)
+    e = re.search(r"Norm of error (\S+)", out)
+    label = "%-9s in %-9s" % (inner, outer)
+    if p.returncode != 0 or not m or not e:
+        print("%s FAIL: did not converge (rc %d)\n%s" % (label, p.returncode, out[-3000:]))
+        fails += 1
+        continue
+    its, err = int(m.group(2)), float(e.group(1))
+    # -ksp_view: the outer KSP's counters first, then the inner one's (inside the PC's view)
+    polls = [int(x) for x in re.findall(r"last solve: reductions \d+, MPI_Test polls (\d+)", out)]
+    print("%s its %3d %s error %.3e polls outer/inner %s" % (label, its, m.group(1), err, polls))
+    if ref is None:
+        ref = (its, err)
+        continue
+    if abs(its - ref[0]) > 2:
+        print("  FAIL: %d iterations vs cg in cg %d" % (its, ref[0]))
+        fails += 1
+    if err > 100 * ref[1] + 1e-8:
+        print("  FAIL: error %g vs cg in cg %g" % (err, ref[1]))
+        fails += 1
+    want = (outer != "cg") + (inner != "cg")
+    if len(polls) != want or min(polls) <= 0:
+        print("  FAIL: expected %d engines with MPI_Test polls > 0, -ksp_view shows %s" % (want, polls))
+        fails += 1
+if fails:
+    print("%d run(s) FAILED" % fails)
+    sys.exit(1)
+print("all checks passed")
