@@ -68,8 +68,17 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown(KSP, PetscBool *);
 /* stop at the attainable accuracy with the reason cg reports when its recursive residual gets there */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop(KSP, const char *);
 
-/* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then d[1] = 0) */
-PETSC_INTERN PetscErrorCode KSPPipeLocalDots(Vec, Vec, Vec, PetscScalar[4]);
+/* the local dot products KSPPipeLocalDots() computes, in this order; the solvers' packed reductions
+   start with them */
+enum {
+  PIPE_DOT_RU, /* (r,u) = gamma */
+  PIPE_DOT_WU, /* (w,u) = delta (0 without w) */
+  PIPE_DOT_RR, /* (r,r) */
+  PIPE_DOT_UU, /* (u,u) */
+  PIPE_NDOTS
+};
+/* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then (w,u) = 0) */
+PETSC_INTERN PetscErrorCode KSPPipeLocalDots(Vec, Vec, Vec, PetscScalar[PIPE_NDOTS]);
 /* local (x,x), no reduction */
 PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq(Vec, PetscScalar *);
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */

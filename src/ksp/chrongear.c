@@ -4,6 +4,18 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
+/* the one packed reduction: KSPPipeLocalDots()'s four, then the sizes for the gap bounds, which the
+   fused update computes (in this order) */
+enum {
+  CG_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
+  CG_RED_DELTA = PIPE_DOT_WU, /* (w,u) */
+  CG_RED_RR    = PIPE_DOT_RR,
+  CG_RED_UU    = PIPE_DOT_UU,
+  CG_RED_XX    = PIPE_NDOTS,
+  CG_RED_PP,
+  CG_RED_N
+};
+#define CG_FUSED_N (CG_RED_N - CG_RED_XX) /* what the fused update computes: (x,x), (p,p) */
 
 static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
@@ -41,11 +53,12 @@ static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d
     xx += x[i] * PetscConj(x[i]);
     pp += p[i] * PetscConj(p[i]);
   }
-  d[0] = xx;
-  d[1] = pp;
+  d[CG_RED_XX - CG_RED_XX] = xx; /* d is the reduction's buffer from CG_RED_XX on */
+  d[CG_RED_PP - CG_RED_XX] = pp;
 }
 
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[2])
+/* writes loc[CG_RED_XX], loc[CG_RED_PP] */
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar loc[CG_RED_N])
 {
   Vec     *v = ksp->work;
   FusedCtx c = {first, alpha, beta, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -59,7 +72,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[CG_S], &c.s));
   PetscCall(VecGetArrayRead(v[CG_U], &c.u));
   PetscCall(VecGetArrayRead(v[CG_W], &c.w));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 2, FusedBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, CG_FUSED_N, FusedBlock, &c, &loc[CG_RED_XX]));
   PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
   PetscCall(VecRestoreArray(v[CG_R], &c.r));
   PetscCall(VecRestoreArray(v[CG_P], &c.p));
@@ -76,7 +89,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec        *v, X, B;
-  PetscScalar loc[6], glob[6], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
   PetscReal   dp, rn, un, xn, pn;
   PetscInt    i = 0;
   PetscBool   diagonalscale, restart;
@@ -95,23 +108,23 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
   PetscCall(KSPPipeResidual(ksp, A, v[CG_R])); /* r = b - A x */
-  PetscCall(KSPPipeLocalNormSq(X, &loc[4]));
-  loc[5] = 0.0;
+  PetscCall(KSPPipeLocalNormSq(X, &loc[CG_RED_XX]));
+  loc[CG_RED_PP] = 0.0;
   for (;;) {
     PetscCall(KSP_PCApply(ksp, v[CG_R], v[CG_U]));    /* u = M^{-1} r */
     PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
     PetscCall(KSPPipeLocalDots(v[CG_R], v[CG_U], v[CG_W], loc));
-    PetscCall(PipeKSPRedStart(red, 6, loc)); /* the one blocking reduction */
+    PetscCall(PipeKSPRedStart(red, CG_RED_N, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait(red, glob));
-    gamma = glob[0];
-    delta = glob[1];
+    gamma = glob[CG_RED_GAMMA];
+    delta = glob[CG_RED_DELTA];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
-    rn = PetscSqrtReal(PetscAbsScalar(glob[2]));
-    un = PetscSqrtReal(PetscAbsScalar(glob[3]));
-    xn = PetscSqrtReal(PetscAbsScalar(glob[4]));
-    pn = PetscSqrtReal(PetscAbsScalar(glob[5]));
-    dp = KSPPipeNorm(ksp, glob[2], glob[3], gamma);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
+    pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
+    dp = KSPPipeNorm(ksp, glob[CG_RED_RR], glob[CG_RED_UU], gamma);
     PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
     PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
     if (ksp->reason) break;
@@ -130,7 +143,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       continue;
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, &loc[4]));
+    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
     KSPPipeGapUpdate(ksp, PETSC_FALSE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
     pipe->restart = PETSC_FALSE;
     gammaold      = gamma;

@@ -717,13 +717,13 @@ static void DotsBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
   }
   if (w)
     for (PetscInt i = i0; i < i1; i++) wu += w[i] * PetscConj(u[i]);
-  d[0] = ru;
-  d[1] = wu;
-  d[2] = rr;
-  d[3] = uu;
+  d[PIPE_DOT_RU] = ru;
+  d[PIPE_DOT_WU] = wu;
+  d[PIPE_DOT_RR] = rr;
+  d[PIPE_DOT_UU] = uu;
 }
 
-PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
+PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[PIPE_NDOTS])
 {
   DotsCtx  c = {NULL, NULL, NULL};
   PetscInt n;
@@ -733,7 +733,7 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[4])
   PetscCall(VecGetArrayRead(R, &c.r));
   PetscCall(VecGetArrayRead(U, &c.u));
   if (W) PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, DotsBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, PIPE_NDOTS, DotsBlock, &c, d));
   PetscCall(VecRestoreArrayRead(R, &c.r));
   PetscCall(VecRestoreArrayRead(U, &c.u));
   if (W) PetscCall(VecRestoreArrayRead(W, &c.w));

@@ -4,6 +4,14 @@
 #include <pipeksp/pipecommon.h>
 #include <pipeksp/threadsimpl.h>
 
+/* the two packed reductions of an iteration, named slots:
+   R2: gamma = (r,u) and the norms, overlapped with w = A u */
+enum { GR_R2_GAMMA, GR_R2_RR, GR_R2_UU, GR_R2_XX, GR_R2_N };
+/* R1: delta = (p,s), (p,p), and after a residual replacement also gamma, (r,r), (x,x) of the true
+   residual, overlapped with q = M^{-1} s */
+enum { GR_R1_DELTA, GR_R1_PP, GR_R1_GAMMA, GR_R1_RR, GR_R1_XX, GR_R1_N };
+#define GR_R1_SHORT GR_R1_GAMMA /* R1 without a replacement: delta and (p,p) */
+
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
@@ -11,17 +19,17 @@ static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* local (r,u), (r,r), (u,u), (x,x): the layout of the second reduction */
-static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[4])
+/* local (r,u), (r,r), (u,u), (x,x): R2 */
+static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
 {
-  PetscScalar d4[4];
+  PetscScalar d4[PIPE_NDOTS];
 
   PetscFunctionBegin;
   PetscCall(KSPPipeLocalDots(R, U, NULL, d4));
-  d[0] = d4[0];
-  d[1] = d4[2];
-  d[2] = d4[3];
-  PetscCall(KSPPipeLocalNormSq(X, &d[3]));
+  d[GR_R2_GAMMA] = d4[PIPE_DOT_RU];
+  d[GR_R2_RR]    = d4[PIPE_DOT_RR];
+  d[GR_R2_UU]    = d4[PIPE_DOT_UU];
+  PetscCall(KSPPipeLocalNormSq(X, &d[GR_R2_XX]));
   PetscFunctionReturn(0);
 }
 
@@ -68,13 +76,13 @@ static void Fused1Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *
     uu += u[i] * PetscConj(u[i]);
     xx += x[i] * PetscConj(x[i]);
   }
-  d[0] = ru;
-  d[1] = rr;
-  d[2] = uu;
-  d[3] = xx;
+  d[GR_R2_GAMMA] = ru;
+  d[GR_R2_RR]    = rr;
+  d[GR_R2_UU]    = uu;
+  d[GR_R2_XX]    = xx;
 }
 
-static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[4])
+static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Vec S, Vec Q, PetscScalar d[GR_R2_N])
 {
   Fused1Ctx c = {a, NULL, NULL, NULL, NULL, NULL, NULL};
   PetscInt  n;
@@ -87,7 +95,7 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecGetArrayRead(P, &c.p));
   PetscCall(VecGetArrayRead(S, &c.s));
   PetscCall(VecGetArrayRead(Q, &c.q));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 4, Fused1Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, GR_R2_N, Fused1Block, &c, d));
   PetscCall(VecRestoreArray(X, &c.x));
   PetscCall(VecRestoreArray(R, &c.r));
   PetscCall(VecRestoreArray(U, &c.u));
@@ -123,11 +131,12 @@ static void Fused2Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *
     ps += s[i] * PetscConj(p[i]);
     pp += p[i] * PetscConj(p[i]);
   }
-  d[0] = ps;
-  d[1] = pp;
+  d[GR_R1_DELTA] = ps;
+  d[GR_R1_PP]    = pp;
 }
 
-static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar d[2])
+/* writes R1's first GR_R1_SHORT slots */
+static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S, Vec U, Vec W, PetscScalar d[GR_R1_N])
 {
   Fused2Ctx c = {first, b, NULL, NULL, NULL, NULL};
   PetscInt  n;
@@ -138,7 +147,7 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecGetArray(S, &c.s));
   PetscCall(VecGetArrayRead(U, &c.u));
   PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 2, Fused2Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, GR_R1_SHORT, Fused2Block, &c, d));
   PetscCall(VecRestoreArray(P, &c.p));
   PetscCall(VecRestoreArray(S, &c.s));
   PetscCall(VecRestoreArrayRead(U, &c.u));
@@ -153,7 +162,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec         X, B, R, U, W, P, S, Q;
-  PetscScalar loc1[5], loc2[4], glob[5], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
+  PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   dp, rn, un, xn, pn;
   PetscInt    its = 0;
   PetscBool   diagonalscale, withgamma = PETSC_FALSE, restart;
@@ -182,15 +191,15 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
 
   for (;;) {
     /* R2: gamma = (r,u) and the norms, overlapped with w = A u */
-    PetscCall(PipeKSPRedStart(red, 4, loc2));
+    PetscCall(PipeKSPRedStart(red, GR_R2_N, loc2));
     PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
     PetscCall(PipeKSPRedWait(red, glob));
-    gammanew = glob[0];
+    gammanew = glob[GR_R2_GAMMA];
     KSPCheckDot(ksp, gammanew);
-    rn = PetscSqrtReal(PetscAbsScalar(glob[1]));
-    un = PetscSqrtReal(PetscAbsScalar(glob[2]));
-    xn = PetscSqrtReal(PetscAbsScalar(glob[3]));
-    dp = KSPPipeNorm(ksp, glob[1], glob[2], gammanew);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_RR]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_UU]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_XX]));
+    dp = KSPPipeNorm(ksp, glob[GR_R2_RR], glob[GR_R2_UU], gammanew);
     PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
     PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
     if (ksp->reason) break;
@@ -214,32 +223,32 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
     PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
     if (its && KSPPipeReplaceNow(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
-      PetscScalar d4[4];
+      PetscScalar d4[GR_R2_N];
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
       PetscCall(KSP_PCApply(ksp, R, U));
       PetscCall(KSP_MatMult(ksp, A, P, S));
-      PetscCall(LocalDot(P, S, &loc1[0]));
+      PetscCall(LocalDot(P, S, &loc1[GR_R1_DELTA]));
       PetscCall(LocalDots4(R, U, X, d4));
-      loc1[2]   = d4[0];
-      loc1[3]   = d4[1];
-      loc1[4]   = d4[3];
+      loc1[GR_R1_GAMMA] = d4[GR_R2_GAMMA];
+      loc1[GR_R1_RR]    = d4[GR_R2_RR];
+      loc1[GR_R1_XX]    = d4[GR_R2_XX];
       withgamma = PETSC_TRUE;
     }
 
     /* R1: delta = (p,s), (p,p) [and gamma, ||r||, ||x|| after a replacement], overlapped with q = M^{-1} s */
-    PetscCall(PipeKSPRedStart(red, withgamma ? 5 : 2, loc1));
+    PetscCall(PipeKSPRedStart(red, withgamma ? GR_R1_N : GR_R1_SHORT, loc1));
     PetscCall(KSPPipePCApply(ksp, S, Q));
     PetscCall(PipeKSPRedWait(red, glob));
-    delta = glob[0];
+    delta = glob[GR_R1_DELTA];
     KSPCheckDot(ksp, delta);
-    pn = PetscSqrtReal(PetscAbsScalar(glob[1]));
+    pn = PetscSqrtReal(PetscAbsScalar(glob[GR_R1_PP]));
     if (withgamma) {
-      gamma = glob[2];
+      gamma = glob[GR_R1_GAMMA];
       KSPCheckDot(ksp, gamma);
       withgamma = PETSC_FALSE;
-      rn        = PetscSqrtReal(PetscAbsScalar(glob[3]));
-      PetscCall(KSPPipeReplaced(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[4]))));
+      rn        = PetscSqrtReal(PetscAbsScalar(glob[GR_R1_RR]));
+      PetscCall(KSPPipeReplaced(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[GR_R1_XX]))));
       if (PetscRealPart(gamma) <= 0.0) {
         ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_CONVERGED_ATOL; /* 0: exact solution */
         PetscCall(PetscInfo(ksp, "after residual replacement (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));

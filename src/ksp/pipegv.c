@@ -5,6 +5,17 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
+/* the one packed reduction: KSPPipeLocalDots()'s four, then the sizes for the gap bounds */
+enum {
+  GV_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
+  GV_RED_DELTA = PIPE_DOT_WU, /* (w,u) */
+  GV_RED_RR    = PIPE_DOT_RR,
+  GV_RED_UU    = PIPE_DOT_UU,
+  GV_RED_XX    = PIPE_NDOTS,
+  GV_RED_PP,
+  GV_RED_QQ,
+  GV_RED_N
+};
 
 static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
@@ -55,16 +66,16 @@ static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d
     pp += p[i] * PetscConj(p[i]);
     qq += q[i] * PetscConj(q[i]);
   }
-  d[0] = ru;
-  d[1] = wu;
-  d[2] = rr;
-  d[3] = uu;
-  d[4] = xx;
-  d[5] = pp;
-  d[6] = qq;
+  d[GV_RED_GAMMA] = ru;
+  d[GV_RED_DELTA] = wu;
+  d[GV_RED_RR]    = rr;
+  d[GV_RED_UU]    = uu;
+  d[GV_RED_XX]    = xx;
+  d[GV_RED_PP]    = pp;
+  d[GV_RED_QQ]    = qq;
 }
 
-static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[7])
+static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar d[GV_RED_N])
 {
   Vec     *v = ksp->work;
   FusedCtx c = {first, alpha, beta, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -82,7 +93,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[GV_P], &c.p));
   PetscCall(VecGetArrayRead(v[GV_M], &c.m));
   PetscCall(VecGetArrayRead(v[GV_N], &c.nn));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, 7, FusedBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, GV_RED_N, FusedBlock, &c, d));
   PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
   PetscCall(VecRestoreArray(v[GV_R], &c.r));
   PetscCall(VecRestoreArray(v[GV_U], &c.u));
@@ -98,15 +109,15 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
 }
 
 /* the local dots of a reduction from r, u, w computed afresh (start, replacement, restart) */
-static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[7])
+static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
 {
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
   PetscCall(KSPPipeLocalDots(v[GV_R], v[GV_U], v[GV_W], d));
-  PetscCall(KSPPipeLocalNormSq(ksp->vec_sol, &d[4]));
-  PetscCall(KSPPipeLocalNormSq(v[GV_P], &d[5]));
-  PetscCall(KSPPipeLocalNormSq(v[GV_Q], &d[6]));
+  PetscCall(KSPPipeLocalNormSq(ksp->vec_sol, &d[GV_RED_XX]));
+  PetscCall(KSPPipeLocalNormSq(v[GV_P], &d[GV_RED_PP]));
+  PetscCall(KSPPipeLocalNormSq(v[GV_Q], &d[GV_RED_QQ]));
   PetscFunctionReturn(0);
 }
 
@@ -129,7 +140,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec        *v;
-  PetscScalar loc[7], glob[7], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
+  PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
   PetscReal   dp, rn, xn, un, pn, qn;
   PetscInt    i = 0;
   PetscBool   diagonalscale, restart;
@@ -153,20 +164,20 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   for (;;) {
     /* ONE reduction of gamma, delta, the norms (and the sizes for the gap bounds), overlapped with
        m = M^{-1} w and n = A m */
-    PetscCall(PipeKSPRedStart(red, 7, loc));
+    PetscCall(PipeKSPRedStart(red, GV_RED_N, loc));
     PetscCall(KSPPipePCApply(ksp, v[GV_W], v[GV_M]));
     PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
     PetscCall(PipeKSPRedWait(red, glob));
-    gamma = glob[0];
-    delta = glob[1];
+    gamma = glob[GV_RED_GAMMA];
+    delta = glob[GV_RED_DELTA];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
-    rn = PetscSqrtReal(PetscAbsScalar(glob[2]));
-    un = PetscSqrtReal(PetscAbsScalar(glob[3]));
-    xn = PetscSqrtReal(PetscAbsScalar(glob[4]));
-    pn = PetscSqrtReal(PetscAbsScalar(glob[5]));
-    qn = PetscSqrtReal(PetscAbsScalar(glob[6]));
-    dp = KSPPipeNorm(ksp, glob[2], glob[3], gamma);
+    rn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));
+    un = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_UU]));
+    xn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_XX]));
+    pn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_PP]));
+    qn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_QQ]));
+    dp = KSPPipeNorm(ksp, glob[GV_RED_RR], glob[GV_RED_UU], gamma);
     PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
     PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
     if (ksp->reason) break;
