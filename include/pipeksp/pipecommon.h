@@ -34,41 +34,41 @@ typedef struct {
   PetscInt            stalls;        /* restarts in a row that brought no progress */
 } KSP_Pipe;
 
-PETSC_INTERN PetscErrorCode KSPPipeCreateCommon(KSP, PetscBool);
-PETSC_INTERN PetscErrorCode KSPSetUp_Pipe(KSP, PetscInt);
+PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
+PETSC_INTERN PetscErrorCode KSPPipeSetUpWork_Private(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPDestroy_Pipe(KSP);
 PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
 /* log, monitor and test convergence of residual norm dp at iteration its */
-PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest(KSP, PetscInt, PetscReal);
+PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscReal);
 /* y = A x with poll points (plain MatMultTranspose for transpose solves) */
 PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
 /* y = M^{-1} x with polls around it (the PC may poll inside too) */
-PETSC_INTERN PetscErrorCode KSPPipePCApply(KSP, Vec, Vec);
+PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
-PETSC_INTERN PetscErrorCode KSPPipeResidual(KSP, Mat, Vec);
+PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* start of a solve: engine left clean, per-solve counters, ||A||, gap bounds */
-PETSC_INTERN PetscErrorCode KSPPipeSolveBegin(KSP, Mat);
+PETSC_INTERN PetscErrorCode KSPPipeSolveBegin_Private(KSP, Mat);
 /* end of a solve: x is never worse than the best measured iterate (one SpMV, one norm) */
-PETSC_INTERN PetscErrorCode KSPPipeSolveEnd(KSP, Mat, Vec);
+PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
 /* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
    norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */
-PETSC_INTERN void KSPPipeGapUpdate(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
 /* true when iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
-PETSC_INTERN PetscBool KSPPipeReplaceNow(KSP, PetscInt, PetscReal);
+PETSC_INTERN PetscBool KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal);
 /* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the best iterate */
-PETSC_INTERN PetscErrorCode KSPPipeReplaced(KSP, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
 /* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
    residual, stops at the floor when a restart brought no progress, flags wild growth */
-PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest(KSP, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest_Private(KSP, PetscReal, PetscReal);
 /* after the coefficients: a breakdown (or wild growth) of recurrences that ran since the last true
    residual is round-off: clears the reason and asks for a restart from b - A x (*restart). Right
    after a restart the quantities come from true vectors and the reason stands, as cg's would. */
-PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown(KSP, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
 /* stop at the attainable accuracy with the reason cg reports when its recursive residual gets there */
-PETSC_INTERN PetscErrorCode KSPPipeFloorStop(KSP, const char *);
+PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
-/* the local dot products KSPPipeLocalDots() computes, in this order; the solvers' packed reductions
+/* the local dot products KSPPipeLocalDots_Private() computes, in this order; the solvers' packed reductions
    start with them */
 enum {
   PIPE_DOT_RU, /* (r,u) = gamma */
@@ -78,16 +78,16 @@ enum {
   PIPE_NDOTS
 };
 /* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then (w,u) = 0) */
-PETSC_INTERN PetscErrorCode KSPPipeLocalDots(Vec, Vec, Vec, PetscScalar[PIPE_NDOTS]);
+PETSC_INTERN PetscErrorCode KSPPipeLocalDots_Private(Vec, Vec, Vec, PetscScalar[PIPE_NDOTS]);
 /* local (x,x), no reduction */
-PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq(Vec, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq_Private(Vec, PetscScalar *);
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
-PETSC_INTERN PetscReal KSPPipeNorm(KSP, PetscScalar, PetscScalar, PetscScalar);
+PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: < 0 indefinite PC, = 0 exact solution */
-PETSC_INTERN PetscErrorCode KSPPipeCheckGamma(KSP, PetscScalar);
+PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar);
 /* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
    (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
-PETSC_INTERN PetscErrorCode KSPPipeCoefficients(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPPipeCoefficients_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);
 /* true when the reason set by the coefficients / gamma check is a breakdown to verify */
 #define KSPPipeIsBreakdown(ksp) ((ksp)->reason == KSP_DIVERGED_INDEFINITE_MAT || (ksp)->reason == KSP_DIVERGED_INDEFINITE_PC || (ksp)->reason == KSP_DIVERGED_BREAKDOWN)
 

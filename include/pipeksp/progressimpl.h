@@ -33,7 +33,7 @@ struct _n_PipeKSPRed {
   PipeKSPRedSlot      slot[PIPEKSP_RED_SLOTS];
   int                 nslots; /* slots pending */
   int                 nopen;  /* slots pending and not yet seen complete (what the poll hook tests) */
-  int                 single; /* the slot of the pending PipeKSPRedStart(), -1 when none */
+  int                 single; /* the slot of the pending PipeKSPRedStart_Private(), -1 when none */
   PipeKSPRed          below;  /* the engine under this one on the poll hook's stack (progress.c) */
   /* helper thread (type thread): sleeps on cv while nothing is pending, tests the pending slots */
   PetscBool           thr_started;
@@ -44,21 +44,21 @@ struct _n_PipeKSPRed {
   PetscInt64          thr_tests;
 };
 
-PETSC_INTERN PetscErrorCode PipeKSPRedCreate(MPI_Comm, PetscBool, PipeKSPRed *);
-PETSC_INTERN PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *);
-PETSC_INTERN PetscErrorCode PipeKSPRedSetType(PipeKSPRed, PipeKSPProgressType);
-PETSC_INTERN PetscErrorCode PipeKSPRedGetType(PipeKSPRed, PipeKSPProgressType *);
-PETSC_INTERN PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed, PetscReal);
-PETSC_INTERN PetscErrorCode PipeKSPRedSetUp(PipeKSPRed);
-PETSC_INTERN PetscErrorCode PipeKSPRedStart(PipeKSPRed, int, const PetscScalar[]);
-PETSC_INTERN PetscErrorCode PipeKSPRedWait(PipeKSPRed, PetscScalar[]);
-PETSC_INTERN PetscErrorCode PipeKSPRedAbandon(PipeKSPRed);
-PETSC_INTERN PetscErrorCode PipeKSPRedView(PipeKSPRed, PetscViewer);
+PETSC_INTERN PetscErrorCode PipeKSPRedCreate_Private(MPI_Comm, PetscBool, PipeKSPRed *);
+PETSC_INTERN PetscErrorCode PipeKSPRedDestroy_Private(PipeKSPRed *);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetType_Private(PipeKSPRed, PipeKSPProgressType);
+PETSC_INTERN PetscErrorCode PipeKSPRedGetType_Private(PipeKSPRed, PipeKSPProgressType *);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed, PetscReal);
+PETSC_INTERN PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed);
+PETSC_INTERN PetscErrorCode PipeKSPRedStart_Private(PipeKSPRed, int, const PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedAbandon_Private(PipeKSPRed);
+PETSC_INTERN PetscErrorCode PipeKSPRedView_Private(PipeKSPRed, PetscViewer);
 /* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
    drains every pending slot (an early exit). The poll hook and the helper thread test all pending
    slots (one MPI_Testsome). Single and slot requests do not mix on one engine. */
-PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed, int, const PetscScalar[], int *);
-PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed, int, PetscScalar[]);
-PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed);
+PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const PetscScalar[], int *);
+PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[]);
+PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed);
 
 #endif

@@ -4,7 +4,7 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
-/* the one packed reduction: KSPPipeLocalDots()'s four, then the sizes for the gap bounds, which the
+/* the one packed reduction: KSPPipeLocalDots_Private()'s four, then the sizes for the gap bounds, which the
    fused update computes (in this order) */
 enum {
   CG_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
@@ -20,7 +20,7 @@ enum {
 static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, CG_NWORK + 1)); /* + the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK + 1)); /* + the best iterate */
   PetscFunctionReturn(0);
 }
 
@@ -103,19 +103,19 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
-  PetscCall(KSPPipeSolveBegin(ksp, A));
+  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscCall(KSPPipeResidual(ksp, A, v[CG_R])); /* r = b - A x */
-  PetscCall(KSPPipeLocalNormSq(X, &loc[CG_RED_XX]));
+  PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R])); /* r = b - A x */
+  PetscCall(KSPPipeLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
   for (;;) {
     PetscCall(KSP_PCApply(ksp, v[CG_R], v[CG_U]));    /* u = M^{-1} r */
     PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
-    PetscCall(KSPPipeLocalDots(v[CG_R], v[CG_U], v[CG_W], loc));
-    PetscCall(PipeKSPRedStart(red, CG_RED_N, loc)); /* the one blocking reduction */
-    PetscCall(PipeKSPRedWait(red, glob));
+    PetscCall(KSPPipeLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
+    PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc)); /* the one blocking reduction */
+    PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[CG_RED_GAMMA];
     delta = glob[CG_RED_DELTA];
     KSPCheckDot(ksp, gamma);
@@ -124,19 +124,19 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     un = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
     xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
     pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
-    dp = KSPPipeNorm(ksp, glob[CG_RED_RR], glob[CG_RED_UU], gamma);
-    PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
-    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
+    dp = KSPPipeNorm_Private(ksp, glob[CG_RED_RR], glob[CG_RED_UU], gamma);
+    PetscCall(KSPPipeConvergenceTest_Private(ksp, i, dp));
+    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
     if (ksp->reason) break;
     if (i >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
-    PetscCall(KSPPipeCheckGamma(ksp, gamma));
+    PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
     if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    if (!ksp->reason) PetscCall(KSPPipeCoefficients(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
+    if (!ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
     if (ksp->reason == KSP_DIVERGED_NANORINF) break;
-    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
     if (ksp->reason) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
@@ -144,19 +144,19 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
       continue;
     }
     PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
-    KSPPipeGapUpdate(ksp, PETSC_FALSE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
+    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
     pipe->restart = PETSC_FALSE;
     gammaold      = gamma;
     alphaold      = alpha;
     i++;
-    if (KSPPipeReplaceNow(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
+    if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       PetscCall(KSP_MatMult(ksp, A, v[CG_P], v[CG_S]));
       pipe->truenow = PETSC_TRUE;
     }
   }
-  PetscCall(KSPPipeSolveEnd(ksp, A, v[CG_U]));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[CG_U]));
   PetscFunctionReturn(0);
 }
 
@@ -184,7 +184,7 @@ M*/
 PetscErrorCode KSPCreate_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeCreateCommon(ksp, PETSC_TRUE));
+  PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_TRUE));
   ksp->ops->setup = KSPSetUp_ChronGear;
   ksp->ops->solve = KSPSolve_ChronGear;
   PetscFunctionReturn(0);

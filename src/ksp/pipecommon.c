@@ -23,21 +23,21 @@
 static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedSetType(((KSP_Pipe *)ksp->data)->red, type));
+  PetscCall(PipeKSPRedSetType_Private(((KSP_Pipe *)ksp->data)->red, type));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPPipeGetProgress_Pipe(KSP ksp, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedGetType(((KSP_Pipe *)ksp->data)->red, type));
+  PetscCall(PipeKSPRedGetType_Private(((KSP_Pipe *)ksp->data)->red, type));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
 {
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedSetInterval(((KSP_Pipe *)ksp->data)->red, us));
+  PetscCall(PipeKSPRedSetInterval_Private(((KSP_Pipe *)ksp->data)->red, us));
   PetscFunctionReturn(0);
 }
 
@@ -289,7 +289,7 @@ PetscErrorCode KSPPipeGetTotalStats(KSP ksp, PipeKSPStats *stats, PetscInt *nsol
 /* ---- KSP ops shared by the three types ---- */
 static PetscErrorCode KSPReset_Pipe(KSP);
 
-PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
+PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
 {
   KSP_Pipe *pipe;
 
@@ -298,7 +298,7 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   pipe->replace = PETSC_DECIDE; /* auto */
   ksp->data     = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */
-  PetscCall(PipeKSPRedCreate(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
+  PetscCall(PipeKSPRedCreate_Private(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
   /* left preconditioning only; preconditioned norm is the default, as for PETSc's cg */
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
@@ -320,13 +320,13 @@ PetscErrorCode KSPPipeCreateCommon(KSP ksp, PetscBool blocking_only)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPSetUp_Pipe(KSP ksp, PetscInt nwork)
+PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
   PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s supports only left preconditioning; remove -ksp_pc_side", ((PetscObject)ksp)->type_name);
-  PetscCall(PipeKSPRedSetUp(pipe->red));
+  PetscCall(PipeKSPRedSetUp_Private(pipe->red));
   PetscCall(KSPSetWorkVecs(ksp, nwork));
   PetscFunctionReturn(0);
 }
@@ -337,7 +337,7 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedAbandon(pipe->red));
+  PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(MatDestroy(&pipe->amat));
   PetscFunctionReturn(0);
 }
@@ -347,7 +347,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedDestroy(&pipe->red));
+  PetscCall(PipeKSPRedDestroy_Private(&pipe->red));
   PetscCall(MatDestroy(&pipe->amat));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));
@@ -432,7 +432,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   PetscCall(PipeKSPThreadsView(viewer));
   if (pipe->red->blocking_only) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "progress: blocking (one MPI_Allreduce per iteration, nothing to overlap; -ksp_pipe_progress and -ksp_pipe_poll_interval do not apply%s)\n", pipe->ignored_opts ? ", given but ignored" : ""));
-  } else PetscCall(PipeKSPRedView(pipe->red, viewer));
+  } else PetscCall(PipeKSPRedView_Private(pipe->red, viewer));
   if (pipe->nsolves) {
     StatsLastSolve(pipe, &st);
     PetscCall(KSPPipeGetTotalStats_Pipe(ksp, &tot, NULL));
@@ -443,7 +443,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeConvergenceTest(KSP ksp, PetscInt its, PetscReal dp)
+PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal dp)
 {
   PetscFunctionBegin;
   if (!its) ((KSP_Pipe *)ksp->data)->rnorm0 = dp;
@@ -464,7 +464,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedAbandon(pipe->red));
+  PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }
@@ -480,7 +480,7 @@ PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipePCApply(KSP ksp, Vec x, Vec y)
+PetscErrorCode KSPPipePCApply_Private(KSP ksp, Vec x, Vec y)
 {
   PetscErrorCode ierr;
 
@@ -492,7 +492,7 @@ PetscErrorCode KSPPipePCApply(KSP ksp, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeResidual(KSP ksp, Mat A, Vec r)
+PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
 {
   PetscFunctionBegin;
   if (ksp->guess_zero) {
@@ -505,13 +505,13 @@ PetscErrorCode KSPPipeResidual(KSP ksp, Mat A, Vec r)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeSolveBegin(KSP ksp, Mat A)
+PetscErrorCode KSPPipeSolveBegin_Private(KSP ksp, Mat A)
 {
   KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
   PetscObjectState state;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedAbandon(pipe->red)); /* in case an error escaped a solve between start and wait */
+  PetscCall(PipeKSPRedAbandon_Private(pipe->red)); /* in case an error escaped a solve between start and wait */
   pipe->stats0     = pipe->red->stats;
   pipe->nrep_solve     = 0;
   pipe->nrestart_solve = 0;
@@ -543,7 +543,7 @@ PetscErrorCode KSPPipeSolveBegin(KSP ksp, Mat A)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeGuardAfterTest(KSP ksp, PetscReal rn, PetscReal xn)
+PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -556,11 +556,11 @@ PetscErrorCode KSPPipeGuardAfterTest(KSP ksp, PetscReal rn, PetscReal xn)
       if (!(rn < 0.5 * pipe->best)) pipe->stalls++;
       else pipe->stalls = 0;
       if (pipe->stalls >= 2) {
-        PetscCall(KSPPipeFloorStop(ksp, "restarts from the true residual brought no progress"));
+        PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
         PetscFunctionReturn(0);
       }
     }
-    PetscCall(KSPPipeReplaced(ksp, rn, xn));
+    PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
     pipe->truenow = pipe->frombreak = PETSC_FALSE;
     pipe->rmin    = rn;
   }
@@ -582,7 +582,7 @@ PetscErrorCode KSPPipeGuardAfterTest(KSP ksp, PetscReal rn, PetscReal xn)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeGuardBreakdown(KSP ksp, PetscBool *restart)
+PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -600,7 +600,7 @@ PetscErrorCode KSPPipeGuardBreakdown(KSP ksp, PetscBool *restart)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeSolveEnd(KSP ksp, Mat A, Vec T)
+PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   Vec       xbest = ksp->work[ksp->nwork - 1];
@@ -626,7 +626,7 @@ static inline PetscReal Q2(PetscReal a, PetscReal b)
   return PetscSqrtReal(a * a + b * b);
 }
 
-void KSPPipeGapUpdate(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScalar beta, PetscReal rn, PetscReal xn, PetscReal un, PetscReal pn, PetscReal qn)
+void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScalar beta, PetscReal rn, PetscReal xn, PetscReal un, PetscReal pn, PetscReal qn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscReal eps = PIPE_ROUND_RMS, an = pipe->anorm, a = PetscAbsScalar(alpha), b = PetscAbsScalar(beta);
@@ -645,7 +645,7 @@ void KSPPipeGapUpdate(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScal
   pipe->gf = Q2(pipe->gf + a * pipe->gg, eps * (rn + an * (xn + 2 * a * pn)));
 }
 
-PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its, PetscReal rn)
+PetscBool KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscBool now  = PETSC_FALSE;
@@ -668,7 +668,7 @@ PetscBool KSPPipeReplaceNow(KSP ksp, PetscInt its, PetscReal rn)
   return now;
 }
 
-PetscErrorCode KSPPipeReplaced(KSP ksp, PetscReal tn, PetscReal xn)
+PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -685,7 +685,7 @@ PetscErrorCode KSPPipeReplaced(KSP ksp, PetscReal tn, PetscReal xn)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeFloorStop(KSP ksp, const char *why)
+PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -723,7 +723,7 @@ static void DotsBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
   d[PIPE_DOT_UU] = uu;
 }
 
-PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[PIPE_NDOTS])
+PetscErrorCode KSPPipeLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PIPE_NDOTS])
 {
   DotsCtx  c = {NULL, NULL, NULL};
   PetscInt n;
@@ -741,7 +741,7 @@ PetscErrorCode KSPPipeLocalDots(Vec R, Vec U, Vec W, PetscScalar d[PIPE_NDOTS])
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeLocalNormSq(Vec X, PetscScalar *d)
+PetscErrorCode KSPPipeLocalNormSq_Private(Vec X, PetscScalar *d)
 {
   const PetscScalar *x;
   PetscInt           i, n;
@@ -756,7 +756,7 @@ PetscErrorCode KSPPipeLocalNormSq(Vec X, PetscScalar *d)
   PetscFunctionReturn(0);
 }
 
-PetscReal KSPPipeNorm(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
+PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
 {
   switch (ksp->normtype) {
   case KSP_NORM_PRECONDITIONED:
@@ -770,7 +770,7 @@ PetscReal KSPPipeNorm(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
   }
 }
 
-PetscErrorCode KSPPipeCheckGamma(KSP ksp, PetscScalar gamma)
+PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma)
 {
   PetscFunctionBegin;
   if (PetscRealPart(gamma) < 0.0) {
@@ -783,7 +783,7 @@ PetscErrorCode KSPPipeCheckGamma(KSP ksp, PetscScalar gamma)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeCoefficients(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
+PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
 {
   PetscScalar den;
 

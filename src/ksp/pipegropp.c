@@ -15,7 +15,7 @@ enum { GR_R1_DELTA, GR_R1_PP, GR_R1_GAMMA, GR_R1_RR, GR_R1_XX, GR_R1_N };
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, 7)); /* r, u, w, p, s, q and the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, 7)); /* r, u, w, p, s, q and the best iterate */
   PetscFunctionReturn(0);
 }
 
@@ -25,11 +25,11 @@ static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
   PetscScalar d4[PIPE_NDOTS];
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeLocalDots(R, U, NULL, d4));
+  PetscCall(KSPPipeLocalDots_Private(R, U, NULL, d4));
   d[GR_R2_GAMMA] = d4[PIPE_DOT_RU];
   d[GR_R2_RR]    = d4[PIPE_DOT_RR];
   d[GR_R2_UU]    = d4[PIPE_DOT_UU];
-  PetscCall(KSPPipeLocalNormSq(X, &d[GR_R2_XX]));
+  PetscCall(KSPPipeLocalNormSq_Private(X, &d[GR_R2_XX]));
   PetscFunctionReturn(0);
 }
 
@@ -181,35 +181,35 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   S   = ksp->work[4];
   Q   = ksp->work[5];
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
-  PetscCall(KSPPipeSolveBegin(ksp, A));
+  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscCall(KSPPipeResidual(ksp, A, R)); /* r = b - A x */
+  PetscCall(KSPPipeResidual_Private(ksp, A, R)); /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, R, U));     /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));
 
   for (;;) {
     /* R2: gamma = (r,u) and the norms, overlapped with w = A u */
-    PetscCall(PipeKSPRedStart(red, GR_R2_N, loc2));
+    PetscCall(PipeKSPRedStart_Private(red, GR_R2_N, loc2));
     PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
-    PetscCall(PipeKSPRedWait(red, glob));
+    PetscCall(PipeKSPRedWait_Private(red, glob));
     gammanew = glob[GR_R2_GAMMA];
     KSPCheckDot(ksp, gammanew);
     rn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_RR]));
     un = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_UU]));
     xn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_XX]));
-    dp = KSPPipeNorm(ksp, glob[GR_R2_RR], glob[GR_R2_UU], gammanew);
-    PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
-    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
+    dp = KSPPipeNorm_Private(ksp, glob[GR_R2_RR], glob[GR_R2_UU], gammanew);
+    PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
+    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
     if (ksp->reason) break;
     if (its >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
-    PetscCall(KSPPipeCheckGamma(ksp, gammanew));
+    PetscCall(KSPPipeCheckGamma_Private(ksp, gammanew));
     if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
     if (ksp->reason) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(KSP_MatMult(ksp, A, X, R));
@@ -222,7 +222,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     gamma = gammanew;
     /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
     PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
-    if (its && KSPPipeReplaceNow(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
+    if (its && KSPPipeReplaceNow_Private(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
       PetscScalar d4[GR_R2_N];
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
@@ -237,9 +237,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     }
 
     /* R1: delta = (p,s), (p,p) [and gamma, ||r||, ||x|| after a replacement], overlapped with q = M^{-1} s */
-    PetscCall(PipeKSPRedStart(red, withgamma ? GR_R1_N : GR_R1_SHORT, loc1));
-    PetscCall(KSPPipePCApply(ksp, S, Q));
-    PetscCall(PipeKSPRedWait(red, glob));
+    PetscCall(PipeKSPRedStart_Private(red, withgamma ? GR_R1_N : GR_R1_SHORT, loc1));
+    PetscCall(KSPPipePCApply_Private(ksp, S, Q));
+    PetscCall(PipeKSPRedWait_Private(red, glob));
     delta = glob[GR_R1_DELTA];
     KSPCheckDot(ksp, delta);
     pn = PetscSqrtReal(PetscAbsScalar(glob[GR_R1_PP]));
@@ -248,7 +248,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       KSPCheckDot(ksp, gamma);
       withgamma = PETSC_FALSE;
       rn        = PetscSqrtReal(PetscAbsScalar(glob[GR_R1_RR]));
-      PetscCall(KSPPipeReplaced(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[GR_R1_XX]))));
+      PetscCall(KSPPipeReplaced_Private(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[GR_R1_XX]))));
       if (PetscRealPart(gamma) <= 0.0) {
         ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_CONVERGED_ATOL; /* 0: exact solution */
         PetscCall(PetscInfo(ksp, "after residual replacement (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
@@ -258,7 +258,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     if (PetscRealPart(delta) <= 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g\n", (double)PetscRealPart(delta)));
-      PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+      PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
       if (ksp->reason) break;
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
@@ -267,14 +267,14 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       continue;
     }
     alpha = gamma / delta;
-    KSPPipeGapUpdate(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
+    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
     pipe->restart = PETSC_FALSE;
 
     /* x += alpha p; r -= alpha s; u -= alpha q; local gamma', the norms and (x,x) in the same pass */
     PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));
     its++;
   }
-  PetscCall(KSPPipeSolveEnd(ksp, A, W));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, W));
   PetscFunctionReturn(0);
 }
 
@@ -299,7 +299,7 @@ M*/
 PetscErrorCode KSPCreate_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeCreateCommon(ksp, PETSC_FALSE));
+  PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   ksp->ops->setup = KSPSetUp_PipeGropp;
   ksp->ops->solve = KSPSolve_PipeGropp;
   PetscFunctionReturn(0);

@@ -5,7 +5,7 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
-/* the one packed reduction: KSPPipeLocalDots()'s four, then the sizes for the gap bounds */
+/* the one packed reduction: KSPPipeLocalDots_Private()'s four, then the sizes for the gap bounds */
 enum {
   GV_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
   GV_RED_DELTA = PIPE_DOT_WU, /* (w,u) */
@@ -20,7 +20,7 @@ enum {
 static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, GV_NWORK + 1)); /* + the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, GV_NWORK + 1)); /* + the best iterate */
   PetscFunctionReturn(0);
 }
 
@@ -114,10 +114,10 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeLocalDots(v[GV_R], v[GV_U], v[GV_W], d));
-  PetscCall(KSPPipeLocalNormSq(ksp->vec_sol, &d[GV_RED_XX]));
-  PetscCall(KSPPipeLocalNormSq(v[GV_P], &d[GV_RED_PP]));
-  PetscCall(KSPPipeLocalNormSq(v[GV_Q], &d[GV_RED_QQ]));
+  PetscCall(KSPPipeLocalDots_Private(v[GV_R], v[GV_U], v[GV_W], d));
+  PetscCall(KSPPipeLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
+  PetscCall(KSPPipeLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
+  PetscCall(KSPPipeLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));
   PetscFunctionReturn(0);
 }
 
@@ -152,11 +152,11 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   red = pipe->red;
   v   = ksp->work;
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
-  PetscCall(KSPPipeSolveBegin(ksp, A));
+  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscCall(KSPPipeResidual(ksp, A, v[GV_R]));              /* r = b - A x */
+  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));              /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
   PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
   PetscCall(FreshDots(ksp, loc));
@@ -164,10 +164,10 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   for (;;) {
     /* ONE reduction of gamma, delta, the norms (and the sizes for the gap bounds), overlapped with
        m = M^{-1} w and n = A m */
-    PetscCall(PipeKSPRedStart(red, GV_RED_N, loc));
-    PetscCall(KSPPipePCApply(ksp, v[GV_W], v[GV_M]));
+    PetscCall(PipeKSPRedStart_Private(red, GV_RED_N, loc));
+    PetscCall(KSPPipePCApply_Private(ksp, v[GV_W], v[GV_M]));
     PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
-    PetscCall(PipeKSPRedWait(red, glob));
+    PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[GV_RED_GAMMA];
     delta = glob[GV_RED_DELTA];
     KSPCheckDot(ksp, gamma);
@@ -177,19 +177,19 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
     xn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_XX]));
     pn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_PP]));
     qn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_QQ]));
-    dp = KSPPipeNorm(ksp, glob[GV_RED_RR], glob[GV_RED_UU], gamma);
-    PetscCall(KSPPipeConvergenceTest(ksp, i, dp));
-    PetscCall(KSPPipeGuardAfterTest(ksp, rn, xn));
+    dp = KSPPipeNorm_Private(ksp, glob[GV_RED_RR], glob[GV_RED_UU], gamma);
+    PetscCall(KSPPipeConvergenceTest_Private(ksp, i, dp));
+    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
     if (ksp->reason) break;
     if (i >= ksp->max_it) {
       ksp->reason = KSP_DIVERGED_ITS;
       break;
     }
-    PetscCall(KSPPipeCheckGamma(ksp, gamma));
+    PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
     if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    if (!ksp->reason) PetscCall(KSPPipeCoefficients(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
+    if (!ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
     if (ksp->reason == KSP_DIVERGED_NANORINF) break;
-    PetscCall(KSPPipeGuardBreakdown(ksp, &restart));
+    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
     if (ksp->reason) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(TrueResidual(ksp, A));
@@ -197,12 +197,12 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
       continue;
     }
     PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
-    KSPPipeGapUpdate(ksp, PETSC_TRUE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, qn);
+    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, qn);
     pipe->restart = PETSC_FALSE;
     gammaold      = gamma;
     alphaold      = alpha;
     i++;
-    if (KSPPipeReplaceNow(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
+    if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
       PetscCall(TrueResidual(ksp, A));
       PetscCall(KSP_MatMult(ksp, A, v[GV_P], v[GV_S]));
       PetscCall(KSP_PCApply(ksp, v[GV_S], v[GV_Q]));
@@ -211,7 +211,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
       pipe->truenow = PETSC_TRUE;
     }
   }
-  PetscCall(KSPPipeSolveEnd(ksp, A, v[GV_M]));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
   PetscFunctionReturn(0);
 }
 
@@ -236,7 +236,7 @@ M*/
 PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeCreateCommon(ksp, PETSC_FALSE));
+  PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   ksp->ops->setup = KSPSetUp_PipeGV;
   ksp->ops->solve = KSPSolve_PipeGV;
   PetscFunctionReturn(0);

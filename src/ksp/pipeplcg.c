@@ -68,7 +68,7 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscBool mq = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
 
   PetscFunctionBegin;
-  PetscCall(KSPSetUp_Pipe(ksp, NWork(d->l, mq)));
+  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(d->l, mq)));
   d->nwork_l  = d->l;
   d->nwork_mq = mq;
   PetscFunctionReturn(0);
@@ -206,7 +206,7 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
 static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeConvergenceTest(ksp, its, dp));
+  PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(0);
 }
@@ -246,7 +246,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
-  if (pipe->red && pipe->red->nslots) PetscCall(PipeKSPRedWaitAll(pipe->red)); /* an earlier solve ended by an error */
+  if (pipe->red && pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
   if (!pipe->red || d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red = pipe->red;
   nz      = NZ(l);
@@ -260,7 +260,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
-  PetscCall(KSPPipeSolveBegin(ksp, A)); /* per-solve counters (the estimate's reductions included) */
+  PetscCall(KSPPipeSolveBegin_Private(ksp, A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
   Shifts(d);
 #define ZV(j)     z[(j) % nz]
@@ -273,7 +273,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   for (;;) { /* (re)start: from the true residual */
     PetscInt base = nupd;
 
-    if (first) PetscCall(KSPPipeResidual(ksp, A, UV(0)));
+    if (first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
     else {
       PetscCall(KSP_MatMult(ksp, A, X, UV(0)));
       PetscCall(VecAYPX(UV(0), -1.0, B));
@@ -282,8 +282,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
     w[0] = ZV(0);
     w[1] = UV(0);
     PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* (r,z), (r,r), (z,z) */
-    PetscCall(PipeKSPRedStartSlot(red, 3, loc, &d->slot[0]));
-    PetscCall(PipeKSPRedWaitSlot(red, d->slot[0], glob));
+    PetscCall(PipeKSPRedStartSlot_Private(red, 3, loc, &d->slot[0]));
+    PetscCall(PipeKSPRedWaitSlot_Private(red, d->slot[0], glob));
     KSPCheckDot(ksp, glob[0]);
     if (ksp->normtype == KSP_NORM_PRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[2]));
     else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[1]));
@@ -306,14 +306,14 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         pipe->nrestart_total++;
         pipe->best = PetscMin(pipe->best, dp);
         /* no better than at the last such check: the attainable accuracy, where cg would end converged */
-        if (!(dp < 0.5 * lastcheck)) PetscCall(KSPPipeFloorStop(ksp, "a restart from the true residual brought no progress"));
+        if (!(dp < 0.5 * lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
         lastcheck = dp;
       }
       check = PETSC_FALSE;
     }
     first = PETSC_FALSE;
     if (ksp->reason) break;
-    PetscCall(KSPPipeCheckGamma(ksp, glob[0]));
+    PetscCall(KSPPipeCheckGamma_Private(ksp, glob[0]));
     if (ksp->reason) break;
     beta = PetscSqrtScalar(glob[0]);
     PetscCall(VecScale(UV(0), 1.0 / beta));
@@ -329,7 +329,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
       /* u_{it+1} = A z_it (- sigma_it u_it), z_{it+1} = M^{-1} u_{it+1}: overlaps up to l reductions */
       PetscCall(KSPPipeApplyOperator_Private(ksp, A, ZV(it), UV(it + 1)));
       if (it < l) PetscCall(VecAXPY(UV(it + 1), -d->sigma[it], UV(it)));
-      PetscCall(KSPPipePCApply(ksp, UV(it + 1), ZV(it + 1)));
+      PetscCall(KSPPipePCApply_Private(ksp, UV(it + 1), ZV(it + 1)));
       if (it + 1 < l) { /* z_{it+1} = P_{it+1}(B) v_0 starts auxiliary basis it+1 */
         PetscCall(VecCopy(ZV(it + 1), QV(it + 1, 0)));
         if (mq) PetscCall(VecCopy(UV(it + 1), MQV(it + 1, 0)));
@@ -341,7 +341,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 
         c = it - l + 1; /* column of G whose reduction started l iterations ago */
         i = c - 1;
-        PetscCall(PipeKSPRedWaitSlot(red, d->slot[c % (l + 1)], glob));
+        PetscCall(PipeKSPRedWaitSlot_Private(red, d->slot[c % (l + 1)], glob));
         if (c > l) { /* g(k,c) = <P_l(B) v_{c-l}, v_k> = g(c-l, k+l) for k < c-l; g(c-l,c) reduced */
           for (k = PetscMax(0, c - 2 * l); k < c - l; k++) Gset(d, k, c, Gget(d, c - l, k + l));
           Gset(d, c - l, c, glob[0]);
@@ -427,7 +427,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           if (extra) y = mq ? MQV(0, it - l + 1) : QV(0, it - l + 1);
         }
         PetscCall(LocalDots(UV(cn), nw, w, y, loc));
-        PetscCall(PipeKSPRedStartSlot(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
+        PetscCall(PipeKSPRedStartSlot_Private(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
       }
 
       /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal) */
@@ -464,11 +464,11 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           if (ksp->reason) break;
         }
         if (lucky) break; /* restart from the true residual */
-        if (pipe->replace > 0 && KSPPipeReplaceNow(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* a fixed period */
+        if (pipe->replace > 0 && KSPPipeReplaceNow_Private(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* a fixed period */
       }
       if (restart) break;
     }
-    PetscCall(PipeKSPRedWaitAll(red)); /* reductions still in flight belong to iterations not needed */
+    PetscCall(PipeKSPRedWaitAll_Private(red)); /* reductions still in flight belong to iterations not needed */
     if (ksp->reason) break;
   }
 #undef ZV
@@ -810,7 +810,7 @@ PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   KSP_PLCG *d;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeCreateCommon(ksp, PETSC_FALSE));
+  PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   /* widen the common data (KSP_Pipe first) into ours */
   PetscCall(PetscNew(&d));
   d->pipe = *(KSP_Pipe *)ksp->data;

@@ -190,7 +190,7 @@ static void *PipeKSPRedThreadMain(void *ctx)
 /* The engine holds its settings from the start (its owner's setters and options write them here, and
    nowhere else): requested policy auto, 5 microseconds between tests. blocking_only: the owner has
    nothing to overlap; the policy stays blocking whatever is asked (chrongear). */
-PetscErrorCode PipeKSPRedCreate(MPI_Comm comm, PetscBool blocking_only, PipeKSPRed *red)
+PetscErrorCode PipeKSPRedCreate_Private(MPI_Comm comm, PetscBool blocking_only, PipeKSPRed *red)
 {
   PipeKSPRed r;
 
@@ -224,14 +224,14 @@ static PetscErrorCode PipeKSPRedStopThread(PipeKSPRed r)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
+PetscErrorCode PipeKSPRedDestroy_Private(PipeKSPRed *red)
 {
   PipeKSPRed r = *red;
 
   PetscFunctionBegin;
   if (!r) PetscFunctionReturn(0);
   /* an error unwound a solve between start and wait: both take the requests back from the helper first */
-  PetscCall(PipeKSPRedAbandon(r));
+  PetscCall(PipeKSPRedAbandon_Private(r));
   PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
@@ -240,7 +240,7 @@ PetscErrorCode PipeKSPRedDestroy(PipeKSPRed *red)
 
 /* The policy asked for; decided (auto measured, thread checked) at the next set-up or start. An engine
    created blocking_only checks the value and keeps blocking. */
-PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
+PetscErrorCode PipeKSPRedSetType_Private(PipeKSPRed r, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
   PetscCheck(type >= PIPEKSP_PROGRESS_NONE && type <= PIPEKSP_PROGRESS_BLOCKING, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown progress policy %d; use none, poll, thread, auto or blocking", (int)type);
@@ -255,14 +255,14 @@ PetscErrorCode PipeKSPRedSetType(PipeKSPRed r, PipeKSPProgressType type)
 }
 
 /* what runs once decided, else what was asked for */
-PetscErrorCode PipeKSPRedGetType(PipeKSPRed r, PipeKSPProgressType *type)
+PetscErrorCode PipeKSPRedGetType_Private(PipeKSPRed r, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
   *type = r->resolved ? r->type : r->requested;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPRedSetInterval(PipeKSPRed r, PetscReal us)
+PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed r, PetscReal us)
 {
   PetscFunctionBegin;
   PetscCheck(us >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
@@ -293,7 +293,7 @@ static PetscErrorCode PipeKSPRedMeasureProgress(PipeKSPRed r, PetscBool *progres
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
+PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
   if (r->resolved) PetscFunctionReturn(0);
@@ -338,7 +338,7 @@ PetscErrorCode PipeKSPRedSetUp(PipeKSPRed r)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
+PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
 {
   PetscFunctionBegin;
   if (r->resolved && r->note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s [%s]\n", PipeKSPProgressTypes[r->type], r->note));
@@ -349,8 +349,8 @@ PetscErrorCode PipeKSPRedView(PipeKSPRed r, PetscViewer viewer)
 }
 
 /* ---- requests: up to PIPEKSP_RED_SLOTS reductions in flight. One implementation serves both APIs:
-   PipeKSPRedStart()/Wait() is one slot that the engine remembers (pipegropp, pipegv, chrongear);
-   PipeKSPRedStartSlot()/WaitSlot() name their slots (p(l)-CG keeps up to l + 1 in flight). ---- */
+   PipeKSPRedStart_Private()/Wait() is one slot that the engine remembers (pipegropp, pipegv, chrongear);
+   PipeKSPRedStartSlot_Private()/WaitSlot() name their slots (p(l)-CG keeps up to l + 1 in flight). ---- */
 
 /* thread policy: take the pending slots back from the helper thread before touching them */
 static void RedThreadTakeBack(PipeKSPRed r)
@@ -396,7 +396,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (!r->slot[i].pending) break;
   PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
-  if (!r->resolved) PetscCall(PipeKSPRedSetUp(r));
+  if (!r->resolved) PetscCall(PipeKSPRedSetUp_Private(r));
   s = &r->slot[i];
   PetscCall(PetscArraycpy(s->lbuf, local, n));
   s->n        = n;
@@ -479,8 +479,8 @@ static PetscErrorCode RedDrain(PipeKSPRed r, PetscBool counted)
   PetscFunctionReturn(0);
 }
 
-/* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait(). One at a time. */
-PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
+/* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait_Private(). One at a time. */
+PetscErrorCode PipeKSPRedStart_Private(PipeKSPRed r, int n, const PetscScalar local[])
 {
   PetscFunctionBegin;
   PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
@@ -488,7 +488,7 @@ PetscErrorCode PipeKSPRedStart(PipeKSPRed r, int n, const PetscScalar local[])
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
+PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed r, PetscScalar global[])
 {
   int slot = r->single;
 
@@ -499,9 +499,9 @@ PetscErrorCode PipeKSPRedWait(PipeKSPRed r, PetscScalar global[])
   PetscFunctionReturn(0);
 }
 
-/* PipeKSPRedStartSlot - start the reduction (SUM) of n local scalars while others may still be in
-   flight; *slot names it for PipeKSPRedWaitSlot(). */
-PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+/* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n local scalars while others may still be in
+   flight; *slot names it for PipeKSPRedWaitSlot_Private(). */
+PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
 {
   PetscFunctionBegin;
   PetscCheck(r->single < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
@@ -509,8 +509,8 @@ PetscErrorCode PipeKSPRedStartSlot(PipeKSPRed r, int n, const PetscScalar local[
   PetscFunctionReturn(0);
 }
 
-/* PipeKSPRedWaitSlot - complete the reduction started in slot and copy its n results to global[]. */
-PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed r, int slot, PetscScalar global[])
+/* PipeKSPRedWaitSlot_Private - complete the reduction started in slot and copy its n results to global[]. */
+PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed r, int slot, PetscScalar global[])
 {
   PetscFunctionBegin;
   PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && slot != r->single && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
@@ -518,8 +518,8 @@ PetscErrorCode PipeKSPRedWaitSlot(PipeKSPRed r, int slot, PetscScalar global[])
   PetscFunctionReturn(0);
 }
 
-/* PipeKSPRedWaitAll - complete every pending reduction (results dropped): early exits. */
-PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed r)
+/* PipeKSPRedWaitAll_Private - complete every pending reduction (results dropped): early exits. */
+PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
   PetscCall(RedDrain(r, PETSC_TRUE));
@@ -529,7 +529,7 @@ PetscErrorCode PipeKSPRedWaitAll(PipeKSPRed r)
 /* After an error unwound a solve between start and wait: take the requests back from the helper,
    complete them (every rank started them, so the waits return) and leave the engine idle and
    reusable. A no-op when nothing is pending. */
-PetscErrorCode PipeKSPRedAbandon(PipeKSPRed r)
+PetscErrorCode PipeKSPRedAbandon_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
   if (!r || !r->nslots) PetscFunctionReturn(0);
