@@ -87,7 +87,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A, Pmat;
+  Mat         A;
   Vec        *v, X, B;
   PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
   PetscReal   dp, rn, un, xn, pn;
@@ -97,12 +97,11 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
-  if (!pipe->red) PetscCall(KSPSetUp_ChronGear(ksp));
   red = pipe->red;
   v   = ksp->work;
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
-  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;

@@ -160,7 +160,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A, Pmat;
+  Mat         A;
   Vec         X, B, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   dp, rn, un, xn, pn;
@@ -170,7 +170,6 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
-  if (!pipe->red) PetscCall(KSPSetUp_PipeGropp(ksp));
   red = pipe->red;
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
@@ -180,7 +179,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   P   = ksp->work[3];
   S   = ksp->work[4];
   Q   = ksp->work[5];
-  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;

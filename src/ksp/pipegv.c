@@ -138,7 +138,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A, Pmat;
+  Mat         A;
   Vec        *v;
   PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
   PetscReal   dp, rn, xn, un, pn, qn;
@@ -148,10 +148,9 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
-  if (!pipe->red) PetscCall(KSPSetUp_PipeGV(ksp));
   red = pipe->red;
   v   = ksp->work;
-  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(KSPPipeSolveBegin_Private(ksp, A));
 
   ksp->its    = 0;

@@ -139,3 +139,11 @@ if(ex2 IN_LIST PIPEKSP_KSP_PETSC_EXES)
   set_tests_properties(ksp-nested-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 endif()
+
+# set-up with a changing operator: new values in the same Mat, a new size after KSPReset
+add_executable(ksp_reuse ${CMAKE_CURRENT_LIST_DIR}/reuse.c)
+target_link_libraries(ksp_reuse PRIVATE pipeksp)
+set_target_properties(ksp_reuse PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_KSP_TESTDIR} OUTPUT_NAME reuse)
+add_test(NAME ksp-reuse-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_KSP_TESTDIR}/reuse -pc_type jacobi -malloc_debug -malloc_dump)
+set_tests_properties(ksp-reuse-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[Uu]nfreed")
