@@ -1,6 +1,7 @@
 /* The reduction/progress engine (docs/algorithms.md, section 2): packed MPI_Iallreduce requests (one,
-   or up to PIPEKSP_RED_SLOTS for deep pipelines), driven forward by a policy: none, poll (PipeKSPProgressPoll() from inside SpMV/PC), thread
-   (a helper thread calling MPI_Test), auto (measured at set-up) or blocking (MPI_Allreduce). */
+   or up to PIPEKSP_RED_SLOTS for deep pipelines), driven forward by a policy: none, poll
+   (PipeKSPProgressPoll() from inside SpMV/PC), thread (a helper thread calling MPI_Test), auto
+   (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
 #include <time.h>
 #include <sched.h>
@@ -355,7 +356,7 @@ PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
 /* thread policy: take the pending slots back from the helper thread before touching them */
 static void RedThreadTakeBack(PipeKSPRed r)
 {
-  if (!r->thr_started) return; /* stopped (destroy drains after stopping the thread) */
+  if (!r->thr_started) return;
   pthread_mutex_lock(&r->mtx);
   if (!r->thr_busy) r->thr_work = 0;
   else {
