@@ -69,6 +69,12 @@ typedef struct {
   Vec          t, w, d; /* ASDD work vectors (d: Chebyshev direction) */
 } PC_ASDDIC;
 
+/* asddic_import.c: the local block's graph and values */
+PETSC_INTERN PetscErrorCode PCASDDICRawKind_Private(Mat, PetscInt, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICLocalGraph_Private(Mat, PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode PCASDDICSortedTranspose_Private(PetscInt, const PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *, Mat);
+PETSC_INTERN PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *, Mat);
 PETSC_INTERN PetscErrorCode PipeKSPOrderGraph(PetscInt, const PetscInt *, const PetscInt *, PipeKSPOrderingType, PetscInt, PetscInt *, PetscInt *, PetscInt **, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
