@@ -24,6 +24,7 @@ typedef struct {
   PCASDDICShiftType   shifttype;
   PetscInt            threads;
   PetscBool           check;      /* verify the colouring in PCSetUp */
+  PCASDDICKernelType  kernel;     /* tuned (asddic_sweep.c) or reference (asddic_sweep_ref.c) sweeps */
   PetscBool           reorder;    /* settings changed: recompute the ordering at the next setup */
   PetscInt            eststeps;   /* CG/Lanczos steps of the estimate; -1: 10 when needed, 0: none */
   PetscReal           safety;     /* emax used = safety * estimated lambda_max */
@@ -81,7 +82,8 @@ PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
 PETSC_INTERN PetscErrorCode PCASDDICApply_Private(PC, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode PCASDDICLocal_Private(PC, Vec, Vec);
 PETSC_INTERN PetscLogEvent  ASDDIC_EstEig;
-PETSC_INTERN PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCASDDICSolveLocalReference_Private(const PC_ASDDIC *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *);
 

@@ -11,6 +11,7 @@ const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "Pi
 const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
 const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
 const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
+const char *const PCASDDICKernelTypes[] = {"tuned", "reference", "PCASDDICKernelType", "PCASDDIC_KERNEL_", NULL};
 
 static PetscLogEvent ASDDIC_SetUp, ASDDIC_Apply, ASDDIC_Sweep;
 PetscLogEvent        ASDDIC_EstEig;
@@ -197,7 +198,8 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(PetscLogEventBegin(ASDDIC_Sweep, pc, r, z, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(z, &za));
-  PetscCall(PCASDDICSolveLocal_Private(a, ra, za));
+  if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
+  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1, ra, za));
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
@@ -254,6 +256,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
   PCASDDICSweepType   sw  = a->sweep;
+  PCASDDICKernelType  ker = a->kernel;
   PetscReal           eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
 
   PetscFunctionBegin;
@@ -285,6 +288,8 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
   PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
+  PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
+  if (flg) PetscCall(PCASDDICSetKernelType(pc, ker));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
   if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
   PetscOptionsHeadEnd();
@@ -328,6 +333,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : "tuned (unrolled, threads share a colour)"));
 #if defined(PIPEKSP_HAVE_OPENMP)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -372,7 +378,8 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
 .  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
--  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
+.  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
+-  -pc_asddic_kernel <tuned,reference> - the tuned triangular sweeps (default) or the plain reference ones, see `PCASDDICSetKernelType()`
 
    Level: intermediate
 
@@ -421,6 +428,7 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->block      = -1;
   a->iterations = 2;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
+  a->kernel     = PCASDDIC_KERNEL_TUNED;
   a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   a->eststeps   = -1;
   a->safety     = 1.1;
@@ -901,6 +909,41 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
   if (a && a->omega_user != omega) {
     a->omega_user = omega;
     ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetKernelType - Chooses the implementation of the triangular sweeps of the local kernel of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PCASDDIC_KERNEL_TUNED` (default: unrolled for block sizes 1, 2, 3, threads share each colour) or
+          `PCASDDIC_KERNEL_REFERENCE` (plain row-by-row sweeps on one thread)
+
+   Options Database Key:
+.  -pc_asddic_kernel <tuned,reference> - the implementation
+
+   Level: developer
+
+   Note:
+   Both apply the same M^{-1}; they differ only by round-off. The reference one is there to be read
+   and to check the tuned one against.
+
+.seealso: `PCASDDIC`, `PCASDDICKernelType`, `PCASDDICSetThreads()`
+@*/
+PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type == PCASDDIC_KERNEL_TUNED || type == PCASDDIC_KERNEL_REFERENCE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown kernel %d: use tuned or reference", (int)type);
+  if (a && a->kernel != type) {
+    a->kernel = type;
+    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
   }
   PetscFunctionReturn(0);
 }
