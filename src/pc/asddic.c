@@ -3,19 +3,15 @@
    sweeps and the set-up eigenvalue estimate that keeps them positive definite are in asddic_sweep.c. */
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
-#if defined(PIPEKSP_HAVE_OPENMP)
-  #include <omp.h>
-#endif
 
 const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PipeKSPOrderingType", "PIPEKSP_ORDERING_", NULL};
 const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
 const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
 const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
 const char *const PCASDDICKernelTypes[] = {"tuned", "reference", "PCASDDICKernelType", "PCASDDIC_KERNEL_", NULL};
+static const char *const ASDDICLayouts[] = {"through MatGetRow", "as SeqAIJ arrays", "as SeqBAIJ blocks", "as SeqBAIJ blocks split into points"};
 
-static PetscLogEvent ASDDIC_SetUp, ASDDIC_Apply, ASDDIC_Sweep;
-PetscLogEvent        ASDDIC_EstEig;
-static PetscBool     ASDDICPackageInitialized = PETSC_FALSE;
+PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig; /* registered by the registrar */
 
 /* Default K = 20: on the cube (bench/asddic_colors.sh, 25^3 nodes, block IC(0)) CG needs 143/125/106/94
    iterations for K = 2/10/20/50 against 77 with one colour per level and 69 for RCM; K = 20 takes
@@ -45,59 +41,29 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
 }
 
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
-static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PetscInt rawkind, PetscInt rawbs)
+static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayout layout, PetscInt rawbs)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-  PetscInt   nb, *xadj, *adj, nz;
+  PetscInt   nb, *xadj, *adj;
 
   PetscFunctionBegin;
   PetscCall(PCReset_ASDDIC(pc));
-  PetscCall(PCASDDICLocalGraph_Private(Ad, bs, rawkind, rawbs, &nb, &xadj, &adj));
-  nz         = xadj[nb];
+  PetscCall(PCASDDICLocalGraph_Private(Ad, bs, layout, rawbs, &nb, &xadj, &adj));
   a->bs      = bs;
   a->nb      = nb;
-  a->rawkind = rawkind;
-  a->rawbs   = rawbs;
+  a->layout = layout;
+  a->rawbs  = rawbs;
 
-  /* ordering */
-  PetscCall(PetscMalloc2(nb, &a->perm, nb, &a->iperm));
-  PetscCall(PipeKSPOrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
-  for (PetscInt i = 0; i < nb; i++) a->iperm[a->perm[i]] = i;
-  if (a->check && a->independent) { /* every colour an independent set of the graph */
-    PetscInt *col, bad = 0;
-    PetscCall(PetscMalloc1(nb, &col));
-    for (PetscInt c = 0; c < a->ncolors; c++)
-      for (PetscInt i = a->colorptr[c]; i < a->colorptr[c + 1]; i++) col[a->perm[i]] = c;
-    for (PetscInt ib = 0; ib < nb; ib++)
-      for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) bad += (col[adj[p]] == col[ib]);
-    PetscCall(PetscFree(col));
-    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
-    PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
-  }
-
-  /* pattern of the factor in the new numbering: symmetric graph plus the diagonal, sorted rows */
-  PetscCall(PetscMalloc3(nb + 1, &a->fi, nz + nb, &a->fj, nb, &a->fdiag));
-  a->fi[0] = 0;
-  for (PetscInt i = 0; i < nb; i++) {
-    PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
-    row[len++] = i;
-    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
-    a->fi[i + 1] = a->fi[i] + len;
-  }
-  PetscCall(PCASDDICSortedTranspose_Private(nb, a->fi, a->fj));
-  for (PetscInt i = 0; i < nb; i++)
-    for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
-      if (a->fj[p] == i) a->fdiag[i] = p;
-  a->nnzb = a->fi[nb];
+  PetscCall(PCASDDICOrder_Private(pc, nb, xadj, adj));
+  PetscCall(PCASDDICFactorSymbolic_Private(a, xadj, adj));
   PetscCall(PetscFree2(xadj, adj));
-  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
   PetscCall(MatCreateVecs(pc->pmat, &a->t, NULL));
   PetscCall(VecDuplicate(a->t, &a->w));
   PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
   PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
-                      a->rawkind == 1 ? "as SeqAIJ arrays" : a->rawkind == 2 ? "as SeqBAIJ blocks" : a->rawkind == 3 ? "as SeqBAIJ blocks split into points" : "through MatGetRow"));
+                      ASDDICLayouts[a->layout]));
   PetscFunctionReturn(0);
 }
 
@@ -116,14 +82,15 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
   Mat         Ad, Aconv = NULL;
-  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawkind = 0, rawbs = 1;
+  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawbs = 1;
+  PCASDDICLayout layout = PCASDDIC_LAYOUT_GETROW;
   PetscBool   sbaij, ok;
   PetscReal   alpha = 0;
   PetscMPIInt rank;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(ASDDIC_SetUp, pc, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
     PipeKSPOrderingType def = ASDDICThreads(pc) > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
@@ -142,12 +109,12 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   }
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
-  bs = (a->block == 0) ? 1 : bsmat;
+  bs = (a->block == PCASDDIC_BLOCK_POINT) ? 1 : bsmat;
   PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
-  PetscCall(PCASDDICRawKind_Private(Ad, bs, &rawkind, &rawbs));
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || rawkind != a->rawkind) {
-    PetscCall(PCASDDICSymbolic(pc, Ad, bs, rawkind, rawbs));
+  PetscCall(PCASDDICGetLayout_Private(Ad, bs, &layout, &rawbs));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || layout != a->layout) {
+    PetscCall(PCASDDICSymbolic(pc, Ad, bs, layout, rawbs));
     PetscCall(PCASDDICBuildFillMap_Private(a, Ad));
     PetscCall(PCASDDICSplitSymbolic_Private(a));
   }
@@ -183,27 +150,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PetscTime(&t1));
   a->t_setup = t1 - t0;
   if (a->estits) PetscCall(PetscInfo(pc, "set-up %g s, of which the eigenvalue estimate %g s\n", a->t_setup, a->t_est));
-  PetscCall(PetscLogEventEnd(ASDDIC_SetUp, pc, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-/* z = M^{-1} r: each rank's kernel on its own rows */
-PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
-{
-  PC_ASDDIC         *a = (PC_ASDDIC *)pc->data;
-  const PetscScalar *ra;
-  PetscScalar       *za;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(ASDDIC_Sweep, pc, r, z, 0));
-  PetscCall(VecGetArrayRead(r, &ra));
-  PetscCall(VecGetArrayWrite(z, &za));
-  if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
-  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1, ra, za));
-  PetscCall(VecRestoreArrayWrite(z, &za));
-  PetscCall(VecRestoreArrayRead(r, &ra));
-  PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
-  PetscCall(PetscLogEventEnd(ASDDIC_Sweep, pc, r, z, 0));
+  PetscCall(PetscLogEventEnd(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -218,9 +165,9 @@ static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscLogEventBegin(ASDDIC_Apply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(PCASDDIC_Apply, pc, x, y, 0));
   PetscCall(PCASDDICApply_Private(pc, x, y, transpose));
-  PetscCall(PetscLogEventEnd(ASDDIC_Apply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(PCASDDIC_Apply, pc, x, y, 0));
   PetscFunctionReturn(0);
 }
 
@@ -252,7 +199,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PipeKSPOrderingType ord = a->ordering;
   PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum(), steps = a->eststeps, neig = 2;
-  PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
+  PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
   PCASDDICSweepType   sw  = a->sweep;
@@ -313,7 +260,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
   else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_RCM]));
@@ -419,13 +366,12 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   PC_ASDDIC *a = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPPCInitializePackage());
   PetscCall(PetscNew(&a));
   a->ordering   = PIPEKSP_ORDERING_RCM;
   a->local      = PCASDDIC_LOCAL_IC;
   a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* never more outer iterations than undamped Richardson on the cube */
   a->colors     = ASDDIC_DEFAULT_COLORS;
-  a->block      = -1;
+  a->block      = PCASDDIC_BLOCK_AUTO;
   a->iterations = 2;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
   a->kernel     = PCASDDIC_KERNEL_TUNED;
@@ -593,8 +539,8 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
-  if (a && a->block != (blk ? 1 : 0)) {
-    a->block   = blk ? 1 : 0;
+  if (a && a->block != (blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT)) {
+    a->block   = blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT;
     a->reorder = PETSC_TRUE;
     ASDDICChanged(pc);
   }
@@ -1051,26 +997,5 @@ PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymboli
     *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
              (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
   }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PipeKSPPCFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  ASDDICPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPPCInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (ASDDICPackageInitialized) PetscFunctionReturn(0);
-  ASDDICPackageInitialized = PETSC_TRUE;
-  if (!PIPEKSP_CLASSID) PetscCall(PipeKSPInitializePackage());
-  PetscCall(PetscLogEventRegister("ASDDICSetUp", PIPEKSP_CLASSID, &ASDDIC_SetUp));
-  PetscCall(PetscLogEventRegister("ASDDICApply", PIPEKSP_CLASSID, &ASDDIC_Apply));
-  PetscCall(PetscLogEventRegister("ASDDICSweep", PIPEKSP_CLASSID, &ASDDIC_Sweep));
-  PetscCall(PetscLogEventRegister("ASDDICEstEig", PIPEKSP_CLASSID, &ASDDIC_EstEig));
-  PetscCall(PetscRegisterFinalize(PipeKSPPCFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -10,7 +10,27 @@
    below 1 on (0, emax + emin), so SPD with the same margin, and closer to A^{-1} for the same cost
    (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., Alg. 12.1). */
 #include <pipeksp/asddicimpl.h>
+#include <pipeksp/threadsimpl.h>
 
+/* z = M^{-1} r: each rank's kernel on its own rows */
+PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
+{
+  PC_ASDDIC         *a = (PC_ASDDIC *)pc->data;
+  const PetscScalar *ra;
+  PetscScalar       *za;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PCASDDIC_Sweep, pc, r, z, 0));
+  PetscCall(VecGetArrayRead(r, &ra));
+  PetscCall(VecGetArrayWrite(z, &za));
+  if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
+  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1, ra, za));
+  PetscCall(VecRestoreArrayWrite(z, &za));
+  PetscCall(VecRestoreArrayRead(r, &ra));
+  PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
+  PetscCall(PetscLogEventEnd(PCASDDIC_Sweep, pc, r, z, 0));
+  PetscFunctionReturn(0);
+}
 
 /* Eigenvalues of the symmetric tridiagonal (d, off-diagonal squares e2) below x (Sturm count) */
 static PetscInt SturmCount(PetscInt n, const PetscReal *d, const PetscReal *e2, PetscReal x)
@@ -125,11 +145,11 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
     a->emax       = a->emax_user;
     a->boundsfrom = "set by the user";
   } else if (steps > 0 && !a->failed) {
-    PetscCall(PetscLogEventBegin(ASDDIC_EstEig, pc, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PCASDDIC_EstEig, pc, 0, 0, 0));
     PetscCall(PetscTime(&t0));
     PetscCall(EstimateEigenvalues(pc, steps, &a->emin_est, &a->emax_est, &a->estits));
     PetscCall(PetscTime(&t1));
-    PetscCall(PetscLogEventEnd(ASDDIC_EstEig, pc, 0, 0, 0));
+    PetscCall(PetscLogEventEnd(PCASDDIC_EstEig, pc, 0, 0, 0));
     a->t_est = t1 - t0;
     a->nestimates++;
     if (a->estits > 0) {

@@ -1,5 +1,6 @@
-/* Numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block) of asddic on the permuted pattern,
-   and the split of the factor into the L and U copies the sweeps read. */
+/* The local kernel of asddic (docs/algorithms.md section 3): the pattern of the factor in the new
+   numbering, numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block), and the split of the
+   factor into the L and U copies the tuned sweeps read. */
 #include <pipeksp/asddicimpl.h>
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
@@ -31,7 +32,8 @@ ASDDIC_INLINE void BlkTMult(PetscInt bs, const MatScalar *A, const MatScalar *B,
 }
 
 /* Inverse of a block that must be SPD: Cholesky of its symmetric part; PETSC_FALSE on a
-   non-positive (or NaN) pivot, whose value goes to *piv. wk: 2 bs^2. */
+   non-positive (or NaN) pivot, whose value goes to *piv. wk: 2 bs^2. Not PETSc's
+   PetscKernel_A_gets_inverse_A_3 (LU with pivoting): it does not see a negative pivot, IC(0)'s breakdown. */
 static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, MatScalar *wk, PetscReal *piv)
 {
   MatScalar *L = wk, *Li = wk + bs * bs;
@@ -68,6 +70,30 @@ static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, Mat
     }
   *piv = 1;
   return PETSC_TRUE;
+}
+
+/* Pattern of the factor in the new numbering: the symmetric graph (xadj, adj) plus the diagonal,
+   sorted rows; allocates the factor's arrays */
+PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *a, const PetscInt *xadj, const PetscInt *adj)
+{
+  const PetscInt nb = a->nb, bs = a->bs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(nb + 1, &a->fi, xadj[nb] + nb, &a->fj, nb, &a->fdiag));
+  a->fi[0] = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
+    row[len++] = i;
+    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
+    a->fi[i + 1] = a->fi[i] + len;
+  }
+  PetscCall(PCASDDICSortedTranspose_Private(nb, a->fi, a->fj));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
+      if (a->fj[p] == i) a->fdiag[i] = p;
+  a->nnzb = a->fi[nb];
+  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
+  PetscFunctionReturn(0);
 }
 
 /* Up-looking IC(0) in LDL^T form on the symmetric pattern: row i of U (j >= i) gets

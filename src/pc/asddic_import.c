@@ -4,28 +4,28 @@
 #include <pipeksp/asddicimpl.h>
 
 /* The CSR structure of Ad for the fast paths, in blocks of the matrix for SeqBAIJ */
-static PetscErrorCode RawGetIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
+static PetscErrorCode RawGetIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
 {
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind != PCASDDIC_LAYOUT_AIJ ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "asddic: cannot read the row structure of the local block");
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RawRestoreIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
+static PetscErrorCode RawRestoreIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
 {
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind != PCASDDIC_LAYOUT_AIJ ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
   PetscFunctionReturn(0);
 }
 
 /* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
    IC(0) on its own block size (2) or with point IC(0) (3); anything else goes through MatGetRow (0). */
-PetscErrorCode PCASDDICRawKind_Private(Mat Ad, PetscInt bs, PetscInt *kind, PetscInt *rawbs)
+PetscErrorCode PCASDDICGetLayout_Private(Mat Ad, PetscInt bs, PCASDDICLayout *kind, PetscInt *rawbs)
 {
   PetscBool aij, baij;
   PetscInt  mbs;
@@ -34,15 +34,15 @@ PetscErrorCode PCASDDICRawKind_Private(Mat Ad, PetscInt bs, PetscInt *kind, Pets
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
   PetscCall(MatGetBlockSize(Ad, &mbs));
-  *kind  = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : (baij && bs == 1) ? 3 : 0;
-  *rawbs = (*kind == 1) ? 1 : mbs;
-  if (*kind) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
+  *kind  = (aij && bs == 1) ? PCASDDIC_LAYOUT_AIJ : (baij && bs == mbs) ? PCASDDIC_LAYOUT_BAIJ : (baij && bs == 1) ? PCASDDIC_LAYOUT_BAIJ_POINT : PCASDDIC_LAYOUT_GETROW;
+  *rawbs = (*kind == PCASDDIC_LAYOUT_AIJ) ? 1 : mbs;
+  if (*kind != PCASDDIC_LAYOUT_GETROW) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
     PetscInt        n, m;
     const PetscInt *ia, *ja;
-    const PetscInt  k = *kind;
+    const PCASDDICLayout k = *kind;
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     PetscCall(RawGetIJ(Ad, k, &n, &ia, &ja));
-    if (n != m / *rawbs) *kind = 0;
+    if (n != m / *rawbs) *kind = PCASDDIC_LAYOUT_GETROW;
     PetscCall(RawRestoreIJ(Ad, k, &n, &ia, &ja));
   }
   PetscFunctionReturn(0);
@@ -98,7 +98,7 @@ static PetscErrorCode UniqueBlockColumns(Mat Ad, PetscInt bs, PetscInt nb, Petsc
 
 /* The graph of the local block Ad in block rows of size bs: symmetrized (the pattern of A + A^T),
    without self loops, rows sorted; xadj/adj are allocated here (PetscFree2). */
-PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PetscInt rawkind, PetscInt rawbs, PetscInt *nbout, PetscInt **xadjout, PetscInt **adjout)
+PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PCASDDICLayout layout, PetscInt rawbs, PetscInt *nbout, PetscInt **xadjout, PetscInt **adjout)
 {
   PetscInt m, nb, *mk, *cnt, *xadj, *adj, *tj, *ti, nz;
 
@@ -108,11 +108,11 @@ PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PetscInt rawkind,
   /* unique block columns of each block row but the diagonal (ti/tj): read directly, or via a marker */
   PetscCall(PetscMalloc2(nb, &mk, nb + 1, &ti));
   ti[0] = 0;
-  if (rawkind) {
+  if (layout != PCASDDIC_LAYOUT_GETROW) {
     PetscInt        n;
     const PetscInt *ia, *ja;
     const PetscInt  e = rawbs / bs; /* factor rows per raw row: > 1 when point IC(0) reads a SeqBAIJ */
-    PetscCall(RawGetIJ(Ad, rawkind, &n, &ia, &ja));
+    PetscCall(RawGetIJ(Ad, layout, &n, &ia, &ja));
     PetscCall(PetscMalloc1(ia[n] * e * e + 1, &tj));
     for (PetscInt ib = 0; ib < nb; ib++) {
       const PetscInt rb = ib / e; /* the matrix's row (block) holding factor row ib */
@@ -121,7 +121,7 @@ PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PetscInt rawkind,
         for (PetscInt c = 0; c < e; c++)
           if (ja[p] * e + c != ib) tj[ti[ib + 1]++] = ja[p] * e + c;
     }
-    PetscCall(RawRestoreIJ(Ad, rawkind, &n, &ia, &ja));
+    PetscCall(RawRestoreIJ(Ad, layout, &n, &ia, &ja));
   } else PetscCall(UniqueBlockColumns(Ad, bs, nb, mk, ti, &tj));
 
   /* symmetrized graph without self loops, the pattern of A + A^T: both directions of every edge,
@@ -172,11 +172,11 @@ PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(a->nb, &pos));
-  if (a->rawkind) {
+  if (a->layout != PCASDDIC_LAYOUT_GETROW) {
     PetscInt        n;
     const PetscInt *ia, *ja;
     const PetscInt  rb = a->rawbs, rb2 = rb * rb, e = rb / bs; /* e factor (block) rows per raw row */
-    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(RawGetIJ(Ad, a->layout, &n, &ia, &ja));
     k = ia[n] * rb2;
     PetscCall(PetscMalloc1(k + 1, &a->fmap));
     /* entry (R, C) of raw block p sits at p*rb2 + C*rb + R (column-major; 1x1 for SeqAIJ); it belongs
@@ -191,7 +191,7 @@ PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
             for (PetscInt r = 0; r < bs; r++) a->fmap[p * rb2 + C * rb + fr * bs + r] = base + r * bs;
           }
       }
-    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(RawRestoreIJ(Ad, a->layout, &n, &ia, &ja));
   } else {
     MatInfo info;
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
@@ -227,16 +227,16 @@ PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *a, Mat Ad)
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(a->fa0, a->nnzb * a->bs * a->bs));
-  if (a->rawkind) {
+  if (a->layout != PCASDDIC_LAYOUT_GETROW) {
     PetscInt           n;
     const PetscInt    *ia, *ja;
     const PetscScalar *aa;
     PetscScalar       *ab;
-    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(RawGetIJ(Ad, a->layout, &n, &ia, &ja));
     k = ia[n] * a->rawbs * a->rawbs;
-    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
+    PetscCall(RawRestoreIJ(Ad, a->layout, &n, &ia, &ja));
     PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
-    if (a->rawkind == 1) {
+    if (a->layout == PCASDDIC_LAYOUT_AIJ) {
       PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
       for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = aa[j];
       PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
