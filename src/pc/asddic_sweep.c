@@ -10,101 +10,84 @@
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
 
-/* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
-ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+/* s -= sum_p V_p y_{cols[p]} over the blocks pb..pe-1 of one row: the block row product both sweeps
+   share. Point rows use two accumulators (returns their sum), 3x3 rows keep s in registers. */
+ASDDIC_INLINE PetscScalar RowSub1(PetscScalar s0, PetscInt p, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y)
 {
-  PetscScalar     s[8];
-  const PetscInt  bs2 = bs * bs;
-  const PetscScalar *ri = r + perm[i] * bs;
-  for (PetscInt c = 0; c < bs; c++) s[c] = ri[c];
-  for (PetscInt p = li[i]; p < li[i + 1]; p++) {
-    const MatScalar   *v  = la + p * bs2;
-    const PetscScalar *yj = y + lj[p] * bs;
+  PetscScalar s1 = 0;
+  for (; p + 1 < pe; p += 2) {
+    s0 -= vals[p] * y[cols[p]];
+    s1 -= vals[p + 1] * y[cols[p + 1]];
+  }
+  if (p < pe) s0 -= vals[p] * y[cols[p]];
+  return s0 + s1;
+}
+
+ASDDIC_INLINE void RowSub3(PetscInt pb, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y, PetscScalar *s)
+{
+  PetscScalar s0 = s[0], s1 = s[1], s2 = s[2];
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = vals + 9 * p;
+    const PetscScalar *yj = y + 3 * cols[p];
+    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
+    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
+    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
+    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
+  }
+  s[0] = s0;
+  s[1] = s1;
+  s[2] = s2;
+}
+
+ASDDIC_INLINE void RowSub(PetscInt bs, PetscInt pb, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y, PetscScalar *s)
+{
+  const PetscInt bs2 = bs * bs;
+
+  if (bs == 3) {
+    RowSub3(pb, pe, cols, vals, y, s);
+    return;
+  }
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = vals + p * bs2;
+    const PetscScalar *yj = y + cols[p] * bs;
     for (PetscInt rr = 0; rr < bs; rr++)
       for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
   }
+}
+
+/* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
+ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+{
+  PetscScalar s[8];
+
+  if (bs == 1) {
+    y[i] = RowSub1(r[perm[i]], li[i], li[i + 1], lj, la, y);
+    return;
+  }
+  for (PetscInt c = 0; c < bs; c++) s[c] = r[perm[i] * bs + c];
+  RowSub(bs, li[i], li[i + 1], lj, la, y, s);
   for (PetscInt c = 0; c < bs; c++) y[i * bs + c] = s[c];
 }
 
 /* One row of the backward sweep y_i = D_i^{-1} (y_i - sum_{j>i} U_ij y_j), z_{perm(i)} = y_i */
 ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
 {
-  PetscScalar     s[8];
-  const PetscInt  bs2 = bs * bs;
-  const MatScalar *d  = dinv + i * bs2;
-  PetscScalar     *zi = z + perm[i] * bs;
+  PetscScalar      s[8];
+  const MatScalar *d = dinv + i * bs * bs;
+
+  if (bs == 1) {
+    y[i]       = dinv[i] * RowSub1(y[i], pb, pe, uj, ua, y);
+    z[perm[i]] = y[i];
+    return;
+  }
   for (PetscInt c = 0; c < bs; c++) s[c] = y[i * bs + c];
-  for (PetscInt p = pb; p < pe; p++) {
-    const MatScalar   *v  = ua + p * bs2;
-    const PetscScalar *yj = y + uj[p] * bs;
-    for (PetscInt rr = 0; rr < bs; rr++)
-      for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
-  }
+  RowSub(bs, pb, pe, uj, ua, y, s);
   for (PetscInt rr = 0; rr < bs; rr++) {
-    PetscScalar t = 0;
-    for (PetscInt c = 0; c < bs; c++) t += d[rr * bs + c] * s[c];
-    y[i * bs + rr] = t;
-    zi[rr]         = t;
+    PetscScalar t = d[rr * bs] * s[0];
+    for (PetscInt c = 1; c < bs; c++) t += d[rr * bs + c] * s[c];
+    y[i * bs + rr]       = t;
+    z[perm[i] * bs + rr] = t;
   }
-}
-
-/* Hand-unrolled rows for bs = 1 and 3: scalar accumulators stay in registers */
-ASDDIC_INLINE void FwdRow1(PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
-{
-  PetscScalar s0 = r[perm[i]], s1 = 0;
-  PetscInt    p = li[i], e = li[i + 1];
-  for (; p + 1 < e; p += 2) {
-    s0 -= la[p] * y[lj[p]];
-    s1 -= la[p + 1] * y[lj[p + 1]];
-  }
-  if (p < e) s0 -= la[p] * y[lj[p]];
-  y[i] = s0 + s1;
-}
-
-ASDDIC_INLINE void BwdRow1(PetscInt i, PetscInt p, PetscInt e, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
-{
-  PetscScalar s0 = y[i], s1 = 0;
-  for (; p + 1 < e; p += 2) {
-    s0 -= ua[p] * y[uj[p]];
-    s1 -= ua[p + 1] * y[uj[p + 1]];
-  }
-  if (p < e) s0 -= ua[p] * y[uj[p]];
-  y[i] = dinv[i] * (s0 + s1);
-  z[perm[i]] = y[i];
-}
-
-ASDDIC_INLINE void FwdRow3(PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
-{
-  const PetscScalar *ri = r + 3 * perm[i];
-  PetscScalar        s0 = ri[0], s1 = ri[1], s2 = ri[2];
-  for (PetscInt p = li[i]; p < li[i + 1]; p++) {
-    const MatScalar   *v  = la + 9 * p;
-    const PetscScalar *yj = y + 3 * lj[p];
-    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
-    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
-    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
-    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
-  }
-  y[3 * i]     = s0;
-  y[3 * i + 1] = s1;
-  y[3 * i + 2] = s2;
-}
-
-ASDDIC_INLINE void BwdRow3(PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
-{
-  PetscScalar      s0 = y[3 * i], s1 = y[3 * i + 1], s2 = y[3 * i + 2], *zi = z + 3 * perm[i];
-  const MatScalar *d  = dinv + 9 * i;
-  for (PetscInt p = pb; p < pe; p++) {
-    const MatScalar   *v  = ua + 9 * p;
-    const PetscScalar *yj = y + 3 * uj[p];
-    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
-    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
-    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
-    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
-  }
-  zi[0] = y[3 * i]     = d[0] * s0 + d[1] * s1 + d[2] * s2;
-  zi[1] = y[3 * i + 1] = d[3] * s0 + d[4] * s1 + d[5] * s2;
-  zi[2] = y[3 * i + 2] = d[6] * s0 + d[7] * s1 + d[8] * s2;
 }
 
 /* The rows lo..hi-1 of one sweep, forward (r -> work) or backward (work -> z); bs is a literal at the
@@ -115,11 +98,7 @@ ASDDIC_INLINE void FwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscI
   const MatScalar *la = a->la;
   PetscScalar     *y  = a->work;
 
-  for (PetscInt i = lo; i < hi; i++) {
-    if (bs == 1) FwdRow1(i, li, lj, la, perm, r, y);
-    else if (bs == 3) FwdRow3(i, li, lj, la, perm, r, y);
-    else FwdRow(bs, i, li, lj, la, perm, r, y);
-  }
+  for (PetscInt i = lo; i < hi; i++) FwdRow(bs, i, li, lj, la, perm, r, y);
 }
 
 /* U rows are stored last row first: row i is slot nb-1-i of ui/uj/ua */
@@ -129,11 +108,7 @@ ASDDIC_INLINE void BwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscI
   const MatScalar *ua = a->ua, *dinv = a->dinv;
   PetscScalar     *y  = a->work;
 
-  for (PetscInt i = hi - 1; i >= lo; i--) {
-    if (bs == 1) BwdRow1(i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
-    else if (bs == 3) BwdRow3(i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
-    else BwdRow(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
-  }
+  for (PetscInt i = hi - 1; i >= lo; i--) BwdRow(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
 }
 
 typedef void (*FwdFn)(const PC_ASDDIC *, PetscInt, PetscInt, const PetscScalar *);
@@ -164,19 +139,10 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
   #pragma omp parallel num_threads(nt)
     {
       const PetscInt t = omp_get_thread_num(), T = omp_get_num_threads();
-      for (PetscInt c = 0; c < nc; c++) {
-        const PetscInt n = cp[c + 1] - cp[c];
-        fwd(a, cp[c] + n * t / T, cp[c] + n * (t + 1) / T, r);
-  #pragma omp barrier
-  #pragma omp master
-        {
-          PetscErrorCode e = PipeKSPProgressPoll();
-          if (e) perr = e;
-        }
-      }
-      for (PetscInt c = nc - 1; c >= 0; c--) {
-        const PetscInt n = cp[c + 1] - cp[c];
-        bwd(a, cp[c] + n * t / T, cp[c] + n * (t + 1) / T, z);
+      for (PetscInt k = 0; k < 2 * nc; k++) { /* colours 0..nc-1 forward, then nc-1..0 backward */
+        const PetscInt c = k < nc ? k : 2 * nc - 1 - k, n = cp[c + 1] - cp[c], lo = cp[c] + n * t / T, hi = cp[c] + n * (t + 1) / T;
+        if (k < nc) fwd(a, lo, hi, r);
+        else bwd(a, lo, hi, z);
   #pragma omp barrier
   #pragma omp master
         {
