@@ -1,6 +1,7 @@
-/* PC asddic: a local kernel (IC(0) or symmetric Gauss-Seidel) of each rank's diagonal block in RCM or
-   CM-RCM order, wrapped in ASDD (additive Schwarz) correction sweeps, as in Nakajima's GeoFEM. The
-   sweeps and the set-up eigenvalue estimate that keeps them positive definite are in asddic_sweep.c. */
+/* PC asddic, the PC object: its ops, options, view and public API. A local kernel (IC(0) or symmetric
+   Gauss-Seidel) of each rank's diagonal block in RCM or CM-RCM order, wrapped in ASDD (additive
+   Schwarz) correction sweeps, as in Nakajima's GeoFEM (docs/algorithms.md section 3). The other
+   asddic_*.c files hold the pieces; include/pipeksp/asddicimpl.h lists them. */
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
@@ -13,10 +14,9 @@ static const char *const ASDDICLayouts[] = {"through MatGetRow", "as SeqAIJ arra
 
 PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig; /* registered by the registrar */
 
-/* Default K = 20: on the cube (bench/asddic_colors.sh, 25^3 nodes, block IC(0)) CG needs 143/125/106/94
-   iterations for K = 2/10/20/50 against 77 with one colour per level and 69 for RCM; K = 20 takes
-   most of that gain while each colour still holds ~n/20 rows for the threads. A 27-point (Q1
-   hexahedra) graph needs at least 8 colours, so K < 8 gives 8 or more. */
+/* Default K: more colours converge closer to RCM (bench/asddic_colors.sh measures it), fewer leave
+   more rows per colour for the threads; 20 takes most of the gain. A 27-point (Q1 hexahedra) graph
+   needs at least 8 colours, so K < 8 gives 8 or more. */
 #define ASDDIC_DEFAULT_COLORS 20
 
 static PetscErrorCode PCReset_ASDDIC(PC pc)
@@ -336,7 +336,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
    IC(0) can have lambda > 2 (on nearly incompressible elasticity, or with multicolouring), and then
    GeoFEM's undamped sweeps are indefinite. Symmetric Gauss-Seidel has lambda in (0, 1] on one rank
    (M - A = L D^{-1} L^T >= 0), but over several ranks M - A also holds the couplings between ranks and
-   lambda goes above 2 too (nu >= 0.45 on the cube, 4 ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
+   lambda goes above 2 too (nearly incompressible elasticity over several ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
    collectively over the ranks, estimate the extreme eigenvalues as `KSPCHEBYSHEV` does. Chebyshev sweeps
    (the default) use the interval [lambda_min, 1.1 lambda_max]: P_K is positive definite for every
    eigenvalue below the sum of the two bounds, and needs no more outer iterations than the undamped sweeps
@@ -369,7 +369,7 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   PetscCall(PetscNew(&a));
   a->ordering   = PIPEKSP_ORDERING_RCM;
   a->local      = PCASDDIC_LOCAL_IC;
-  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* never more outer iterations than undamped Richardson on the cube */
+  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
   a->colors     = ASDDIC_DEFAULT_COLORS;
   a->block      = PCASDDIC_BLOCK_AUTO;
   a->iterations = 2;

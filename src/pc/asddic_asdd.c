@@ -8,7 +8,7 @@
    estimate of lambda_max, the way PETSc's KSPChebyshev gets its bounds. K
    Chebyshev sweeps on [emin, emax] give 1 - R_K(lambda) with R_K the scaled Chebyshev polynomial:
    below 1 on (0, emax + emin), so SPD with the same margin, and closer to A^{-1} for the same cost
-   (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., Alg. 12.1). */
+   (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., Alg. 12.1); docs/algorithms.md section 3. */
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
@@ -130,7 +130,7 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   /* one rank: M - A = L D^{-1} L^T >= 0, so lambda_max(M^{-1}A) <= 1 for an SPD A. Over several ranks
      M is block diagonal and M - A holds the couplings between ranks, which are indefinite: the
-     eigenvalues go above 1, even above 2 (nu >= 0.45 on the cube, 4 ranks), as for IC(0). */
+     eigenvalues go above 1, even above 2 (nearly incompressible elasticity), as for IC(0). */
   sgs1          = (a->local == PCASDDIC_LOCAL_SGS && size == 1) ? PETSC_TRUE : PETSC_FALSE;
   a->estits     = 0;
   a->emin_est   = a->emax_est = 0;

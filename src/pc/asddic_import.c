@@ -23,8 +23,8 @@ static PetscErrorCode RawRestoreIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, con
   PetscFunctionReturn(0);
 }
 
-/* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
-   IC(0) on its own block size (2) or with point IC(0) (3); anything else goes through MatGetRow (0). */
+/* Which layout the set-up reads: the CSR arrays of SeqAIJ with point IC(0), of SeqBAIJ with block
+   IC(0) on its own block size or with point IC(0); anything else through MatGetRow */
 PetscErrorCode PCASDDICGetLayout_Private(Mat Ad, PetscInt bs, PCASDDICLayout *kind, PetscInt *rawbs)
 {
   PetscBool aij, baij;
