@@ -110,6 +110,7 @@ PETSC_INTERN PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *, const Pe
 PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *);
+PETSC_INTERN PetscErrorCode PCASDDICFactor_Private(PC);
 
 /* asddic_sweep.c, asddic_sweep_ref.c: z = M^{-1} r on the local arrays */
 PETSC_INTERN PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *, PetscInt, const PetscScalar *, PetscScalar *);

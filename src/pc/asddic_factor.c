@@ -232,3 +232,43 @@ PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
   }
   PetscFunctionReturn(0);
 }
+
+/* The numeric factorization of PCSetUp: IC(0) or SGS of a->fa0; on breakdown retried with a growing
+   Manteuffel shift A + alpha diag(A) (-pc_asddic_shift diagonal). Collective: every rank learns
+   whether some rank failed, so the error or PC_FACTOR_NUMERIC_ZEROPIVOT is the same on all. */
+PetscErrorCode PCASDDICFactor_Private(PC pc)
+{
+  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
+  PetscInt    badrow = -1, fail[2];
+  PetscBool   ok;
+  PetscReal   alpha = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
+  a->nshifts = 0;
+  PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
+  if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
+    for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
+      PetscCall(PetscInfo(pc, "%s broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", badrow, (double)alpha));
+      a->nshifts++;
+      PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));
+      if (ok) break;
+    }
+  }
+  if (ok) PetscCall(PCASDDICSplitNumeric_Private(a));
+  a->alpha = ok ? alpha : 0;
+  if (a->alpha > 0) PetscCall(PetscInfo(pc, "local factorization succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
+  /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
+  fail[0] = ok ? 0 : 1;
+  fail[1] = ok ? -1 : (PetscInt)rank;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  a->failed = fail[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (a->failed) {
+    PetscCall(PetscInfo(pc, "local factorization of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
+               "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
+  }
+  PetscFunctionReturn(0);
+}
