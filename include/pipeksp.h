@@ -195,9 +195,28 @@ typedef enum { PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS } PCASDDICLocalType;
 .seealso: `PCASDDICSetSweepType()`, `PCASDDICSetIterations()`, `PCASDDICSetEigenvalues()`, `PCASDDIC`
 E*/
 typedef enum { PCASDDIC_SWEEP_RICHARDSON, PCASDDIC_SWEEP_CHEBYSHEV } PCASDDICSweepType;
+/*E
+  PCASDDICKernelType - which implementation of asddic's triangular sweeps runs
+
+  Values:
++ `PCASDDIC_KERNEL_TUNED`     - unrolled for block sizes 1, 2, 3, colours shared by the threads (default)
+- `PCASDDIC_KERNEL_REFERENCE` - the plain row-by-row sweeps, one thread; the same result to round-off
+
+  Options Database Key:
+. -pc_asddic_kernel <tuned,reference> - the implementation
+
+  Note:
+  `PCASDDICKernelTypes` holds the names.
+
+  Level: developer
+
+.seealso: `PCASDDICSetKernelType()`, `PCASDDIC`
+E*/
+typedef enum { PCASDDIC_KERNEL_TUNED, PCASDDIC_KERNEL_REFERENCE } PCASDDICKernelType;
 PETSC_EXTERN const char *const PCASDDICShiftTypes[];
 PETSC_EXTERN const char *const PCASDDICLocalTypes[];
 PETSC_EXTERN const char *const PCASDDICSweepTypes[];
+PETSC_EXTERN const char *const PCASDDICKernelTypes[];
 PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PipeKSPOrderingType);
 PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
@@ -211,6 +230,7 @@ PETSC_EXTERN PetscErrorCode PCASDDICSetEigenvalues(PC, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSteps(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSafety(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCASDDICSetDamping(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCASDDICSetKernelType(PC, PCASDDICKernelType);
 PETSC_EXTERN PetscErrorCode PCASDDICGetEigenvalueBounds(PC, PetscReal *, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCASDDICGetColoring(PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, PetscLogDouble *);

@@ -1,8 +1,8 @@
 /* The registrar: the one file that knows every module. It registers the class id, the KSP and PC types
-   and the log events, once (asddic's through PipeKSPPCInitializePackage(), src/pc); the modules below
-   never call it. The cube generator, the SpMV and the reduction engine used before it stop with
+   and the log events, once; the modules below never call it. The cube generator, the SpMV and the reduction engine used before it stop with
    PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
 #include <pipeksp/pipekspimpl.h>
+#include <pipeksp/asddicimpl.h>
 
 PetscClassId  PIPEKSP_CLASSID = 0; /* also the package's "initialized" flag */
 PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;
@@ -66,7 +66,10 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscCall(PetscLogEventRegister("PipeRedPoll", PIPEKSP_CLASSID, &PIPEKSP_RedPoll));
   PetscCall(PetscLogEventRegister("PipeOverlap", PIPEKSP_CLASSID, &PIPEKSP_Overlap));
   PetscCall(PetscLogEventRegister("PipeMatMult", PIPEKSP_CLASSID, &PIPEKSP_MatMult));
-  PetscCall(PipeKSPPCInitializePackage()); /* asddic's events (src/pc) */
+  PetscCall(PetscLogEventRegister("ASDDICSetUp", PIPEKSP_CLASSID, &PCASDDIC_SetUp));
+  PetscCall(PetscLogEventRegister("ASDDICApply", PIPEKSP_CLASSID, &PCASDDIC_Apply));
+  PetscCall(PetscLogEventRegister("ASDDICSweep", PIPEKSP_CLASSID, &PCASDDIC_Sweep));
+  PetscCall(PetscLogEventRegister("ASDDICEstEig", PIPEKSP_CLASSID, &PCASDDIC_EstEig));
   PetscCall(PetscLogEventRegister("CubeAssembly", PIPEKSP_CLASSID, &PIPEKSP_CubeAssembly));
   /* nested in PipeMatMult, logged by the master thread of the threaded SpMV only */
   PetscCall(PetscLogEventRegister("PipeSpMVComm", PIPEKSP_CLASSID, &PIPEKSP_SpMVComm));

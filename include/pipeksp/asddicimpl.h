@@ -1,4 +1,11 @@
-/* Private data of PC asddic (src/pc/asddic*.c). */
+/* Private data of PC asddic and the interfaces between its files (src/pc):
+     asddic.c         the PC object: ops, options, view, public API, log events
+     asddic_import.c  reading the local diagonal block: its layout, graph, and values into the factor
+     asddic_order.c   orderings and colourings of the local graph
+     asddic_factor.c  the factor's pattern, numeric IC(0) or SGS, the split L/U copies
+     asddic_sweep.c   tuned triangular sweeps (default); asddic_sweep_ref.c the plain reference ones
+     asddic_asdd.c    the ASDD correction sweeps around M and the set-up eigenvalue estimate
+   The method: docs/algorithms.md section 3. */
 #ifndef PIPEKSP_ASDDICIMPL_H
 #define PIPEKSP_ASDDICIMPL_H
 
@@ -6,11 +13,27 @@
 #include <petsc/private/pcimpl.h>
 
 /* Richardson: w times the bound on lambda_max is kept at or below this (w itself at most 1). For even
-   K, 1 - (1 - x)^K is positive on (0, 2): with the safety factor 1.1, P_K stays SPD unless the
-   estimate is low by more than 16% (10 Lanczos steps were within 4% on the cube); closer to 2 keeps
-   more of the undamped convergence (lower bound of 1.5 cost up to 15% more iterations at nu = 0.3). */
+   K, 1 - (1 - x)^K is positive on (0, 2): with the safety factor on the estimate, P_K stays SPD unless
+   the estimate is low by more than 16%; closer to 2 keeps more of the undamped convergence. */
 #define ASDDIC_DAMPING_TARGET 1.9
 #define ASDDIC_ESTEIG_STEPS   10
+
+/* How the set-up reads the local block: through MatGetRow (any type), or from the CSR arrays of
+   SeqAIJ (point kernel), of SeqBAIJ (block kernel on its own block size), or of SeqBAIJ split into
+   points (point kernel) */
+typedef enum {
+  PCASDDIC_LAYOUT_GETROW,
+  PCASDDIC_LAYOUT_AIJ,
+  PCASDDIC_LAYOUT_BAIJ,
+  PCASDDIC_LAYOUT_BAIJ_POINT
+} PCASDDICLayout;
+
+/* Point or block kernel: AUTO (not set by the user: the matrix block size), POINT, MATRIX (set) */
+typedef enum {
+  PCASDDIC_BLOCK_AUTO,
+  PCASDDIC_BLOCK_POINT,
+  PCASDDIC_BLOCK_MATRIX
+} PCASDDICBlock;
 
 typedef struct {
   /* settings */
@@ -19,11 +42,12 @@ typedef struct {
   PCASDDICLocalType   local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
   PCASDDICSweepType   sweep;       /* richardson (damped) or chebyshev on [emin, emax] */
   PetscInt            colors;     /* K requested */
-  PetscInt            block;      /* -1: auto (on when bs > 1), 0: point, 1: block */
+  PCASDDICBlock       block;      /* point or block kernel */
   PetscInt            iterations; /* ASDD sweeps, 1 = localized IC(0) */
   PCASDDICShiftType   shifttype;
   PetscInt            threads;
   PetscBool           check;      /* verify the colouring in PCSetUp */
+  PCASDDICKernelType  kernel;     /* tuned (asddic_sweep.c) or reference (asddic_sweep_ref.c) sweeps */
   PetscBool           reorder;    /* settings changed: recompute the ordering at the next setup */
   PetscInt            eststeps;   /* CG/Lanczos steps of the estimate; -1: 10 when needed, 0: none */
   PetscReal           safety;     /* emax used = safety * estimated lambda_max */
@@ -57,11 +81,10 @@ typedef struct {
   PetscInt     nnzb;
   PetscInt    *li, *lj, *ui, *uj; /* the sweeps' copies: strict lower (L) and strict upper (U) parts, each contiguous */
   MatScalar   *la, *ua;
-  PetscInt    *fmap, nfmap; /* entry k of the local block goes to fa0[fmap[k]]; k counts MatGetRow order,
-                               or the raw value array for the fast paths (rawkind) */
-  PetscInt     rawkind;     /* 0: MatGetRow; 1: SeqAIJ CSR read directly (point); 2: SeqBAIJ block CSR
-                               (block IC); 3: SeqBAIJ block CSR expanded to points (point IC) */
-  PetscInt     rawbs;       /* rows of one (block) row of the raw CSR: 1 for SeqAIJ, its bs for SeqBAIJ */
+  PetscInt      *fmap, nfmap; /* entry k of the local block goes to fa0[fmap[k]]; k counts MatGetRow order,
+                                or the raw value array of the CSR layouts */
+  PCASDDICLayout layout;      /* how the local block is read */
+  PetscInt       rawbs;       /* rows of one (block) row of the raw CSR: 1 for SeqAIJ, its bs for SeqBAIJ */
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */
@@ -69,14 +92,33 @@ typedef struct {
   Vec          t, w, d; /* ASDD work vectors (d: Chebyshev direction) */
 } PC_ASDDIC;
 
-PETSC_INTERN PetscErrorCode PipeKSPOrderGraph(PetscInt, const PetscInt *, const PetscInt *, PipeKSPOrderingType, PetscInt, PetscInt *, PetscInt *, PetscInt **, PetscBool *, PetscInt *);
+/* asddic.c: the log events (registered by the registrar, src/dlregispipeksp.c) */
+PETSC_INTERN PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig;
+
+/* asddic_import.c */
+PETSC_INTERN PetscErrorCode PCASDDICGetLayout_Private(Mat, PetscInt, PCASDDICLayout *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICLocalGraph_Private(Mat, PetscInt, PCASDDICLayout, PetscInt, PetscInt *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode PCASDDICSortedTranspose_Private(PetscInt, const PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *, Mat);
+PETSC_INTERN PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *, Mat);
+
+/* asddic_order.c */
+PETSC_INTERN PetscErrorCode PCASDDICOrder_Private(PC, PetscInt, const PetscInt *, const PetscInt *);
+
+/* asddic_factor.c */
+PETSC_INTERN PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *, const PetscInt *, const PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *, PetscReal, PetscBool *, PetscInt *);
-PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
-PETSC_INTERN PetscErrorCode PCASDDICApply_Private(PC, Vec, Vec, PetscBool);
-PETSC_INTERN PetscErrorCode PCASDDICLocal_Private(PC, Vec, Vec);
-PETSC_INTERN PetscLogEvent  ASDDIC_EstEig;
-PETSC_INTERN PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *);
 PETSC_INTERN PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *);
+PETSC_INTERN PetscErrorCode PCASDDICFactor_Private(PC);
+
+/* asddic_sweep.c, asddic_sweep_ref.c: z = M^{-1} r on the local arrays */
+PETSC_INTERN PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCASDDICSolveLocalReference_Private(const PC_ASDDIC *, const PetscScalar *, PetscScalar *);
+
+/* asddic_asdd.c */
+PETSC_INTERN PetscErrorCode PCASDDICLocal_Private(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
+PETSC_INTERN PetscErrorCode PCASDDICApply_Private(PC, Vec, Vec, PetscBool);
 
 #endif

@@ -11,8 +11,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP);
 PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
 
-/* asddic's log events (src/pc), registered through the registrar */
-PETSC_INTERN PetscErrorCode PipeKSPPCInitializePackage(void);
 /* process state the registrar's PipeKSPFinalizePackage() resets */
 PETSC_INTERN PetscErrorCode PipeKSPProgressReset_Private(void);
 PETSC_INTERN PetscErrorCode PipeKSPThreadsReset_Private(void);

@@ -1,25 +1,22 @@
-/* PC asddic: a local kernel (IC(0) or symmetric Gauss-Seidel) of each rank's diagonal block in RCM or
-   CM-RCM order, wrapped in ASDD (additive Schwarz) correction sweeps, as in Nakajima's GeoFEM. The
-   sweeps and the set-up eigenvalue estimate that keeps them positive definite are in asddic_sweep.c. */
+/* PC asddic, the PC object: its ops, options, view and public API. A local kernel (IC(0) or symmetric
+   Gauss-Seidel) of each rank's diagonal block in RCM or CM-RCM order, wrapped in ASDD (additive
+   Schwarz) correction sweeps, as in Nakajima's GeoFEM (docs/algorithms.md section 3). The other
+   asddic_*.c files hold the pieces; include/pipeksp/asddicimpl.h lists them. */
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
-#if defined(PIPEKSP_HAVE_OPENMP)
-  #include <omp.h>
-#endif
 
 const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PipeKSPOrderingType", "PIPEKSP_ORDERING_", NULL};
 const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
 const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
 const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
+const char *const PCASDDICKernelTypes[] = {"tuned", "reference", "PCASDDICKernelType", "PCASDDIC_KERNEL_", NULL};
+static const char *const ASDDICLayouts[] = {"through MatGetRow", "as SeqAIJ arrays", "as SeqBAIJ blocks", "as SeqBAIJ blocks split into points"};
 
-static PetscLogEvent ASDDIC_SetUp, ASDDIC_Apply, ASDDIC_Sweep;
-PetscLogEvent        ASDDIC_EstEig;
-static PetscBool     ASDDICPackageInitialized = PETSC_FALSE;
+PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig; /* registered by the registrar */
 
-/* Default K = 20: on the cube (bench/asddic_colors.sh, 25^3 nodes, block IC(0)) CG needs 143/125/106/94
-   iterations for K = 2/10/20/50 against 77 with one colour per level and 69 for RCM; K = 20 takes
-   most of that gain while each colour still holds ~n/20 rows for the threads. A 27-point (Q1
-   hexahedra) graph needs at least 8 colours, so K < 8 gives 8 or more. */
+/* Default K: more colours converge closer to RCM (bench/asddic_colors.sh measures it), fewer leave
+   more rows per colour for the threads; 20 takes most of the gain. A 27-point (Q1 hexahedra) graph
+   needs at least 8 colours, so K < 8 gives 8 or more. */
 #define ASDDIC_DEFAULT_COLORS 20
 
 static PetscErrorCode PCReset_ASDDIC(PC pc)
@@ -43,301 +40,30 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* The CSR structure of Ad for the fast paths, in blocks of the matrix for SeqBAIJ */
-static PetscErrorCode RawGetIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
-{
-  PetscBool done;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "asddic: cannot read the row structure of the local block");
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode RawRestoreIJ(Mat Ad, PetscInt kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
-{
-  PetscBool done;
-
-  PetscFunctionBegin;
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind >= 2 ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
-  PetscFunctionReturn(0);
-}
-
-/* Which of the layouts the factor can read directly: SeqAIJ with point IC(0) (1), SeqBAIJ with block
-   IC(0) on its own block size (2) or with point IC(0) (3); anything else goes through MatGetRow (0). */
-static PetscErrorCode RawKind(Mat Ad, PetscInt bs, PetscInt *kind, PetscInt *rawbs)
-{
-  PetscBool aij, baij;
-  PetscInt  mbs;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJ, &aij));
-  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQBAIJ, &baij));
-  PetscCall(MatGetBlockSize(Ad, &mbs));
-  *kind  = (aij && bs == 1) ? 1 : (baij && bs == mbs) ? 2 : (baij && bs == 1) ? 3 : 0;
-  *rawbs = (*kind == 1) ? 1 : mbs;
-  if (*kind) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
-    PetscInt        n, m;
-    const PetscInt *ia, *ja;
-    const PetscInt  k = *kind;
-    PetscCall(MatGetLocalSize(Ad, &m, NULL));
-    PetscCall(RawGetIJ(Ad, k, &n, &ia, &ja));
-    if (n != m / *rawbs) *kind = 0;
-    PetscCall(RawRestoreIJ(Ad, k, &n, &ia, &ja));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Rows of a structurally symmetric CSR graph sorted in place: its transpose is the same graph, and
-   building the transpose row by row lists every row's columns in increasing order. */
-static PetscErrorCode SortedTranspose(PetscInt n, const PetscInt *xi, PetscInt *xj)
-{
-  PetscInt *pos, *t;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(n, &pos, xi[n] + 1, &t));
-  PetscCall(PetscArraycpy(pos, xi, n));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt p = xi[i]; p < xi[i + 1]; p++) t[pos[xj[p]]++] = i;
-  for (PetscInt i = 0; i < n; i++) PetscCheck(pos[i] == xi[i + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: graph row %" PetscInt_FMT " is not symmetric", i);
-  PetscCall(PetscArraycpy(xj, t, xi[n]));
-  PetscCall(PetscFree2(pos, t));
-  PetscFunctionReturn(0);
-}
-
-/* Unique block columns of each block row but the diagonal, through MatGetRow (any matrix type) */
-static PetscErrorCode UniqueBlockColumns(Mat Ad, PetscInt bs, PetscInt nb, PetscInt *mk, PetscInt *ti, PetscInt **tjout)
-{
-  PetscInt *tj;
-
-  PetscFunctionBegin;
-  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then fill */
-    for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
-    for (PetscInt ib = 0, p = 0; ib < nb; ib++) {
-      if (!pass) ti[ib + 1] = ti[ib];
-      for (PetscInt r = ib * bs; r < (ib + 1) * bs; r++) {
-        PetscInt        nc;
-        const PetscInt *cols;
-        PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-        for (PetscInt k = 0; k < nc; k++) {
-          const PetscInt cb = cols[k] / bs;
-          if (mk[cb] != ib && cb != ib) {
-            mk[cb] = ib;
-            if (pass) tj[p++] = cb;
-            else ti[ib + 1]++;
-          }
-        }
-        PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
-      }
-    }
-    if (!pass) PetscCall(PetscMalloc1(ti[nb] + 1, &tj));
-  }
-  *tjout = tj;
-  PetscFunctionReturn(0);
-}
-
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
-static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PetscInt rawkind, PetscInt rawbs)
+static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayout layout, PetscInt rawbs)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-  PetscInt   m, nb, *mk, *cnt, *xadj, *adj, *tj, *ti, nz;
+  PetscInt   nb, *xadj, *adj;
 
   PetscFunctionBegin;
   PetscCall(PCReset_ASDDIC(pc));
-  PetscCall(MatGetLocalSize(Ad, &m, NULL));
-  nb    = m / bs;
-  a->bs = bs;
-  a->nb = nb;
-  a->rawkind = rawkind;
-  a->rawbs   = rawbs;
-  /* unique block columns of each block row but the diagonal (ti/tj): read directly, or via a marker */
-  PetscCall(PetscMalloc2(nb, &mk, nb + 1, &ti));
-  ti[0] = 0;
-  if (a->rawkind) {
-    PetscInt        n;
-    const PetscInt *ia, *ja;
-    const PetscInt  e = rawbs / bs; /* factor rows per raw row: > 1 when point IC(0) reads a SeqBAIJ */
-    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    PetscCall(PetscMalloc1(ia[n] * e * e + 1, &tj));
-    for (PetscInt ib = 0; ib < nb; ib++) {
-      const PetscInt rb = ib / e; /* the matrix's row (block) holding factor row ib */
-      ti[ib + 1]        = ti[ib];
-      for (PetscInt p = ia[rb]; p < ia[rb + 1]; p++)
-        for (PetscInt c = 0; c < e; c++)
-          if (ja[p] * e + c != ib) tj[ti[ib + 1]++] = ja[p] * e + c;
-    }
-    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
-  } else PetscCall(UniqueBlockColumns(Ad, bs, nb, mk, ti, &tj));
+  PetscCall(PCASDDICLocalGraph_Private(Ad, bs, layout, rawbs, &nb, &xadj, &adj));
+  a->bs      = bs;
+  a->nb      = nb;
+  a->layout = layout;
+  a->rawbs  = rawbs;
 
-  /* symmetrized graph without self loops, the pattern of A + A^T: both directions of every edge,
-     duplicates dropped with the marker, then rows sorted by a transpose (O(nnz), no sorting) */
-  PetscCall(PetscCalloc1(nb + 1, &cnt));
-  for (PetscInt ib = 0; ib < nb; ib++)
-    for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
-      cnt[ib + 1]++;
-      cnt[tj[p] + 1]++;
-    }
-  for (PetscInt ib = 0; ib < nb; ib++) cnt[ib + 1] += cnt[ib];
-  PetscCall(PetscMalloc2(nb + 1, &xadj, cnt[nb] + 1, &adj));
-  PetscCall(PetscArraycpy(xadj, cnt, nb + 1));
-  for (PetscInt ib = 0; ib < nb; ib++)
-    for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
-      adj[cnt[ib]++]     = tj[p];
-      adj[cnt[tj[p]]++] = ib;
-    }
-  nz = 0;
-  for (PetscInt ib = 0; ib < nb; ib++) mk[ib] = -1;
-  for (PetscInt ib = 0; ib < nb; ib++) {
-    PetscInt start = nz;
-    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++)
-      if (mk[adj[p]] != ib) {
-        mk[adj[p]] = ib;
-        adj[nz++]  = adj[p];
-      }
-    xadj[ib] = start;
-  }
-  xadj[nb] = nz;
-  PetscCall(SortedTranspose(nb, xadj, adj));
-  PetscCall(PetscFree(cnt));
-  PetscCall(PetscFree2(mk, ti));
-  PetscCall(PetscFree(tj));
-
-  /* ordering */
-  PetscCall(PetscMalloc2(nb, &a->perm, nb, &a->iperm));
-  PetscCall(PipeKSPOrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
-  for (PetscInt i = 0; i < nb; i++) a->iperm[a->perm[i]] = i;
-  if (a->check && a->independent) { /* every colour an independent set of the graph */
-    PetscInt *col, bad = 0;
-    PetscCall(PetscMalloc1(nb, &col));
-    for (PetscInt c = 0; c < a->ncolors; c++)
-      for (PetscInt i = a->colorptr[c]; i < a->colorptr[c + 1]; i++) col[a->perm[i]] = c;
-    for (PetscInt ib = 0; ib < nb; ib++)
-      for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) bad += (col[adj[p]] == col[ib]);
-    PetscCall(PetscFree(col));
-    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
-    PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
-  }
-
-  /* pattern of the factor in the new numbering: symmetric graph plus the diagonal, sorted rows */
-  PetscCall(PetscMalloc3(nb + 1, &a->fi, nz + nb, &a->fj, nb, &a->fdiag));
-  a->fi[0] = 0;
-  for (PetscInt i = 0; i < nb; i++) {
-    PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
-    row[len++] = i;
-    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
-    a->fi[i + 1] = a->fi[i] + len;
-  }
-  PetscCall(SortedTranspose(nb, a->fi, a->fj));
-  for (PetscInt i = 0; i < nb; i++)
-    for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
-      if (a->fj[p] == i) a->fdiag[i] = p;
-  a->nnzb = a->fi[nb];
+  PetscCall(PCASDDICOrder_Private(pc, nb, xadj, adj));
+  PetscCall(PCASDDICFactorSymbolic_Private(a, xadj, adj));
   PetscCall(PetscFree2(xadj, adj));
-  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
   PetscCall(MatCreateVecs(pc->pmat, &a->t, NULL));
   PetscCall(VecDuplicate(a->t, &a->w));
   PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
   PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
-                      a->rawkind == 1 ? "as SeqAIJ arrays" : a->rawkind == 2 ? "as SeqBAIJ blocks" : a->rawkind == 3 ? "as SeqBAIJ blocks split into points" : "through MatGetRow"));
-  PetscFunctionReturn(0);
-}
-
-/* Where each entry of Ad lands in the permuted factor (once per pattern). The fast paths index the
-   raw value arrays: SeqAIJ in CSR order, SeqBAIJ block by block, each block column-major. */
-static PetscErrorCode PCASDDICBuildFillMap(PC_ASDDIC *a, Mat Ad)
-{
-  const PetscInt bs = a->bs, bs2 = bs * bs;
-  PetscInt       k = 0, cap, *pos;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(a->nb, &pos));
-  if (a->rawkind) {
-    PetscInt        n;
-    const PetscInt *ia, *ja;
-    const PetscInt  rb = a->rawbs, rb2 = rb * rb, e = rb / bs; /* e factor (block) rows per raw row */
-    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    k = ia[n] * rb2;
-    PetscCall(PetscMalloc1(k + 1, &a->fmap));
-    /* entry (R, C) of raw block p sits at p*rb2 + C*rb + R (column-major; 1x1 for SeqAIJ); it belongs
-       to factor row iperm[ib*e + R/bs], factor column iperm[ja[p]*e + C/bs], at (R%bs, C%bs) there */
-    for (PetscInt ib = 0; ib < n; ib++)
-      for (PetscInt fr = 0; fr < e; fr++) {
-        const PetscInt i = a->iperm[ib * e + fr];
-        for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-        for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++)
-          for (PetscInt C = 0; C < rb; C++) {
-            const PetscInt base = pos[a->iperm[ja[p] * e + C / bs]] * bs2 + C % bs;
-            for (PetscInt r = 0; r < bs; r++) a->fmap[p * rb2 + C * rb + fr * bs + r] = base + r * bs;
-          }
-      }
-    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
-  } else {
-    MatInfo info;
-    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
-    cap = (PetscInt)info.nz_used + 1;
-    PetscCall(PetscMalloc1(cap, &a->fmap));
-    for (PetscInt r = 0; r < a->nb * bs; r++) {
-      PetscInt        nc, i = a->iperm[r / bs];
-      const PetscInt *cols;
-      if (r % bs == 0) /* pos[new block column] = its slot in factor row i */
-        for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
-      PetscCall(MatGetRow(Ad, r, &nc, &cols, NULL));
-      if (k + nc > cap) { /* nz_used was an underestimate */
-        PetscInt *t;
-        cap = 2 * (k + nc);
-        PetscCall(PetscMalloc1(cap, &t));
-        PetscCall(PetscArraycpy(t, a->fmap, k));
-        PetscCall(PetscFree(a->fmap));
-        a->fmap = t;
-      }
-      for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = pos[a->iperm[cols[j] / bs]] * bs2 + (r % bs) * bs + cols[j] % bs;
-      PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
-    }
-  }
-  PetscCall(PetscFree(pos));
-  a->nfmap = k;
-  PetscFunctionReturn(0);
-}
-
-/* Copies the values of Ad into the permuted pattern (a->fa0) */
-static PetscErrorCode PCASDDICFillValues(PC_ASDDIC *a, Mat Ad)
-{
-  PetscInt k = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscArrayzero(a->fa0, a->nnzb * a->bs * a->bs));
-  if (a->rawkind) {
-    PetscInt           n;
-    const PetscInt    *ia, *ja;
-    const PetscScalar *aa;
-    PetscScalar       *ab;
-    PetscCall(RawGetIJ(Ad, a->rawkind, &n, &ia, &ja));
-    k = ia[n] * a->rawbs * a->rawbs;
-    PetscCall(RawRestoreIJ(Ad, a->rawkind, &n, &ia, &ja));
-    PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
-    if (a->rawkind == 1) {
-      PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
-      for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = aa[j];
-      PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
-    } else {
-      PetscCall(MatSeqBAIJGetArray(Ad, &ab));
-      for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = ab[j];
-      PetscCall(MatSeqBAIJRestoreArray(Ad, &ab));
-    }
-    PetscFunctionReturn(0);
-  }
-  for (PetscInt r = 0; r < a->nb * a->bs; r++) {
-    PetscInt           nc;
-    const PetscScalar *vals;
-    PetscCall(MatGetRow(Ad, r, &nc, NULL, &vals));
-    PetscCheck(k + nc <= a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
-    for (PetscInt j = 0; j < nc; j++) a->fa0[a->fmap[k + j]] = vals[j];
-    k += nc;
-    PetscCall(MatRestoreRow(Ad, r, &nc, NULL, &vals));
-  }
-  PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
+                      ASDDICLayouts[a->layout]));
   PetscFunctionReturn(0);
 }
 
@@ -354,16 +80,15 @@ static PetscInt ASDDICThreads(PC pc)
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
-  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
-  Mat         Ad, Aconv = NULL;
-  PetscInt    m, bsmat, bs, badrow = -1, fail[2], rawkind = 0, rawbs = 1;
-  PetscBool   sbaij, ok;
-  PetscReal   alpha = 0;
-  PetscMPIInt rank;
+  PC_ASDDIC     *a = (PC_ASDDIC *)pc->data;
+  Mat            Ad, Aconv = NULL;
+  PetscInt       m, bsmat, bs, rawbs = 1;
+  PCASDDICLayout layout = PCASDDIC_LAYOUT_GETROW;
+  PetscBool      sbaij;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(ASDDIC_SetUp, pc, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
     PipeKSPOrderingType def = ASDDICThreads(pc) > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
@@ -372,7 +97,6 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
       a->reorder  = PETSC_TRUE;
     }
   }
-  PetscCall(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
   PetscCall(PCSetFailedReason(pc, PC_NOERROR));
   PetscCall(MatGetDiagonalBlock(pc->pmat, &Ad));
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQSBAIJ, &sbaij));
@@ -382,67 +106,24 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   }
   PetscCall(MatGetLocalSize(Ad, &m, NULL));
   PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
-  bs = (a->block == 0) ? 1 : bsmat;
+  bs = (a->block == PCASDDIC_BLOCK_POINT) ? 1 : bsmat;
   PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
-  PetscCall(RawKind(Ad, bs, &rawkind, &rawbs));
-  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || rawkind != a->rawkind) {
-    PetscCall(PCASDDICSymbolic(pc, Ad, bs, rawkind, rawbs));
-    PetscCall(PCASDDICBuildFillMap(a, Ad));
+  PetscCall(PCASDDICGetLayout_Private(Ad, bs, &layout, &rawbs));
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || layout != a->layout) {
+    PetscCall(PCASDDICSymbolic(pc, Ad, bs, layout, rawbs));
+    PetscCall(PCASDDICBuildFillMap_Private(a, Ad));
     PetscCall(PCASDDICSplitSymbolic_Private(a));
   }
-  PetscCall(PCASDDICFillValues(a, Ad));
+  PetscCall(PCASDDICFillValues_Private(a, Ad));
   PetscCall(MatDestroy(&Aconv));
 
-  /* numeric IC(0); on breakdown retry with a growing Manteuffel shift A + alpha diag(A) */
-  a->nshifts = 0;
-  PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
-  if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
-    for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
-      PetscCall(PetscInfo(pc, "%s broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", badrow, (double)alpha));
-      a->nshifts++;
-      PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));
-      if (ok) break;
-    }
-  }
-  if (ok) PetscCall(PCASDDICSplitNumeric_Private(a));
-  a->alpha = ok ? alpha : 0;
-  if (a->alpha > 0) PetscCall(PetscInfo(pc, "local factorization succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
-  /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
-  fail[0] = ok ? 0 : 1;
-  fail[1] = ok ? -1 : (PetscInt)rank;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
-  a->failed = fail[0] ? PETSC_TRUE : PETSC_FALSE;
-  if (a->failed) {
-    PetscCall(PetscInfo(pc, "local factorization of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
-    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
-    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
-               "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
-  }
+  PetscCall(PCASDDICFactor_Private(pc));
   PetscCall(PCASDDICSetUpSweeps_Private(pc));
   PetscCall(PetscTime(&t1));
   a->t_setup = t1 - t0;
   if (a->estits) PetscCall(PetscInfo(pc, "set-up %g s, of which the eigenvalue estimate %g s\n", a->t_setup, a->t_est));
-  PetscCall(PetscLogEventEnd(ASDDIC_SetUp, pc, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-/* z = M^{-1} r: each rank's kernel on its own rows */
-PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
-{
-  PC_ASDDIC         *a = (PC_ASDDIC *)pc->data;
-  const PetscScalar *ra;
-  PetscScalar       *za;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(ASDDIC_Sweep, pc, r, z, 0));
-  PetscCall(VecGetArrayRead(r, &ra));
-  PetscCall(VecGetArrayWrite(z, &za));
-  PetscCall(PCASDDICSolveLocal_Private(a, ra, za));
-  PetscCall(VecRestoreArrayWrite(z, &za));
-  PetscCall(VecRestoreArrayRead(r, &ra));
-  PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
-  PetscCall(PetscLogEventEnd(ASDDIC_Sweep, pc, r, z, 0));
+  PetscCall(PetscLogEventEnd(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -457,9 +138,9 @@ static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscLogEventBegin(ASDDIC_Apply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(PCASDDIC_Apply, pc, x, y, 0));
   PetscCall(PCASDDICApply_Private(pc, x, y, transpose));
-  PetscCall(PetscLogEventEnd(ASDDIC_Apply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(PCASDDIC_Apply, pc, x, y, 0));
   PetscFunctionReturn(0);
 }
 
@@ -491,10 +172,11 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PipeKSPOrderingType ord = a->ordering;
   PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum(), steps = a->eststeps, neig = 2;
-  PetscBool           blk = a->block ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
+  PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
   PCASDDICSweepType   sw  = a->sweep;
+  PCASDDICKernelType  ker = a->kernel;
   PetscReal           eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
 
   PetscFunctionBegin;
@@ -526,6 +208,8 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
   PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
+  PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
+  if (flg) PetscCall(PCASDDICSetKernelType(pc, ker));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
   if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
   PetscOptionsHeadEnd();
@@ -549,7 +233,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == 0 ? "point" : (a->block > 0 ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
   else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_RCM]));
@@ -569,6 +253,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : "tuned (unrolled, threads share a colour)"));
 #if defined(PIPEKSP_HAVE_OPENMP)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -613,7 +298,8 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
 .  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
--  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
+.  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
+-  -pc_asddic_kernel <tuned,reference> - the tuned triangular sweeps (default) or the plain reference ones, see `PCASDDICSetKernelType()`
 
    Level: intermediate
 
@@ -623,7 +309,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
    IC(0) can have lambda > 2 (on nearly incompressible elasticity, or with multicolouring), and then
    GeoFEM's undamped sweeps are indefinite. Symmetric Gauss-Seidel has lambda in (0, 1] on one rank
    (M - A = L D^{-1} L^T >= 0), but over several ranks M - A also holds the couplings between ranks and
-   lambda goes above 2 too (nu >= 0.45 on the cube, 4 ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
+   lambda goes above 2 too (nearly incompressible elasticity over several ranks). So at set-up 10 CG steps on A with M as preconditioner, on a random right-hand side and
    collectively over the ranks, estimate the extreme eigenvalues as `KSPCHEBYSHEV` does. Chebyshev sweeps
    (the default) use the interval [lambda_min, 1.1 lambda_max]: P_K is positive definite for every
    eigenvalue below the sum of the two bounds, and needs no more outer iterations than the undamped sweeps
@@ -653,15 +339,15 @@ PetscErrorCode PCCreate_ASDDIC(PC pc)
   PC_ASDDIC *a = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPPCInitializePackage());
   PetscCall(PetscNew(&a));
   a->ordering   = PIPEKSP_ORDERING_RCM;
   a->local      = PCASDDIC_LOCAL_IC;
-  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* never more outer iterations than undamped Richardson on the cube */
+  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
   a->colors     = ASDDIC_DEFAULT_COLORS;
-  a->block      = -1;
+  a->block      = PCASDDIC_BLOCK_AUTO;
   a->iterations = 2;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
+  a->kernel     = PCASDDIC_KERNEL_TUNED;
   a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   a->eststeps   = -1;
   a->safety     = 1.1;
@@ -826,8 +512,8 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
-  if (a && a->block != (blk ? 1 : 0)) {
-    a->block   = blk ? 1 : 0;
+  if (a && a->block != (blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT)) {
+    a->block   = blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT;
     a->reorder = PETSC_TRUE;
     ASDDICChanged(pc);
   }
@@ -1147,6 +833,41 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
 }
 
 /*@
+   PCASDDICSetKernelType - Chooses the implementation of the triangular sweeps of the local kernel of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  type - `PCASDDIC_KERNEL_TUNED` (default: unrolled for block sizes 1, 2, 3, threads share each colour) or
+          `PCASDDIC_KERNEL_REFERENCE` (plain row-by-row sweeps on one thread)
+
+   Options Database Key:
+.  -pc_asddic_kernel <tuned,reference> - the implementation
+
+   Level: developer
+
+   Note:
+   Both apply the same M^{-1}; they differ only by round-off. The reference one is there to be read
+   and to check the tuned one against.
+
+.seealso: `PCASDDIC`, `PCASDDICKernelType`, `PCASDDICSetThreads()`
+@*/
+PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(type == PCASDDIC_KERNEL_TUNED || type == PCASDDIC_KERNEL_REFERENCE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown kernel %d: use tuned or reference", (int)type);
+  if (a && a->kernel != type) {
+    a->kernel = type;
+    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
    PCASDDICGetEigenvalueBounds - Gets the bounds on the eigenvalues of M^{-1}A and the Richardson damping
    that the sweeps of `PCASDDIC` use, after set-up
 
@@ -1249,26 +970,5 @@ PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymboli
     *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
              (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
   }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PipeKSPPCFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  ASDDICPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode PipeKSPPCInitializePackage(void)
-{
-  PetscFunctionBegin;
-  if (ASDDICPackageInitialized) PetscFunctionReturn(0);
-  ASDDICPackageInitialized = PETSC_TRUE;
-  if (!PIPEKSP_CLASSID) PetscCall(PipeKSPInitializePackage());
-  PetscCall(PetscLogEventRegister("ASDDICSetUp", PIPEKSP_CLASSID, &ASDDIC_SetUp));
-  PetscCall(PetscLogEventRegister("ASDDICApply", PIPEKSP_CLASSID, &ASDDIC_Apply));
-  PetscCall(PetscLogEventRegister("ASDDICSweep", PIPEKSP_CLASSID, &ASDDIC_Sweep));
-  PetscCall(PetscLogEventRegister("ASDDICEstEig", PIPEKSP_CLASSID, &ASDDIC_EstEig));
-  PetscCall(PetscRegisterFinalize(PipeKSPPCFinalizePackage));
   PetscFunctionReturn(0);
 }

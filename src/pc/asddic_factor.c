@@ -1,10 +1,7 @@
-/* Numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block) on the permuted pattern, and the
-   colour-parallel forward/backward sweeps of asddic. */
+/* The local kernel of asddic (docs/algorithms.md section 3): the pattern of the factor in the new
+   numbering, numeric IC(0) or symmetric Gauss-Seidel (point or bs x bs block), and the split of the
+   factor into the L and U copies the tuned sweeps read. */
 #include <pipeksp/asddicimpl.h>
-#include <pipeksp/threadsimpl.h>
-#if defined(PIPEKSP_HAVE_OPENMP)
-  #include <omp.h>
-#endif
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
 #if defined(__GNUC__)
@@ -35,7 +32,8 @@ ASDDIC_INLINE void BlkTMult(PetscInt bs, const MatScalar *A, const MatScalar *B,
 }
 
 /* Inverse of a block that must be SPD: Cholesky of its symmetric part; PETSC_FALSE on a
-   non-positive (or NaN) pivot, whose value goes to *piv. wk: 2 bs^2. */
+   non-positive (or NaN) pivot, whose value goes to *piv. wk: 2 bs^2. Not PETSc's
+   PetscKernel_A_gets_inverse_A_3 (LU with pivoting): it does not see a negative pivot, IC(0)'s breakdown. */
 static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, MatScalar *wk, PetscReal *piv)
 {
   MatScalar *L = wk, *Li = wk + bs * bs;
@@ -72,6 +70,30 @@ static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, Mat
     }
   *piv = 1;
   return PETSC_TRUE;
+}
+
+/* Pattern of the factor in the new numbering: the symmetric graph (xadj, adj) plus the diagonal,
+   sorted rows; allocates the factor's arrays */
+PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *a, const PetscInt *xadj, const PetscInt *adj)
+{
+  const PetscInt nb = a->nb, bs = a->bs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(nb + 1, &a->fi, xadj[nb] + nb, &a->fj, nb, &a->fdiag));
+  a->fi[0] = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt ib = a->perm[i], *row = a->fj + a->fi[i], len = 0;
+    row[len++] = i;
+    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) row[len++] = a->iperm[adj[p]];
+    a->fi[i + 1] = a->fi[i] + len;
+  }
+  PetscCall(PCASDDICSortedTranspose_Private(nb, a->fi, a->fj));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
+      if (a->fj[p] == i) a->fdiag[i] = p;
+  a->nnzb = a->fi[nb];
+  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
+  PetscFunctionReturn(0);
 }
 
 /* Up-looking IC(0) in LDL^T form on the symmetric pattern: row i of U (j >= i) gets
@@ -211,179 +233,42 @@ PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
   PetscFunctionReturn(0);
 }
 
-/* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
-ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
+/* The numeric factorization of PCSetUp: IC(0) or SGS of a->fa0; on breakdown retried with a growing
+   Manteuffel shift A + alpha diag(A) (-pc_asddic_shift diagonal). Collective: every rank learns
+   whether some rank failed, so the error or PC_FACTOR_NUMERIC_ZEROPIVOT is the same on all. */
+PetscErrorCode PCASDDICFactor_Private(PC pc)
 {
-  PetscScalar     s[8];
-  const PetscInt  bs2 = bs * bs;
-  const PetscScalar *ri = r + perm[i] * bs;
-  for (PetscInt c = 0; c < bs; c++) s[c] = ri[c];
-  for (PetscInt p = li[i]; p < li[i + 1]; p++) {
-    const MatScalar   *v  = la + p * bs2;
-    const PetscScalar *yj = y + lj[p] * bs;
-    for (PetscInt rr = 0; rr < bs; rr++)
-      for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
-  }
-  for (PetscInt c = 0; c < bs; c++) y[i * bs + c] = s[c];
-}
-
-/* One row of the backward sweep y_i = D_i^{-1} (y_i - sum_{j>i} U_ij y_j), z_{perm(i)} = y_i */
-ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
-{
-  PetscScalar     s[8];
-  const PetscInt  bs2 = bs * bs;
-  const MatScalar *d  = dinv + i * bs2;
-  PetscScalar     *zi = z + perm[i] * bs;
-  for (PetscInt c = 0; c < bs; c++) s[c] = y[i * bs + c];
-  for (PetscInt p = pb; p < pe; p++) {
-    const MatScalar   *v  = ua + p * bs2;
-    const PetscScalar *yj = y + uj[p] * bs;
-    for (PetscInt rr = 0; rr < bs; rr++)
-      for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
-  }
-  for (PetscInt rr = 0; rr < bs; rr++) {
-    PetscScalar t = 0;
-    for (PetscInt c = 0; c < bs; c++) t += d[rr * bs + c] * s[c];
-    y[i * bs + rr] = t;
-    zi[rr]         = t;
-  }
-}
-
-/* Hand-unrolled rows for bs = 1 and 3: scalar accumulators stay in registers */
-ASDDIC_INLINE void FwdRow1(PetscInt i, const PetscInt *fi, const PetscInt *fj, const MatScalar *fa, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
-{
-  PetscScalar s0 = r[perm[i]], s1 = 0;
-  PetscInt    p = fi[i], e = fi[i + 1];
-  for (; p + 1 < e; p += 2) {
-    s0 -= fa[p] * y[fj[p]];
-    s1 -= fa[p + 1] * y[fj[p + 1]];
-  }
-  if (p < e) s0 -= fa[p] * y[fj[p]];
-  y[i] = s0 + s1;
-}
-
-ASDDIC_INLINE void BwdRow1(PetscInt i, PetscInt p, PetscInt e, const PetscInt *fj, const MatScalar *fa, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
-{
-  PetscScalar s0 = y[i], s1 = 0;
-  for (; p + 1 < e; p += 2) {
-    s0 -= fa[p] * y[fj[p]];
-    s1 -= fa[p + 1] * y[fj[p + 1]];
-  }
-  if (p < e) s0 -= fa[p] * y[fj[p]];
-  y[i] = dinv[i] * (s0 + s1);
-  z[perm[i]] = y[i];
-}
-
-ASDDIC_INLINE void FwdRow3(PetscInt i, const PetscInt *fi, const PetscInt *fj, const MatScalar *fa, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
-{
-  const PetscScalar *ri = r + 3 * perm[i];
-  PetscScalar        s0 = ri[0], s1 = ri[1], s2 = ri[2];
-  for (PetscInt p = fi[i]; p < fi[i + 1]; p++) {
-    const MatScalar   *v  = fa + 9 * p;
-    const PetscScalar *yj = y + 3 * fj[p];
-    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
-    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
-    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
-    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
-  }
-  y[3 * i]     = s0;
-  y[3 * i + 1] = s1;
-  y[3 * i + 2] = s2;
-}
-
-ASDDIC_INLINE void BwdRow3(PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *fj, const MatScalar *fa, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
-{
-  PetscScalar      s0 = y[3 * i], s1 = y[3 * i + 1], s2 = y[3 * i + 2], *zi = z + 3 * perm[i];
-  const MatScalar *d  = dinv + 9 * i;
-  for (PetscInt p = pb; p < pe; p++) {
-    const MatScalar   *v  = fa + 9 * p;
-    const PetscScalar *yj = y + 3 * fj[p];
-    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
-    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
-    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
-    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
-  }
-  zi[0] = y[3 * i]     = d[0] * s0 + d[1] * s1 + d[2] * s2;
-  zi[1] = y[3 * i + 1] = d[3] * s0 + d[4] * s1 + d[5] * s2;
-  zi[2] = y[3 * i + 2] = d[6] * s0 + d[7] * s1 + d[8] * s2;
-}
-
-/* Both sweeps; colour by colour, rows of one colour shared by the threads (they are not coupled).
-   The progress hook runs on the master thread between colours. BS is a constant for the common
-   sizes so that the compiler unrolls the block kernels. */
-#define ASDDIC_SWEEP(NAME, BS) \
-  static PetscErrorCode NAME(const PC_ASDDIC *a, PetscInt bsarg, PetscInt nt, const PetscScalar *r, PetscScalar *z) \
-  { \
-    const PetscInt   bs = (BS) ? (BS) : bsarg, nc = a->ncolors, nbm1 = a->nb - 1; \
-    (void)bs; \
-    const PetscInt  *li = a->li, *lj = a->lj, *ui = a->ui, *uj = a->uj, *perm = a->perm, *cp = a->colorptr; \
-    const MatScalar *la = a->la, *ua = a->ua, *dinv = a->dinv; \
-    PetscScalar     *y  = a->work; \
-    PetscErrorCode   perr = 0; \
-    if (nt <= 1) { /* no parallel region: lets the compiler keep everything in registers */ \
-      for (PetscInt i = 0; i < cp[nc]; i++) FWD(bs, i, li, lj, la, perm, r, y); \
-      for (PetscInt i = cp[nc] - 1; i >= 0; i--) BWD(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z); \
-      return PipeKSPProgressPoll(); \
-    } \
-    _Pragma("omp parallel num_threads(nt)") \
-    { \
-      for (PetscInt c = 0; c < nc; c++) { \
-        _Pragma("omp for schedule(static)") \
-        for (PetscInt i = cp[c]; i < cp[c + 1]; i++) FWD(bs, i, li, lj, la, perm, r, y); \
-        _Pragma("omp master") \
-        { \
-          PetscErrorCode e = PipeKSPProgressPoll(); \
-          if (e) perr = e; \
-        } \
-      } \
-      for (PetscInt c = nc - 1; c >= 0; c--) { \
-        _Pragma("omp for schedule(static)") \
-        for (PetscInt i = cp[c + 1] - 1; i >= cp[c]; i--) BWD(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z); \
-        _Pragma("omp master") \
-        { \
-          PetscErrorCode e = PipeKSPProgressPoll(); \
-          if (e) perr = e; \
-        } \
-      } \
-    } \
-    return perr; \
-  }
-
-#define FWD(bs, ...) FwdRow1(__VA_ARGS__)
-#define BWD(bs, ...) BwdRow1(__VA_ARGS__)
-ASDDIC_SWEEP(Sweep1, 1)
-#undef FWD
-#undef BWD
-#define FWD(bs, ...) FwdRow3(__VA_ARGS__)
-#define BWD(bs, ...) BwdRow3(__VA_ARGS__)
-ASDDIC_SWEEP(Sweep3, 3)
-#undef FWD
-#undef BWD
-#define FWD FwdRow
-#define BWD BwdRow
-ASDDIC_SWEEP(Sweep2, 2)
-ASDDIC_SWEEP(SweepN, 0)
-#undef FWD
-#undef BWD
-
-/* z = M_loc^{-1} r on local arrays in the matrix's (unpermuted) local numbering */
-PetscErrorCode PCASDDICSolveLocal_Private(PC_ASDDIC *a, const PetscScalar *r, PetscScalar *z)
-{
-  PetscInt nt = a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1;
+  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
+  PetscInt    badrow = -1, fail[2];
+  PetscBool   ok;
+  PetscReal   alpha = 0;
+  PetscMPIInt rank;
 
   PetscFunctionBegin;
-  switch (a->bs) {
-  case 1:
-    PetscCall(Sweep1(a, 1, nt, r, z));
-    break;
-  case 2:
-    PetscCall(Sweep2(a, 2, nt, r, z));
-    break;
-  case 3:
-    PetscCall(Sweep3(a, 3, nt, r, z));
-    break;
-  default:
-    PetscCall(SweepN(a, a->bs, nt, r, z));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
+  a->nshifts = 0;
+  PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
+  if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
+    for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
+      PetscCall(PetscInfo(pc, "%s broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", badrow, (double)alpha));
+      a->nshifts++;
+      PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));
+      if (ok) break;
+    }
+  }
+  if (ok) PetscCall(PCASDDICSplitNumeric_Private(a));
+  a->alpha = ok ? alpha : 0;
+  if (a->alpha > 0) PetscCall(PetscInfo(pc, "local factorization succeeded with diagonal shift alpha = %g after %" PetscInt_FMT " retries\n", (double)a->alpha, a->nshifts));
+  /* every rank learns whether some rank failed, so errors and PC_FAILED are collective */
+  fail[0] = ok ? 0 : 1;
+  fail[1] = ok ? -1 : (PetscInt)rank;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  a->failed = fail[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (a->failed) {
+    PetscCall(PetscInfo(pc, "local factorization of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
+               "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
   }
   PetscFunctionReturn(0);
 }

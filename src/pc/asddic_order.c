@@ -1,5 +1,7 @@
 /* Orderings of a rank's local graph for asddic: natural, RCM, greedy multicolouring (mc) and
-   cyclic multicolouring of RCM levels (CM-RCM, Nakajima/GeoFEM). */
+   cyclic multicolouring of RCM levels (CM-RCM, Nakajima's GeoFEM), docs/algorithms.md section 3.
+   PETSc's MatGetOrdering(MATORDERINGRCM) is not used: CM-RCM needs the level sets, and for rcm alone
+   its different start node and tie-breaking change the iteration counts. */
 #include <pipeksp/asddicimpl.h>
 
 /* Breadth-first level structure of the component of s among nodes with mark[v] != stamp.
@@ -178,7 +180,7 @@ static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscI
    Out: perm[new] = old, ncolors and colorptr[ncolors+1] (allocated here), independent (colours are
    independent sets), nlevels (RCM levels, 0 when not computed). Within one colour nodes keep their
    RCM (cmrcm) or natural (mc) order. natural and rcm give one sequential "colour". */
-PetscErrorCode PipeKSPOrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PipeKSPOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
+static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PipeKSPOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
 {
   PetscInt *order, *lev, *color, nc = 1;
 
@@ -241,5 +243,29 @@ PetscErrorCode PipeKSPOrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
     *independent = PETSC_TRUE;
   }
   PetscCall(PetscFree3(order, lev, color));
+  PetscFunctionReturn(0);
+}
+
+/* The ordering of the block rows of the local graph (xadj, adj) into a->perm, a->iperm, the colours
+   (a->ncolors, a->colorptr); with -pc_asddic_check, checks that every colour is an independent set */
+PetscErrorCode PCASDDICOrder_Private(PC pc, PetscInt nb, const PetscInt *xadj, const PetscInt *adj)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(nb, &a->perm, nb, &a->iperm));
+  PetscCall(OrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
+  for (PetscInt i = 0; i < nb; i++) a->iperm[a->perm[i]] = i;
+  if (a->check && a->independent) { /* every colour an independent set of the graph */
+    PetscInt *col, bad = 0;
+    PetscCall(PetscMalloc1(nb, &col));
+    for (PetscInt c = 0; c < a->ncolors; c++)
+      for (PetscInt i = a->colorptr[c]; i < a->colorptr[c + 1]; i++) col[a->perm[i]] = c;
+    for (PetscInt ib = 0; ib < nb; ib++)
+      for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++) bad += (col[adj[p]] == col[ib]);
+    PetscCall(PetscFree(col));
+    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
+    PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
+  }
   PetscFunctionReturn(0);
 }

@@ -1,205 +1,163 @@
-/* The ASDD sweeps of asddic around the local kernel M (each rank's IC(0) or SGS on its own rows), and
-   the set-up estimate of the extreme eigenvalues of M^{-1}A that keeps them positive definite.
-
-   K sweeps of damped Richardson give P_K = [I - (I - w M^{-1}A)^K] A^{-1}: SPD iff
-   1 - (1 - w lambda)^K > 0 for every eigenvalue lambda of M^{-1}A, which for even K needs
-   w lambda < 2. IC(0) can have lambda > 2, and so can Nakajima's GeoFEM kernel, SGS, once M is block
-   diagonal over several ranks (on one rank its lambda are in (0, 1]), so w comes from a Lanczos
-   estimate of lambda_max, the way PETSc's KSPChebyshev gets its bounds. K
-   Chebyshev sweeps on [emin, emax] give 1 - R_K(lambda) with R_K the scaled Chebyshev polynomial:
-   below 1 on (0, emax + emin), so SPD with the same margin, and closer to A^{-1} for the same cost
-   (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., Alg. 12.1). */
+/* The tuned triangular sweeps of asddic's local kernel M = (I + L)(D + U) on the split factor (la, ua):
+   rows unrolled for block sizes 1, 2 and 3, colours shared by OpenMP threads (the rows of one colour
+   are not coupled), the progress hook polled between colours. asddic_sweep_ref.c holds the plain
+   version, -pc_asddic_kernel reference, that these must match to round-off. */
 #include <pipeksp/asddicimpl.h>
+#include <pipeksp/threadsimpl.h>
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #include <omp.h>
+#endif
 
+#define ASDDIC_INLINE static inline __attribute__((always_inline))
 
-/* Eigenvalues of the symmetric tridiagonal (d, off-diagonal squares e2) below x (Sturm count) */
-static PetscInt SturmCount(PetscInt n, const PetscReal *d, const PetscReal *e2, PetscReal x)
+/* s -= sum_p V_p y_{cols[p]} over the blocks pb..pe-1 of one row: the block row product both sweeps
+   share. Point rows use two accumulators (returns their sum), 3x3 rows keep s in registers. */
+ASDDIC_INLINE PetscScalar RowSub1(PetscScalar s0, PetscInt p, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y)
 {
-  PetscInt  c = 0;
-  PetscReal q = 1;
-
-  for (PetscInt i = 0; i < n; i++) {
-    q = d[i] - x - (i ? e2[i - 1] / q : 0);
-    if (q == 0) q = -PETSC_MACHINE_EPSILON * (PetscAbsReal(d[i]) + PetscAbsReal(x) + PETSC_MACHINE_EPSILON);
-    if (q < 0) c++;
+  PetscScalar s1 = 0;
+  for (; p + 1 < pe; p += 2) {
+    s0 -= vals[p] * y[cols[p]];
+    s1 -= vals[p + 1] * y[cols[p + 1]];
   }
-  return c;
+  if (p < pe) s0 -= vals[p] * y[cols[p]];
+  return s0 + s1;
 }
 
-/* Smallest and largest eigenvalue of the tridiagonal by bisection inside its Gershgorin interval */
-static void TridiagExtremes(PetscInt n, const PetscReal *d, const PetscReal *e2, PetscReal *emin, PetscReal *emax)
+ASDDIC_INLINE void RowSub3(PetscInt pb, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y, PetscScalar *s)
 {
-  PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
-
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = (i ? PetscSqrtReal(e2[i - 1]) : 0) + (i + 1 < n ? PetscSqrtReal(e2[i]) : 0);
-    lo          = PetscMin(lo, d[i] - r);
-    hi          = PetscMax(hi, d[i] + r);
+  PetscScalar s0 = s[0], s1 = s[1], s2 = s[2];
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = vals + 9 * p;
+    const PetscScalar *yj = y + 3 * cols[p];
+    const PetscScalar  x0 = yj[0], x1 = yj[1], x2 = yj[2];
+    s0 -= v[0] * x0 + v[1] * x1 + v[2] * x2;
+    s1 -= v[3] * x0 + v[4] * x1 + v[5] * x2;
+    s2 -= v[6] * x0 + v[7] * x1 + v[8] * x2;
   }
-  for (PetscInt target = 0; target < 2; target++) { /* 0: smallest (count >= 1), 1: largest (count >= n) */
-    PetscReal l = lo, h = hi;
-    for (PetscInt it = 0; it < 100 && h - l > 1e-14 * PetscMax(PetscAbsReal(l), PetscAbsReal(h)); it++) {
-      PetscReal m = 0.5 * (l + h);
-      if (SturmCount(n, d, e2, m) >= (target ? n : 1)) h = m;
-      else l = m;
-    }
-    if (target) *emax = 0.5 * (l + h);
-    else *emin = 0.5 * (l + h);
+  s[0] = s0;
+  s[1] = s1;
+  s[2] = s2;
+}
+
+ASDDIC_INLINE void RowSub(PetscInt bs, PetscInt pb, PetscInt pe, const PetscInt *cols, const MatScalar *vals, const PetscScalar *y, PetscScalar *s)
+{
+  const PetscInt bs2 = bs * bs;
+
+  if (bs == 3) {
+    RowSub3(pb, pe, cols, vals, y, s);
+    return;
+  }
+  for (PetscInt p = pb; p < pe; p++) {
+    const MatScalar   *v  = vals + p * bs2;
+    const PetscScalar *yj = y + cols[p] * bs;
+    for (PetscInt rr = 0; rr < bs; rr++)
+      for (PetscInt c = 0; c < bs; c++) s[rr] -= v[rr * bs + c] * yj[c];
   }
 }
 
-/* steps of CG on A u = b, b random, preconditioned by the local kernel: its coefficients give the
-   Lanczos tridiagonal of M^{-1}A. Collective; stops early when the Krylov space is exhausted or a
-   curvature is not positive (*its: the steps that count, 0 when none did). */
-static PetscErrorCode EstimateEigenvalues(PC pc, PetscInt steps, PetscReal *emin, PetscReal *emax, PetscInt *its)
+/* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
+ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
 {
-  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
-  Vec         r = a->t, z = a->w, p = a->d, q;
-  PetscRandom rnd;
-  PetscReal  *d, *e2, alpha, alphaold = 1, beta = 0, rz, rz0, rzold, pq;
+  PetscScalar s[8];
+
+  if (bs == 1) {
+    y[i] = RowSub1(r[perm[i]], li[i], li[i + 1], lj, la, y);
+    return;
+  }
+  for (PetscInt c = 0; c < bs; c++) s[c] = r[perm[i] * bs + c];
+  RowSub(bs, li[i], li[i + 1], lj, la, y, s);
+  for (PetscInt c = 0; c < bs; c++) y[i * bs + c] = s[c];
+}
+
+/* One row of the backward sweep y_i = D_i^{-1} (y_i - sum_{j>i} U_ij y_j), z_{perm(i)} = y_i */
+ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
+{
+  PetscScalar      s[8];
+  const MatScalar *d = dinv + i * bs * bs;
+
+  if (bs == 1) {
+    y[i]       = dinv[i] * RowSub1(y[i], pb, pe, uj, ua, y);
+    z[perm[i]] = y[i];
+    return;
+  }
+  for (PetscInt c = 0; c < bs; c++) s[c] = y[i * bs + c];
+  RowSub(bs, pb, pe, uj, ua, y, s);
+  for (PetscInt rr = 0; rr < bs; rr++) {
+    PetscScalar t = d[rr * bs] * s[0];
+    for (PetscInt c = 1; c < bs; c++) t += d[rr * bs + c] * s[c];
+    y[i * bs + rr]       = t;
+    z[perm[i] * bs + rr] = t;
+  }
+}
+
+/* The rows lo..hi-1 of one sweep, forward (r -> work) or backward (work -> z); bs is a literal at the
+   call sites below, so the branches fold and the block loops unroll. */
+ASDDIC_INLINE void FwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r)
+{
+  const PetscInt  *li = a->li, *lj = a->lj, *perm = a->perm;
+  const MatScalar *la = a->la;
+  PetscScalar     *y  = a->work;
+
+  for (PetscInt i = lo; i < hi; i++) FwdRow(bs, i, li, lj, la, perm, r, y);
+}
+
+/* U rows are stored last row first: row i is slot nb-1-i of ui/uj/ua */
+ASDDIC_INLINE void BwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z)
+{
+  const PetscInt  *ui = a->ui, *uj = a->uj, *perm = a->perm, nbm1 = a->nb - 1;
+  const MatScalar *ua = a->ua, *dinv = a->dinv;
+  PetscScalar     *y  = a->work;
+
+  for (PetscInt i = hi - 1; i >= lo; i--) BwdRow(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
+}
+
+typedef void (*FwdFn)(const PC_ASDDIC *, PetscInt, PetscInt, const PetscScalar *);
+typedef void (*BwdFn)(const PC_ASDDIC *, PetscInt, PetscInt, PetscScalar *);
+
+static void Fwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(1, a, lo, hi, r); }
+static void Fwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(2, a, lo, hi, r); }
+static void Fwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(3, a, lo, hi, r); }
+static void FwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(a->bs, a, lo, hi, r); }
+static void Bwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(1, a, lo, hi, z); }
+static void Bwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(2, a, lo, hi, z); }
+static void Bwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(3, a, lo, hi, z); }
+static void BwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(a->bs, a, lo, hi, z); }
+
+/* z = M^{-1} r on local arrays in the matrix's (unpermuted) local numbering. With nt threads, colour
+   by colour, each thread takes a contiguous share of the colour's rows; the master thread polls the
+   progress hook between colours. */
+PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, const PetscScalar *r, PetscScalar *z)
+{
+  const PetscInt nc = a->ncolors, *cp = a->colorptr;
+  FwdFn          fwd = a->bs == 1 ? Fwd1 : a->bs == 2 ? Fwd2 : a->bs == 3 ? Fwd3 : FwdN;
+  BwdFn          bwd = a->bs == 1 ? Bwd1 : a->bs == 2 ? Bwd2 : a->bs == 3 ? Bwd3 : BwdN;
+  PetscErrorCode perr = 0;
 
   PetscFunctionBegin;
-  *its = 0;
-  PetscCall(PetscMalloc2(steps, &d, steps, &e2));
-  PetscCall(VecDuplicate(r, &q));
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(PetscRandomSetSeed(rnd, 0x5eed));
-  PetscCall(PetscRandomSeed(rnd));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(PCASDDICLocal_Private(pc, r, z));
-  PetscCall(VecDot(r, z, &rz));
-  rz0 = rz;
-  PetscCall(VecCopy(z, p));
-  for (PetscInt k = 0; k < steps; k++) {
-    PetscCall(PipeKSPMatMult(pc->pmat, p, q));
-    PetscCall(VecDot(p, q, &pq));
-    if (!(pq > 0) || !(rz > 0) || PetscIsInfOrNanReal(pq) || PetscIsInfOrNanReal(rz)) break;
-    alpha = rz / pq;
-    d[k]  = 1 / alpha + (k ? beta / alphaold : 0);
-    *its  = k + 1;
-    if (k + 1 == steps) break;
-    PetscCall(VecAXPY(r, -alpha, q));
-    PetscCall(PCASDDICLocal_Private(pc, r, z));
-    rzold = rz;
-    PetscCall(VecDot(r, z, &rz));
-    if (!(rz > 1e-28 * rz0) || PetscIsInfOrNanReal(rz)) break; /* converged: the eigenvalues found are exact */
-    beta  = rz / rzold;
-    e2[k] = beta / (alpha * alpha);
-    PetscCall(VecAYPX(p, beta, z));
-    alphaold = alpha;
-  }
-  if (*its) TridiagExtremes(*its, d, e2, emin, emax);
-  PetscCall(VecDestroy(&q));
-  PetscCall(PetscFree2(d, e2));
-  PetscFunctionReturn(0);
-}
-
-/* After the numeric factorization: the bounds [emin, emax] of M^{-1}A and the damping the sweeps use */
-PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
-{
-  PC_ASDDIC     *a     = (PC_ASDDIC *)pc->data;
-  PetscMPIInt     size;
-  PetscBool       sgs1; /* sgs on one rank: lambda_max(M^{-1}A) <= 1 is known */
-  const PetscBool cheb = a->sweep == PCASDDIC_SWEEP_CHEBYSHEV ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt        steps;
-  PetscLogDouble  t0, t1;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  /* one rank: M - A = L D^{-1} L^T >= 0, so lambda_max(M^{-1}A) <= 1 for an SPD A. Over several ranks
-     M is block diagonal and M - A holds the couplings between ranks, which are indefinite: the
-     eigenvalues go above 1, even above 2 (nu >= 0.45 on the cube, 4 ranks), as for IC(0). */
-  sgs1          = (a->local == PCASDDIC_LOCAL_SGS && size == 1) ? PETSC_TRUE : PETSC_FALSE;
-  a->estits     = 0;
-  a->emin_est   = a->emax_est = 0;
-  a->emin       = a->emax = 0;
-  a->t_est      = 0;
-  a->boundsfrom = "none (undamped sweeps)";
-  /* the estimate is needed for Chebyshev's interval and to damp Richardson (but around SGS on one
-     rank); one sweep is M^{-1} itself whatever the bounds */
-  steps = a->eststeps >= 0 ? a->eststeps : ((a->iterations > 1 && !a->eigsset && (cheb || (!sgs1 && a->omega_user == 0))) ? ASDDIC_ESTEIG_STEPS : 0);
-  if (a->eigsset) {
-    a->emin       = a->emin_user;
-    a->emax       = a->emax_user;
-    a->boundsfrom = "set by the user";
-  } else if (steps > 0 && !a->failed) {
-    PetscCall(PetscLogEventBegin(ASDDIC_EstEig, pc, 0, 0, 0));
-    PetscCall(PetscTime(&t0));
-    PetscCall(EstimateEigenvalues(pc, steps, &a->emin_est, &a->emax_est, &a->estits));
-    PetscCall(PetscTime(&t1));
-    PetscCall(PetscLogEventEnd(ASDDIC_EstEig, pc, 0, 0, 0));
-    a->t_est = t1 - t0;
-    a->nestimates++;
-    if (a->estits > 0) {
-      a->emin       = a->emin_est;
-      a->emax       = a->safety * a->emax_est;
-      a->boundsfrom = "estimated";
-    } else PetscCall(PetscInfo(pc, "eigenvalue estimate of M^-1 A failed (A or M not positive definite on the random vector): sweeps undamped\n"));
-  }
-  if (sgs1 && !a->eigsset) {
-    a->emax = 1;
-    if (a->estits > 0) a->boundsfrom = "lambda_max <= 1 (SGS), lambda_min estimated";
-    else a->boundsfrom = "lambda_max <= 1 (SGS)";
-  }
-  a->chebyshev = cheb;
-  if (cheb && a->iterations > 1 && !a->failed) { /* a failed PC returns Inf anyway */
-    if (!(a->emax > 0)) {
-      PetscCheck(steps > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "asddic: Chebyshev sweeps need bounds on the eigenvalues of M^-1 A: keep the estimate (-pc_asddic_esteig_steps > 0) or give -pc_asddic_eigenvalues emin,emax");
-      a->chebyshev = PETSC_FALSE; /* the estimate broke down: A is not SPD; fall back to GeoFEM's sweeps */
-      PetscCall(PetscInfo(pc, "no eigenvalue bounds for Chebyshev sweeps: undamped Richardson sweeps instead\n"));
-    } else if (!(a->emin > 0 && a->emin < a->emax)) a->emin = 0.01 * a->emax; /* one Lanczos step: widen downwards */
-  }
-  if (a->omega_user > 0) a->omega = a->omega_user;
-  else if (a->emax > 0) a->omega = PetscMin(1.0, ASDDIC_DAMPING_TARGET / a->emax);
-  else a->omega = 1;
-  if (a->estits) PetscCall(PetscInfo(pc, "eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps in %g s: [%g, %g]\n", a->estits, a->t_est, (double)a->emin_est, (double)a->emax_est));
-  if (a->iterations > 1) {
-    if (a->chebyshev) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " Chebyshev sweeps on [%g, %g] (%s)\n", a->iterations, (double)a->emin, (double)a->emax, a->boundsfrom));
-    else PetscCall(PetscInfo(pc, "%" PetscInt_FMT " Richardson sweeps, damping %g (%s%s)\n", a->iterations, (double)a->omega, a->omega_user > 0 ? "set by the user; bounds " : "bounds ", a->boundsfrom));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* y = P_K x; transpose: the same polynomial with A^T (M is symmetric by construction) */
-PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-  Vec        t = a->t, w = a->w, d = a->d;
-  PetscBool  symm = PETSC_FALSE, known = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (transpose) {
-    PetscCall(MatIsSymmetricKnown(pc->pmat, &known, &symm));
-    if (known && symm) transpose = PETSC_FALSE;
-  }
-#define ASDDIC_MATMULT(u, v) (transpose ? MatMultTranspose(pc->pmat, u, v) : PipeKSPMatMult(pc->pmat, u, v))
-  PetscCall(PCASDDICLocal_Private(pc, x, y));
-  if (a->iterations == 1) PetscFunctionReturn(0);
-  if (!a->chebyshev) {
-    if (a->omega != 1) PetscCall(VecScale(y, a->omega));
-    for (PetscInt it = 1; it < a->iterations; it++) {
-      PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(VecAYPX(t, -1.0, x));
-      PetscCall(PCASDDICLocal_Private(pc, t, w));
-      PetscCall(VecAXPY(y, a->omega, w));
+#if defined(PIPEKSP_HAVE_OPENMP)
+  if (nt > 1) {
+  #pragma omp parallel num_threads(nt)
+    {
+      const PetscInt t = omp_get_thread_num(), T = omp_get_num_threads();
+      for (PetscInt k = 0; k < 2 * nc; k++) { /* colours 0..nc-1 forward, then nc-1..0 backward */
+        const PetscInt c = k < nc ? k : 2 * nc - 1 - k, n = cp[c + 1] - cp[c], lo = cp[c] + n * t / T, hi = cp[c] + n * (t + 1) / T;
+        if (k < nc) fwd(a, lo, hi, r);
+        else bwd(a, lo, hi, z);
+  #pragma omp barrier
+  #pragma omp master
+        {
+          PetscErrorCode e = PipeKSPProgressPoll();
+          if (e) perr = e;
+        }
+      }
     }
-  } else {
-    const PetscReal theta = 0.5 * (a->emax + a->emin), delta = 0.5 * (a->emax - a->emin), sigma = theta / delta;
-    PetscReal       rho = 1 / sigma, rhonew;
-    PetscCall(VecScale(y, 1 / theta));
-    PetscCall(VecCopy(y, d));
-    for (PetscInt it = 1; it < a->iterations; it++) {
-      PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(VecAYPX(t, -1.0, x));
-      PetscCall(PCASDDICLocal_Private(pc, t, w));
-      rhonew = 1 / (2 * sigma - rho);
-      PetscCall(VecAXPBY(d, 2 * rhonew / delta, rhonew * rho, w));
-      PetscCall(VecAXPY(y, 1.0, d));
-      rho = rhonew;
-    }
+    PetscCall(perr);
+    PetscFunctionReturn(0);
   }
-#undef ASDDIC_MATMULT
+#endif
+  (void)nt;
+  fwd(a, 0, cp[nc], r);
+  bwd(a, 0, cp[nc], z);
+  PetscCall(PipeKSPProgressPoll());
   PetscFunctionReturn(0);
 }

@@ -141,3 +141,14 @@ set_tests_properties(pc_asddic_bench_bandwidth PROPERTIES ENVIRONMENT "${PIPEKSP
   PASS_REGULAR_EXPRESSION "asddic local solve: [0-9.]+ GB/s   STREAM triad: [0-9.]+ GB/s" LABELS pc)
 add_test(NAME pc_asddic_bench_colors COMMAND sh ${PROJECT_SOURCE_DIR}/bench/asddic_colors.sh ${PROJECT_BINARY_DIR} 13)
 set_tests_properties(pc_asddic_bench_colors PROPERTIES LABELS pc)
+
+# the tuned triangular sweeps against the reference ones: same M^-1 b to 1e-12, same iterations
+add_executable(pc_asddic_kernels ${CMAKE_CURRENT_LIST_DIR}/asddic_kernels.c)
+target_link_libraries(pc_asddic_kernels PRIVATE pipeksp)
+set_target_properties(pc_asddic_kernels PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_kernels)
+foreach(np 1 2)
+  add_test(NAME pc_asddic_kernels_np${np}
+    COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:pc_asddic_kernels> -cube_n 7 -malloc_debug -malloc_dump)
+  set_tests_properties(pc_asddic_kernels_np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "bytes;FAILED" LABELS pc PROCESSORS ${np})
+endforeach()
