@@ -350,26 +350,9 @@ static void SpMVBAIJ3(PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscI
   }
 }
 
-/* BAIJ, any bs <= 8: inlined with a constant bs so the compiler unrolls the block */
-PIPEKSP_INLINE void SpMVBAIJSmall(const PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  for (PetscInt i = b0; i < b1; i++) {
-    const PetscInt     n = ai[i + 1] - ai[i];
-    const PetscInt    *idx = aj + ai[i];
-    const PetscScalar *v   = aa + bs * bs * ai[i];
-    PetscScalar        s[8];
-
-    for (PetscInt r = 0; r < bs; r++) s[r] = 0;
-    for (PetscInt j = 0; j < n; j++, v += bs * bs) {
-      const PetscScalar *xb = x + bs * idx[j];
-      for (PetscInt cidx = 0; cidx < bs; cidx++)
-        for (PetscInt r = 0; r < bs; r++) s[r] += v[cidx * bs + r] * xb[cidx];
-    }
-    for (PetscInt r = 0; r < bs; r++) y[bs * i + r] = s[r];
-  }
-}
-
-static void SpMVBAIJGeneric(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscScalar *s)
+/* BAIJ, any bs; inlined so that a constant bs (the small cases below) lets the compiler unroll the block.
+   s holds bs partial sums. */
+PIPEKSP_INLINE void SpMVBAIJBlock(const PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscScalar *s)
 {
   for (PetscInt i = b0; i < b1; i++) {
     const PetscInt     n = ai[i + 1] - ai[i];
@@ -388,16 +371,18 @@ static void SpMVBAIJGeneric(PetscInt bs, PetscInt b0, PetscInt b1, const PetscIn
 
 static void SpMVBAIJRows(PetscInt bs, PetscScalar *work, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
+  PetscScalar s[8];
+
   switch (bs) {
-  case 1: SpMVBAIJSmall(1, b0, b1, ai, aj, aa, x, y); break;
-  case 2: SpMVBAIJSmall(2, b0, b1, ai, aj, aa, x, y); break;
+  case 1: SpMVBAIJBlock(1, b0, b1, ai, aj, aa, x, y, s); break;
+  case 2: SpMVBAIJBlock(2, b0, b1, ai, aj, aa, x, y, s); break;
   case 3: SpMVBAIJ3(b0, b1, ai, aj, aa, x, y); break;
-  case 4: SpMVBAIJSmall(4, b0, b1, ai, aj, aa, x, y); break;
-  case 5: SpMVBAIJSmall(5, b0, b1, ai, aj, aa, x, y); break;
-  case 6: SpMVBAIJSmall(6, b0, b1, ai, aj, aa, x, y); break;
-  case 7: SpMVBAIJSmall(7, b0, b1, ai, aj, aa, x, y); break;
-  case 8: SpMVBAIJSmall(8, b0, b1, ai, aj, aa, x, y); break;
-  default: SpMVBAIJGeneric(bs, b0, b1, ai, aj, aa, x, y, work);
+  case 4: SpMVBAIJBlock(4, b0, b1, ai, aj, aa, x, y, s); break;
+  case 5: SpMVBAIJBlock(5, b0, b1, ai, aj, aa, x, y, s); break;
+  case 6: SpMVBAIJBlock(6, b0, b1, ai, aj, aa, x, y, s); break;
+  case 7: SpMVBAIJBlock(7, b0, b1, ai, aj, aa, x, y, s); break;
+  case 8: SpMVBAIJBlock(8, b0, b1, ai, aj, aa, x, y, s); break;
+  default: SpMVBAIJBlock(bs, b0, b1, ai, aj, aa, x, y, work);
   }
 }
 
