@@ -26,10 +26,20 @@ const char *const PipeKSPProgressTypes[] = {"none", "poll", "thread", "auto", "b
    their own engine's slots and never touch it). */
 static PipeKSPRed RedTop = NULL;
 
+static int RedDepth(void)
+{
+  int d = 0;
+
+  for (PipeKSPRed p = RedTop; p; p = p->below) d++;
+  return d;
+}
+
+/* -info reports every push and pop with the depth after it: the nesting test reads these lines */
 static void RedPush(PipeKSPRed r)
 {
   r->below = RedTop;
   RedTop   = r;
+  (void)PetscInfo(NULL, "reduction stack: push %p, depth %d\n", (void *)r, RedDepth());
 }
 
 static void RedPop(PipeKSPRed r)
@@ -38,7 +48,10 @@ static void RedPop(PipeKSPRed r)
 
   for (p = &RedTop; *p; p = &(*p)->below)
     if (*p == r) {
+      const char *where = (p == &RedTop) ? "top" : "below the top";
+
       *p = r->below;
+      (void)PetscInfo(NULL, "reduction stack: pop %p (%s), depth %d\n", (void *)r, where, RedDepth());
       break;
     }
   r->below = NULL;

@@ -5,7 +5,10 @@ like cg inside cg (iterations within +-2, error at cg's level), and -ksp_view mu
 drove both engines: MPI_Test polls > 0 for the outer one (after the inner solve ended) and the inner one
 (while the outer reduction was pending). Prints FAIL lines and exits 1 on a mismatch."""
 import argparse
+import os
 import re
+import shutil
+import tempfile
 import subprocess
 import sys
 
@@ -55,6 +58,33 @@ for outer, inner in pairs:
     if len(polls) != want or min(polls) <= 0:
         print("  FAIL: expected %d engines with MPI_Test polls > 0, -ksp_view shows %s" % (want, polls))
         fails += 1
+
+# the stack itself (-info's "reduction stack:" lines, per rank): pipegv in pipegv must reach depth 2 (the
+# inner engine pushed while the outer one is pending), every depth-2 push is popped from the top before the
+# next one, and the stack is empty at the end
+cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib, "-ksp_type", "pipegv", "-ksp_ksp_type", "pipegv",
+       "-ksp_pipe_progress", "poll", "-ksp_ksp_pipe_progress", "poll"] + base[:-1]
+tmp = tempfile.mkdtemp()
+# one -info file per rank (info.<rank>): lines of two ranks on one stdout may interleave
+subprocess.run(cmd + ["-info", os.path.join(tmp, "info")], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=120)
+for rank in range(a.n):
+    with open(os.path.join(tmp, "info.%d" % rank)) as f:
+        out = f.read()
+    ev = re.findall(r"^\[%d\] .*reduction stack: (push|pop) (\S+)(?: \((top|below the top)\))?, depth (\d+)" % rank, out, re.M)
+    depth, maxd, bad = 0, 0, []
+    for kind, eng, where, d in ev:
+        depth += 1 if kind == "push" else -1
+        maxd = max(maxd, depth)
+        if int(d) != depth:
+            bad.append("depth %s reported, %d counted" % (d, depth))
+        if kind == "pop" and where != "top":
+            bad.append("pop of %s below the top in a clean nested solve" % eng)
+    print("rank %d: %d stack events, max depth %d, final depth %d" % (rank, len(ev), maxd, depth))
+    if not ev or maxd != 2 or depth != 0 or bad:
+        print("  FAIL: stack not nested as expected: %s" % "; ".join(bad[:3]))
+        fails += 1
+shutil.rmtree(tmp)
+
 if fails:
     print("%d run(s) FAILED" % fails)
     sys.exit(1)
