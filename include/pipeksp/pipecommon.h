@@ -88,6 +88,14 @@ PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar);
 /* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
    (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
 PETSC_INTERN PetscErrorCode KSPPipeCoefficients_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);
+/* the CG coefficients of one iteration: delta, the previous gamma and alpha in; alpha, beta out */
+typedef struct {
+  PetscScalar delta, gammaold, alphaold, alpha, beta;
+} KSPPipeCoef;
+/* after an iteration's reduction: the norm and convergence test, the guards, the iteration limit, gamma's
+   sign, the coefficients (when coef is given) and the breakdown guard; *stop when ksp->reason ends the
+   solve, *restart when the recurrences start again from b - A x */
+PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, KSPPipeCoef *, PetscBool *, PetscBool *);
 /* true when the reason set by the coefficients / gamma check is a breakdown to verify */
 #define KSPPipeIsBreakdown(ksp) ((ksp)->reason == KSP_DIVERGED_INDEFINITE_MAT || (ksp)->reason == KSP_DIVERGED_INDEFINITE_PC || (ksp)->reason == KSP_DIVERGED_BREAKDOWN)
 

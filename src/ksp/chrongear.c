@@ -89,10 +89,11 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PipeKSPRed  red;
   Mat         A;
   Vec        *v, X, B;
-  PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
-  PetscReal   dp, rn, un, xn, pn;
+  PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, delta;
+  KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscReal   rn, un, xn, pn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale, restart;
+  PetscBool   diagonalscale, restart, stop;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -123,30 +124,19 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     un = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
     xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
     pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
-    dp = KSPPipeNorm_Private(ksp, glob[CG_RED_RR], glob[CG_RED_UU], gamma);
-    PetscCall(KSPPipeConvergenceTest_Private(ksp, i, dp));
-    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
-    if (ksp->reason) break;
-    if (i >= ksp->max_it) {
-      ksp->reason = KSP_DIVERGED_ITS;
-      break;
-    }
-    PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
-    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    if (!ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
-    if (ksp->reason == KSP_DIVERGED_NANORINF) break;
-    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
-    if (ksp->reason) break;
+    coef.delta = delta;
+    PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
+    if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       continue;
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
+    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
     pipe->restart = PETSC_FALSE;
-    gammaold      = gamma;
-    alphaold      = alpha;
+    coef.gammaold = gamma;
+    coef.alphaold = coef.alpha;
     i++;
     if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));

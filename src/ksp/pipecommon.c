@@ -812,3 +812,31 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
   *alpha = gamma / den;
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  *stop = *restart = PETSC_FALSE;
+  PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
+  PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
+  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (ksp->reason) {
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
+  if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (coef && !ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, coef->delta, coef->gammaold, coef->alphaold, &coef->alpha, &coef->beta));
+  if (ksp->reason == KSP_DIVERGED_NANORINF) { /* no restart can mend an Inf or NaN in the data */
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
+  if (ksp->reason) *stop = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}

@@ -163,9 +163,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   Mat         A;
   Vec         X, B, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
-  PetscReal   dp, rn, un, xn, pn;
+  PetscReal   rn, un, xn, pn;
   PetscInt    its = 0;
-  PetscBool   diagonalscale, withgamma = PETSC_FALSE, restart;
+  PetscBool   diagonalscale, withgamma = PETSC_FALSE, restart, stop;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -198,18 +198,8 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     rn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_RR]));
     un = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_UU]));
     xn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_XX]));
-    dp = KSPPipeNorm_Private(ksp, glob[GR_R2_RR], glob[GR_R2_UU], gammanew);
-    PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
-    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
-    if (ksp->reason) break;
-    if (its >= ksp->max_it) {
-      ksp->reason = KSP_DIVERGED_ITS;
-      break;
-    }
-    PetscCall(KSPPipeCheckGamma_Private(ksp, gammanew));
-    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
-    if (ksp->reason) break;
+    PetscCall(KSPPipeTestIteration_Private(ksp, its, glob[GR_R2_RR], glob[GR_R2_UU], gammanew, rn, xn, NULL, &stop, &restart));
+    if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));

@@ -140,10 +140,11 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PipeKSPRed  red;
   Mat         A;
   Vec        *v;
-  PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, gammaold = 0.0, delta, alpha = 0.0, alphaold = 0.0, beta = 0.0;
-  PetscReal   dp, rn, xn, un, pn, qn;
+  PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, delta;
+  KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
+  PetscReal   rn, xn, un, pn, qn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale, restart;
+  PetscBool   diagonalscale, restart, stop;
 
   PetscFunctionBegin;
   PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
@@ -176,30 +177,19 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
     xn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_XX]));
     pn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_PP]));
     qn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_QQ]));
-    dp = KSPPipeNorm_Private(ksp, glob[GV_RED_RR], glob[GV_RED_UU], gamma);
-    PetscCall(KSPPipeConvergenceTest_Private(ksp, i, dp));
-    PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
-    if (ksp->reason) break;
-    if (i >= ksp->max_it) {
-      ksp->reason = KSP_DIVERGED_ITS;
-      break;
-    }
-    PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
-    if (ksp->reason == KSP_CONVERGED_ATOL) break; /* gamma = 0 */
-    if (!ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, delta, gammaold, alphaold, &alpha, &beta));
-    if (ksp->reason == KSP_DIVERGED_NANORINF) break;
-    PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
-    if (ksp->reason) break;
+    coef.delta = delta;
+    PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[GV_RED_RR], glob[GV_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
+    if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(TrueResidual(ksp, A));
       PetscCall(FreshDots(ksp, loc));
       continue;
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, alpha, beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, alpha, pipe->restart ? 0.0 : beta, rn, xn, un, pipe->restart ? un : pn, qn);
+    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, qn);
     pipe->restart = PETSC_FALSE;
-    gammaold      = gamma;
-    alphaold      = alpha;
+    coef.gammaold = gamma;
+    coef.alphaold = coef.alpha;
     i++;
     if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
       PetscCall(TrueResidual(ksp, A));
