@@ -93,20 +93,14 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, un, xn, pn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale, restart, stop;
+  PetscBool   restart, stop;
 
   PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   red = pipe->red;
   v   = ksp->work;
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
-
-  ksp->its    = 0;
-  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R])); /* r = b - A x */
   PetscCall(KSPPipeLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;

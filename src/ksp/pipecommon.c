@@ -505,6 +505,20 @@ PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
+{
+  PetscBool diagonalscale;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(PCGetOperators(ksp->pc, A, NULL));
+  PetscCall(KSPPipeSolveBegin_Private(ksp, *A));
+  ksp->its    = 0;
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPPipeSolveBegin_Private(KSP ksp, Mat A)
 {
   KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;

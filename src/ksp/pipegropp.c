@@ -165,11 +165,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
   PetscInt    its = 0;
-  PetscBool   diagonalscale, withgamma = PETSC_FALSE, restart, stop;
+  PetscBool   withgamma = PETSC_FALSE, restart, stop;
 
   PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   red = pipe->red;
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
@@ -179,11 +177,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   P   = ksp->work[3];
   S   = ksp->work[4];
   Q   = ksp->work[5];
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
-
-  ksp->its    = 0;
-  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, R)); /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, R, U));     /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));

@@ -144,18 +144,12 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
   PetscInt    i = 0;
-  PetscBool   diagonalscale, restart, stop;
+  PetscBool   restart, stop;
 
   PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   red = pipe->red;
   v   = ksp->work;
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(KSPPipeSolveBegin_Private(ksp, A));
-
-  ksp->its    = 0;
-  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));              /* r = b - A x */
   PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
   PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
