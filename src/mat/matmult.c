@@ -249,77 +249,36 @@ static PetscErrorCode SpMVValidate(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatT
 
 /* ---------------- kernels: rows [r0, r1) of the diagonal block ---------------- */
 
-/* AIJ: node k covers rows r..r+nodes[k]-1; rows in one node share the column list */
+/* AIJ: one node of g consecutive rows that share the column list (so row k's values start at v + k n);
+   inlined with a constant g so that the g sums stay in registers */
+PIPEKSP_INLINE void SpMVAIJNode(const PetscInt g, PetscInt n, const PetscInt *idx, const PetscScalar *v, const PetscScalar *x, PetscScalar *y)
+{
+  PetscScalar s[5] = {0, 0, 0, 0, 0};
+
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscScalar xj = x[idx[j]];
+    for (PetscInt k = 0; k < g; k++) s[k] += v[k * n + j] * xj;
+  }
+  for (PetscInt k = 0; k < g; k++) y[k] = s[k];
+}
+
+/* AIJ: node k covers rows r..r+nodes[k]-1 (at most 5) */
 static void SpMVAIJNodes(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
   for (PetscInt k = k0; k < k1; k++) {
     const PetscInt     sz = nodes[k], n = ai[r + 1] - ai[r];
     const PetscInt    *idx = aj + ai[r];
-    const PetscScalar *v1  = aa + ai[r];
-    PetscScalar        s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, xj;
-    PetscInt           j;
+    const PetscScalar *v   = aa + ai[r];
 
     /* the next group's indices and values, assuming its shape is this one's */
     PetscPrefetchBlock(idx + sz * n, n, 0, PETSC_PREFETCH_HINT_NTA);
-    PetscPrefetchBlock(v1 + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
-
+    PetscPrefetchBlock(v + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
     switch (sz) {
-    case 1:
-      for (j = 0; j < n; j++) s1 += v1[j] * x[idx[j]];
-      y[r] = s1;
-      break;
-    case 2: {
-      const PetscScalar *v2 = aa + ai[r + 1];
-      for (j = 0; j < n; j++) {
-        xj = x[idx[j]];
-        s1 += v1[j] * xj;
-        s2 += v2[j] * xj;
-      }
-      y[r]     = s1;
-      y[r + 1] = s2;
-    } break;
-    case 3: {
-      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2];
-      for (j = 0; j < n; j++) {
-        xj = x[idx[j]];
-        s1 += v1[j] * xj;
-        s2 += v2[j] * xj;
-        s3 += v3[j] * xj;
-      }
-      y[r]     = s1;
-      y[r + 1] = s2;
-      y[r + 2] = s3;
-    } break;
-    case 4: {
-      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2], *v4 = aa + ai[r + 3];
-      for (j = 0; j < n; j++) {
-        xj = x[idx[j]];
-        s1 += v1[j] * xj;
-        s2 += v2[j] * xj;
-        s3 += v3[j] * xj;
-        s4 += v4[j] * xj;
-      }
-      y[r]     = s1;
-      y[r + 1] = s2;
-      y[r + 2] = s3;
-      y[r + 3] = s4;
-    } break;
-    default: {
-      const PetscScalar *v2 = aa + ai[r + 1], *v3 = aa + ai[r + 2], *v4 = aa + ai[r + 3], *v5 = aa + ai[r + 4];
-      for (j = 0; j < n; j++) {
-        xj = x[idx[j]];
-        s1 += v1[j] * xj;
-        s2 += v2[j] * xj;
-        s3 += v3[j] * xj;
-        s4 += v4[j] * xj;
-        s5 += v5[j] * xj;
-      }
-      y[r]     = s1;
-      y[r + 1] = s2;
-      y[r + 2] = s3;
-      y[r + 3] = s4;
-      y[r + 4] = s5;
-    }
+    case 1: SpMVAIJNode(1, n, idx, v, x, y + r); break;
+    case 2: SpMVAIJNode(2, n, idx, v, x, y + r); break;
+    case 3: SpMVAIJNode(3, n, idx, v, x, y + r); break;
+    case 4: SpMVAIJNode(4, n, idx, v, x, y + r); break;
+    default: SpMVAIJNode(5, n, idx, v, x, y + r);
     }
     r += sz;
   }
