@@ -1,8 +1,15 @@
 /* The registrar: the one file that knows every module. It registers the class id, the KSP and PC types
-   and the log events, once; the modules below never call it. The cube generator, the SpMV and the reduction engine used before it stop with
-   PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
+   and the log events, once; the modules below never call it. The cube generator, the SpMV and the
+   reduction engine used before it stop with PETSC_ERR_ORDER (PipeKSPCheckInitialized()). */
 #include <pipeksp/pipekspimpl.h>
 #include <pipeksp/asddicimpl.h>
+
+/* the constructors, known only here (as PETSc's registrars declare theirs) */
+PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP);
+PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
 
 PetscClassId  PIPEKSP_CLASSID = 0; /* also the package's "initialized" flag */
 PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;

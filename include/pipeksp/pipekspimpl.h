@@ -4,13 +4,6 @@
 
 #include <pipeksp.h>
 
-/* Constructors registered by PipeKSPInitializePackage() (src/dlregispipeksp.c, the registrar) */
-PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP);
-PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP);
-PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP);
-PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP);
-PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
-
 /* process state the registrar's PipeKSPFinalizePackage() resets */
 PETSC_INTERN PetscErrorCode PipeKSPProgressReset_Private(void);
 PETSC_INTERN PetscErrorCode PipeKSPThreadsReset_Private(void);

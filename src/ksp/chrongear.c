@@ -164,7 +164,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 
 .seealso: `KSPPIPEGROPP`, `KSPPIPEGV`, `KSPCG`
 M*/
-PetscErrorCode KSPCreate_ChronGear(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_TRUE));

@@ -279,7 +279,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
 
 .seealso: `KSPPIPEGV`, `KSPCHRONGEAR`, `KSPGROPPCG`, `KSPPipeSetProgress()`
 M*/
-PetscErrorCode KSPCreate_PipeGropp(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));

@@ -216,7 +216,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
 
 .seealso: `KSPPIPEGROPP`, `KSPCHRONGEAR`, `KSPPIPECG`, `KSPPipeSetProgress()`
 M*/
-PetscErrorCode KSPCreate_PipeGV(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));

@@ -805,7 +805,7 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
 
 .seealso: `KSPPIPEGV`, `KSPPIPELCG`, `KSPPipePLCGSetDepth()`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipeSetProgress()`
 M*/
-PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
+PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
 {
   KSP_PLCG *d;
 

@@ -334,7 +334,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .seealso: `PCBJACOBI`, `PCICC`, `PCSOR`, `PCCOMPOSITE`, `KSPCHEBYSHEV`, `PCASDDICSetIterations()`, `PCASDDICSetLocalType()`,
           `PCASDDICSetSweepType()`, `PCASDDICGetEigenvalueBounds()`
 M*/
-PetscErrorCode PCCreate_ASDDIC(PC pc)
+PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
 {
   PC_ASDDIC *a = NULL;
 
