@@ -40,6 +40,11 @@ typedef struct {
   PetscScalar      G[PLCG_GC * PLCG_GR];
   PetscScalar      gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
   int              slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
+  /* gap estimate (auto replacement), all in the M-norm of the Lanczos space since the last (re)start */
+  PetscReal        nzc;      /* ||z_c||_M = ||G(:,c)|| of the last column */
+  PetscReal        y2;       /* ||y||^2, x - x_start = V y */
+  PetscReal        c2, yc;   /* ||c||^2 and (y, c), p = V c */
+  PetscReal        xs;       /* bound on ||x_start||_M */
 } KSP_PLCG;
 
 static inline PetscScalar Gget(KSP_PLCG *d, PetscInt k, PetscInt c)
@@ -225,6 +230,10 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 
 /* the true residual confirms a claimed convergence up to this factor of the tolerance */
 #define PLCG_CONFIRM 2.0
+/* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
+#define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
+/* auto replacement waits until the estimated gap is this fraction of the recursive residual */
+#define PLCG_GAP_NEAR 1e-2
 
 /* auto: a convergence the recursive norm claims is checked against the true residual before the solve
    ends (the gap between the two grows with the depth and the basis), by a restart whose first test uses
@@ -238,12 +247,49 @@ static PetscBool PLCGCheckClaim(KSP ksp)
   return PETSC_TRUE;
 }
 
+/* the gap estimate. After a (re)start from the true residual: the rounding of b - A x */
+static void PLCGGapReset(KSP ksp, KSP_PLCG *d, PetscReal beta)
+{
+  KSP_Pipe *pipe = &d->pipe;
+
+  d->xs += PetscSqrtReal(d->y2); /* ||x_start||_M grows at most by ||x - x_start||_M = ||y|| */
+  d->y2 = d->c2 = d->yc = 0.0;
+  pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->gf = pipe->gf0 = PLCG_ROUND * (beta + d->lmax / d->eig_factor * d->xs);
+}
+
+/* after x_{i+1} = x_i + zeta_i p_i: the shared gap bounds (pipecommon.c) with the CG quantities of
+   p(l)-CG in the M-norm of the Lanczos space, where V is orthonormal: x += zeta_i p_i, p_i = v_i / eta_i -
+   (delta_{i-1} / eta_i) p_{i-1}, r = zeta_{i+1} v_{i+1}, ||B|| = lmax / factor, and like pipelined CG's
+   the basis is recursive (pipelined), its vectors of norm ||z||^(1/l) per level. ||p||_M = ||c||, p = V c,
+   ||c_i||^2 = (1 + delta^2 ||c_{i-1}||^2) / eta^2; ||x||_M <= ||x_start||_M + ||y||, x - x_start = V y. */
+static void PLCGGapStep(KSP ksp, KSP_PLCG *d, PetscInt i, PetscReal eta, PetscReal zeta, PetscReal zprev, PetscReal znext, PetscReal dm)
+{
+  KSP_Pipe *pipe = &d->pipe;
+  PetscReal an = pipe->anorm, t, cprev = PetscSqrtReal(d->c2);
+
+  if (i == 0) {
+    d->c2 = 1.0 / (eta * eta);
+    d->yc = 0.0;
+  } else {
+    t     = d->yc + zprev * d->c2; /* (y_i, c_{i-1}) */
+    d->c2 = (1.0 + dm * dm * d->c2) / (eta * eta);
+    d->yc = -dm / eta * t;
+  }
+  d->y2       = PetscMax(0.0, d->y2 + 2.0 * zeta * d->yc + zeta * zeta * d->c2);
+  pipe->anorm = d->lmax / d->eig_factor; /* ||B||_M, B = M^{-1} A */
+  KSPPipeGapUpdate(ksp, PETSC_FALSE, zeta, -dm / eta, PetscAbsReal(znext), d->xs + PetscSqrtReal(d->y2), 1.0 / PetscAbsReal(eta), i ? cprev : 0.0, PetscPowReal(PetscMax(d->nzc, PETSC_SMALL), 1.0 / d->l));
+  pipe->anorm = an;
+}
+
 /* state of the (re)start points of one solve */
 typedef struct {
   PetscBool   first;     /* the solve's first start: its test is iteration 0's */
   PetscBool   check;     /* this restart checks a convergence claimed by the recursive norm */
   PetscInt    claimits;  /* ... of this iteration */
   PetscReal   lastcheck; /* true norm at the last such check */
+  PetscBool   replacing; /* this restart is an auto residual replacement */
+  PetscReal   lastrep;   /* true norm at the last one */
   PetscInt    nupd;      /* iterate updates so far */
   PetscScalar beta;      /* sqrt((r,z)) of the (re)start */
   PetscReal   gamma0;    /* (r,z) */
@@ -289,6 +335,13 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
+    if (st->replacing && !ksp->reason && pipe->replace == PETSC_DECIDE) {
+      /* no better than at the last replacement: the attainable accuracy, where cg would end converged */
+      pipe->best = PetscMin(pipe->best, dp);
+      if (!(dp < 0.5 * st->lastrep)) PetscCall(KSPPipeFloorStop(ksp, "a residual replacement brought no progress"));
+      st->lastrep = dp;
+    }
+    st->replacing = PETSC_FALSE;
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(0);
@@ -297,6 +350,9 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   st->beta   = PetscSqrtScalar(g0[0]);
   st->gamma0 = PetscRealPart(g0[0]);
   d->zeta[0] = st->beta;
+  if (pipe->rn0 < 0) pipe->rn0 = PetscRealPart(st->beta); /* the gap target is relative to the natural norm of r_0 */
+  PLCGGapReset(ksp, d, PetscRealPart(st->beta));
+  pipe->itrue = st->nupd;
   sc         = 1.0 / PetscRealPart(st->beta);
   for (k = 0; k < nz; k++) PetscCall(VecScale(z[k], sc));
   for (k = 0; k < nu; k++) PetscCall(VecScale(u[k], sc));
@@ -316,7 +372,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
   PetscBool   mqneed, extra, natural, diagonalscale, defer;
-  PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, 0, 0.0, 1.0};
+  PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
   Vec         w[PIPEKSP_RED_MAX];
@@ -350,6 +406,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
+  d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
   for (;;) { /* (re)start: from the true residual */
     PetscInt base = st.nupd;
 
@@ -450,6 +507,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           break; /* restart */
         }
         if (!lucky) Gset(d, c, c, PetscSqrtScalar(t));
+        for (d->nzc = 0, k = PetscMax(0, c - 2 * l); k <= c; k++) d->nzc += PetscSqr(PetscAbsScalar(Gget(d, k, c)));
+        d->nzc = PetscSqrtReal(d->nzc);
         /* Lanczos coefficients gamma_i, delta_i from T G = G Bhat */
         gi = Gget(d, i, i);
         if (i < l) {
@@ -512,7 +571,13 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           if (ksp->reason) break;
         }
         if (lucky) break; /* restart from the true residual */
-        if (pipe->replace > 0 && KSPPipeReplaceNow(ksp, st.nupd, 0.0)) restart = PETSC_TRUE; /* a fixed period */
+        PLCGGapStep(ksp, d, i, PetscRealPart(eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
+        /* a fixed period, or auto: the gap estimate has reached the residual asked for (pipecommon.c's rule)
+           and PLCG_GAP_NEAR of the recursive residual, which is about to lose touch with the true one. Here a
+           replacement is a restart (the pipeline is rebuilt from b - A x, the Krylov space is lost), so not
+           earlier: restarts spent while the residual is still far above the gap only slow convergence. */
+        if (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))
+          if (KSPPipeReplaceNow(ksp, st.nupd, PetscAbsScalar(ZETA(i + 1)))) restart = st.replacing = PETSC_TRUE;
       }
       if (restart) break;
 
