@@ -60,15 +60,15 @@ static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
 #define DEL(i)  d->del[(i) % PLCG_NR]
 #define ZETA(i) d->zeta[(i) % PLCG_NR]
 
-/* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, and for the
-   unpreconditioned norm the M-images of the auxiliary bases (3 each) */
+/* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, for the
+   unpreconditioned norm the M-images of the auxiliary bases (3 each), last the best iterate measured */
 static PetscInt NZ(PetscInt l)
 {
   return PetscMax(3, l + 1);
 }
 static PetscInt NWork(PetscInt l, PetscBool mq)
 {
-  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0);
+  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0) + 1; /* last: the best iterate (auto replacement) */
 }
 
 static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
@@ -233,7 +233,7 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 /* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
 #define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
 /* auto replacement waits until the estimated gap is this fraction of the recursive residual */
-#define PLCG_GAP_NEAR 1e-2
+#define PLCG_GAP_NEAR 1
 
 /* auto: a convergence the recursive norm claims is checked against the true residual before the solve
    ends (the gap between the two grows with the depth and the basis), by a restart whose first test uses
@@ -335,11 +335,15 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
-    if (st->replacing && !ksp->reason && pipe->replace == PETSC_DECIDE) {
-      /* no better than at the last replacement: the attainable accuracy, where cg would end converged */
-      pipe->best = PetscMin(pipe->best, dp);
-      if (!(dp < 0.5 * st->lastrep)) PetscCall(KSPPipeFloorStop(ksp, "a residual replacement brought no progress"));
-      st->lastrep = dp;
+    if (st->replacing && !ksp->reason) {
+      /* b - A x measured: keep the best iterate; twice in a row no better than half the best is the attainable
+         accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg would */
+      if (dp < 0.5 * pipe->best) pipe->stalls = 0;
+      else if (++pipe->stalls >= 2) PetscCall(KSPPipeFloorStop(ksp, "residual replacements brought no progress"));
+      if (dp < pipe->best) {
+        pipe->best = dp;
+        PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
+      } else if (ksp->reason) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol));
     }
     st->replacing = PETSC_FALSE;
   }
@@ -914,7 +918,7 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 2: no longer than a hop of the allreduce)
--  -ksp_pipe_replace <auto,n,0> - auto (default): check a convergence the recursive norm claims against the true residual, restarting from it when it does not confirm; n: also restart from the true residual every n iterations; 0: neither
+-  -ksp_pipe_replace <auto,n,0> - auto (default): restart from the true residual when the estimated gap between recursive and true residual reaches the requested residual and the recursive one, and check a convergence the recursive norm claims against the true residual; n: restart from the true residual every n iterations; 0: neither
 
    Notes:
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
