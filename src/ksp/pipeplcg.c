@@ -232,6 +232,9 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 #define PLCG_CONFIRM 2.0
 /* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
 #define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
+/* a convergence the recursive norm claims is checked against the true residual unless the estimated gap is
+   below this fraction of it (pipecommon.c's rule for the other solvers) */
+#define PLCG_GAP_CHECK 1e-2
 /* auto replacement waits until the estimated gap is this fraction of the recursive residual */
 #define PLCG_GAP_NEAR 1
 
@@ -243,6 +246,9 @@ static PetscBool PLCGCheckClaim(KSP ksp)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   if (pipe->replace != PETSC_DECIDE || ksp->reason <= 0 || ksp->reason == KSP_CONVERGED_ITS) return PETSC_FALSE;
+  /* the gap estimate vouches for the claim: below PLCG_GAP_CHECK of the claimed residual, both relative to
+     their norms at the start (the estimate is in the natural norm) */
+  if (pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PLCG_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
   ksp->reason = KSP_CONVERGED_ITERATING;
   return PETSC_TRUE;
 }
