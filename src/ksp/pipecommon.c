@@ -425,7 +425,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, "pipeplcg", &plcg));
-  if (pipe->replace == PETSC_DECIDE && plcg) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a convergence claimed by the recursive norm is checked against the true residual, restarting from it when it does not confirm)\n"));
+  if (pipe->replace == PETSC_DECIDE && plcg) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a restart from the true residual when the estimated gap reaches %g of the requested residual and the recursive residual, at least %d iterations after the last true residual; a convergence claimed by the recursive norm is checked against the true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
   else if (pipe->replace == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));

@@ -16,6 +16,10 @@
 #define PLCG_GC   (PLCG_MAXL + 2)     /* columns of G kept */
 #define PLCG_GR   (2 * PLCG_MAXL + 1) /* band of one column */
 #define PLCG_NR   (2 * PLCG_MAXL + 2) /* ring of the scalar recurrences */
+/* entries between poll points in the vector loops: with up to l reductions in flight, every stretch of
+   compute without an MPI call holds back their rounds (Open MPI progresses only inside MPI calls); the
+   poll hook is throttled to the poll interval, so a dense set of points costs a clock read each */
+#define PLCG_CHUNK 256
 
 typedef struct {
   KSP_Pipe         pipe; /* first: the shared options and engine (pipecommon.c reads ksp->data as KSP_Pipe) */
@@ -36,6 +40,11 @@ typedef struct {
   PetscScalar      G[PLCG_GC * PLCG_GR];
   PetscScalar      gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
   int              slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
+  /* gap estimate (auto replacement), all in the M-norm of the Lanczos space since the last (re)start */
+  PetscReal        nzc;      /* ||z_c||_M = ||G(:,c)|| of the last column */
+  PetscReal        y2;       /* ||y||^2, x - x_start = V y */
+  PetscReal        c2, yc;   /* ||c||^2 and (y, c), p = V c */
+  PetscReal        xs;       /* bound on ||x_start||_M */
 } KSP_PLCG;
 
 static inline PetscScalar Gget(KSP_PLCG *d, PetscInt k, PetscInt c)
@@ -51,15 +60,15 @@ static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
 #define DEL(i)  d->del[(i) % PLCG_NR]
 #define ZETA(i) d->zeta[(i) % PLCG_NR]
 
-/* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, and for the
-   unpreconditioned norm the M-images of the auxiliary bases (3 each) */
+/* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, for the
+   unpreconditioned norm the M-images of the auxiliary bases (3 each), last the best iterate measured */
 static PetscInt NZ(PetscInt l)
 {
   return PetscMax(3, l + 1);
 }
 static PetscInt NWork(PetscInt l, PetscBool mq)
 {
-  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0);
+  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0) + 1; /* last: the best iterate (auto replacement) */
 }
 
 static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
@@ -149,7 +158,7 @@ static PetscErrorCode Rec3(Vec out, Vec src, Vec cur, Vec prev, PetscScalar a, P
 {
   PetscScalar       *o;
   const PetscScalar *x = NULL, *c, *p = NULL;
-  PetscInt           i, n;
+  PetscInt           i, i0, n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(out, &n));
@@ -158,10 +167,14 @@ static PetscErrorCode Rec3(Vec out, Vec src, Vec cur, Vec prev, PetscScalar a, P
   else x = o;
   PetscCall(VecGetArrayRead(cur, &c));
   if (prev) PetscCall(VecGetArrayRead(prev, &p));
-  if (p)
-    for (i = 0; i < n; i++) o[i] = s * (x[i] + a * c[i] + b * p[i]);
-  else
-    for (i = 0; i < n; i++) o[i] = s * (x[i] + a * c[i]);
+  for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) { /* poll points: the rounds of the reductions in flight advance */
+    PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
+    if (p)
+      for (i = i0; i < i1; i++) o[i] = s * (x[i] + a * c[i] + b * p[i]);
+    else
+      for (i = i0; i < i1; i++) o[i] = s * (x[i] + a * c[i]);
+    PetscCall(PipeKSPProgressPoll());
+  }
   if (prev) PetscCall(VecRestoreArrayRead(prev, &p));
   PetscCall(VecRestoreArrayRead(cur, &c));
   if (src != out) PetscCall(VecRestoreArrayRead(src, &x));
@@ -175,7 +188,7 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
 {
   const PetscScalar *a, *b[PIPEKSP_RED_MAX], *c = NULL;
   PetscScalar        s[PIPEKSP_RED_MAX], yy = 0;
-  PetscInt           i, k, n;
+  PetscInt           i, i0, k, n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(u, &n));
@@ -185,9 +198,13 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
     s[k] = 0;
   }
   if (y) PetscCall(VecGetArrayRead(y, &c));
-  for (i = 0; i < n; i++) {
-    for (k = 0; k < nw; k++) s[k] += a[i] * PetscConj(b[k][i]);
-    if (c) yy += c[i] * PetscConj(c[i]);
+  for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {
+    PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
+    for (i = i0; i < i1; i++) {
+      for (k = 0; k < nw; k++) s[k] += a[i] * PetscConj(b[k][i]);
+      if (c) yy += c[i] * PetscConj(c[i]);
+    }
+    PetscCall(PipeKSPProgressPoll());
   }
   for (k = 0; k < nw; k++) {
     PetscCall(VecRestoreArrayRead(w[k], &b[k]));
@@ -213,6 +230,13 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 
 /* the true residual confirms a claimed convergence up to this factor of the tolerance */
 #define PLCG_CONFIRM 2.0
+/* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
+#define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
+/* a convergence the recursive norm claims is checked against the true residual unless the estimated gap is
+   below this fraction of it (pipecommon.c's rule for the other solvers) */
+#define PLCG_GAP_CHECK 1e-2
+/* auto replacement waits until the estimated gap is this fraction of the recursive residual */
+#define PLCG_GAP_NEAR 1
 
 /* auto: a convergence the recursive norm claims is checked against the true residual before the solve
    ends (the gap between the two grows with the depth and the basis), by a restart whose first test uses
@@ -222,8 +246,131 @@ static PetscBool PLCGCheckClaim(KSP ksp)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   if (pipe->replace != PETSC_DECIDE || ksp->reason <= 0 || ksp->reason == KSP_CONVERGED_ITS) return PETSC_FALSE;
+  /* the gap estimate vouches for the claim: below PLCG_GAP_CHECK of the claimed residual, both relative to
+     their norms at the start (the estimate is in the natural norm) */
+  if (pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PLCG_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
   ksp->reason = KSP_CONVERGED_ITERATING;
   return PETSC_TRUE;
+}
+
+/* the gap estimate. After a (re)start from the true residual: the rounding of b - A x */
+static void PLCGGapReset(KSP ksp, KSP_PLCG *d, PetscReal beta)
+{
+  KSP_Pipe *pipe = &d->pipe;
+
+  d->xs += PetscSqrtReal(d->y2); /* ||x_start||_M grows at most by ||x - x_start||_M = ||y|| */
+  d->y2 = d->c2 = d->yc = 0.0;
+  pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->gf = pipe->gf0 = PLCG_ROUND * (beta + d->lmax / d->eig_factor * d->xs);
+}
+
+/* after x_{i+1} = x_i + zeta_i p_i: the shared gap bounds (pipecommon.c) with the CG quantities of
+   p(l)-CG in the M-norm of the Lanczos space, where V is orthonormal: x += zeta_i p_i, p_i = v_i / eta_i -
+   (delta_{i-1} / eta_i) p_{i-1}, r = zeta_{i+1} v_{i+1}, ||B|| = lmax / factor, and like pipelined CG's
+   the basis is recursive (pipelined), its vectors of norm ||z||^(1/l) per level. ||p||_M = ||c||, p = V c,
+   ||c_i||^2 = (1 + delta^2 ||c_{i-1}||^2) / eta^2; ||x||_M <= ||x_start||_M + ||y||, x - x_start = V y. */
+static void PLCGGapStep(KSP ksp, KSP_PLCG *d, PetscInt i, PetscReal eta, PetscReal zeta, PetscReal zprev, PetscReal znext, PetscReal dm)
+{
+  KSP_Pipe *pipe = &d->pipe;
+  PetscReal an = pipe->anorm, t, cprev = PetscSqrtReal(d->c2);
+
+  if (i == 0) {
+    d->c2 = 1.0 / (eta * eta);
+    d->yc = 0.0;
+  } else {
+    t     = d->yc + zprev * d->c2; /* (y_i, c_{i-1}) */
+    d->c2 = (1.0 + dm * dm * d->c2) / (eta * eta);
+    d->yc = -dm / eta * t;
+  }
+  d->y2       = PetscMax(0.0, d->y2 + 2.0 * zeta * d->yc + zeta * zeta * d->c2);
+  pipe->anorm = d->lmax / d->eig_factor; /* ||B||_M, B = M^{-1} A */
+  KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, zeta, -dm / eta, PetscAbsReal(znext), d->xs + PetscSqrtReal(d->y2), 1.0 / PetscAbsReal(eta), i ? cprev : 0.0, PetscPowReal(PetscMax(d->nzc, PETSC_SMALL), 1.0 / d->l));
+  pipe->anorm = an;
+}
+
+/* state of the (re)start points of one solve */
+typedef struct {
+  PetscBool   first;     /* the solve's first start: its test is iteration 0's */
+  PetscBool   check;     /* this restart checks a convergence claimed by the recursive norm */
+  PetscInt    claimits;  /* ... of this iteration */
+  PetscReal   lastcheck; /* true norm at the last such check */
+  PetscBool   replacing; /* this restart is an auto residual replacement */
+  PetscReal   lastrep;   /* true norm at the last one */
+  PetscInt    nupd;      /* iterate updates so far */
+  PetscScalar beta;      /* sqrt((r,z)) of the (re)start */
+  PetscReal   gamma0;    /* (r,z) */
+} PLCGStart;
+
+/* the (re)start's reduction, (r,z), (r,r), (z,z) of the true residual: its convergence test (and the check
+   of a claimed convergence), then v_0 = z/beta: the nz vectors z[], the nu u[] and the first vectors of the
+   nq auxiliary bases (and of their M-images) are scaled by 1/beta */
+static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[], PetscInt nu, Vec u[], PetscInt nq, Vec q[], Vec mq[])
+{
+  KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
+  KSP_Pipe   *pipe = &d->pipe;
+  PetscScalar g0[3];
+  PetscReal   dp, sc;
+  PetscInt    k;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[0], g0));
+  if (PetscIsInfOrNanScalar(g0[0])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
+  KSPCheckDot(ksp, g0[0]);
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(g0[2]));
+  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(g0[1]));
+  else if (ksp->normtype == KSP_NORM_NATURAL) dp = PetscSqrtReal(PetscAbsScalar(g0[0]));
+  else dp = 0.0;
+  if (st->first) PetscCall(PLCGTest(ksp, 0, dp));
+  else { /* the restart point is no new iteration: test, do not monitor it twice */
+    ksp->its   = st->nupd;
+    ksp->rnorm = dp;
+    PetscCall((*ksp->converged)(ksp, st->nupd, dp, &ksp->reason, ksp->cnvP));
+    if (st->check && !ksp->reason && dp <= PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->rnorm0, ksp->abstol)) {
+      /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
+         asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
+      ksp->reason = ksp->rtol * pipe->rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
+    }
+    if (st->check && ksp->reason > 0) ksp->its = st->claimits; /* confirmed: the iteration that claimed it, as without the check */
+    if (st->check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
+      PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
+      pipe->nrestart_solve++;
+      pipe->nrestart_total++;
+      pipe->best = PetscMin(pipe->best, dp);
+      /* no better than at the last such check: the attainable accuracy, where cg would end converged */
+      if (!(dp < 0.5 * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
+      st->lastcheck = dp;
+    }
+    st->check = PETSC_FALSE;
+    if (st->replacing && !ksp->reason) {
+      /* b - A x measured: keep the best iterate; twice in a row no better than half the best is the attainable
+         accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg would */
+      if (dp < 0.5 * pipe->best) pipe->stalls = 0;
+      else if (++pipe->stalls >= 2) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
+      if (dp < pipe->best) {
+        pipe->best = dp;
+        PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
+      } else if (ksp->reason) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol));
+    }
+    st->replacing = PETSC_FALSE;
+  }
+  st->first = PETSC_FALSE;
+  if (ksp->reason) PetscFunctionReturn(0);
+  PetscCall(KSPPipeCheckGamma_Private(ksp, g0[0]));
+  if (ksp->reason) PetscFunctionReturn(0);
+  st->beta   = PetscSqrtScalar(g0[0]);
+  st->gamma0 = PetscRealPart(g0[0]);
+  d->zeta[0] = st->beta;
+  if (pipe->rn0 < 0) pipe->rn0 = PetscRealPart(st->beta); /* the gap target is relative to the natural norm of r_0 */
+  PLCGGapReset(ksp, d, PetscRealPart(st->beta));
+  pipe->itrue = st->nupd;
+  sc         = 1.0 / PetscRealPart(st->beta);
+  for (k = 0; k < nz; k++) PetscCall(VecScale(z[k], sc));
+  for (k = 0; k < nu; k++) PetscCall(VecScale(u[k], sc));
+  for (k = 0; k < nq; k++) {
+    PetscCall(VecScale(q[3 * k], sc));
+    if (mq) PetscCall(VecScale(mq[3 * k], sc));
+  }
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
@@ -233,11 +380,10 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   PipeKSPRed  red;
   Mat         A, Pmat;
   Vec        *z, *u, *q, *mq, p, X, B;
-  PetscInt    l, nz, it, c, i, k, m, nupd = 0, upd_at_restart = -1;
-  PetscBool   mqneed, extra, natural, first = PETSC_TRUE, diagonalscale, check = PETSC_FALSE;
-  PetscReal   lastcheck = PETSC_MAX_REAL;
-  PetscInt    claimits  = 0; /* the iteration whose convergence is being checked */
-  PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], beta = 0, eta = 0, lambda;
+  PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
+  PetscBool   mqneed, extra, natural, diagonalscale, defer;
+  PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
+  PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
   Vec         w[PIPEKSP_RED_MAX];
 
@@ -270,10 +416,11 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
+  d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
   for (;;) { /* (re)start: from the true residual */
-    PetscInt base = nupd;
+    PetscInt base = st.nupd;
 
-    if (first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
+    if (st.first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
     else {
       PetscCall(KSP_MatMult(ksp, A, X, UV(0)));
       PetscCall(VecAYPX(UV(0), -1.0, B));
@@ -283,45 +430,18 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
     w[1] = UV(0);
     PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* (r,z), (r,r), (z,z) */
     PetscCall(PipeKSPRedStartSlot_Private(red, 3, loc, &d->slot[0]));
-    PetscCall(PipeKSPRedWaitSlot_Private(red, d->slot[0], glob));
-    KSPCheckDot(ksp, glob[0]);
-    if (ksp->normtype == KSP_NORM_PRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[2]));
-    else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(glob[1]));
-    else if (ksp->normtype == KSP_NORM_NATURAL) dp = PetscSqrtReal(PetscAbsScalar(glob[0]));
-    else dp = 0.0;
-    if (first) PetscCall(PLCGTest(ksp, 0, dp));
-    else { /* the restart point is no new iteration: test, do not monitor it twice */
-      ksp->its   = nupd;
-      ksp->rnorm = dp;
-      PetscCall((*ksp->converged)(ksp, nupd, dp, &ksp->reason, ksp->cnvP));
-      if (check && !ksp->reason && dp <= PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->rnorm0, ksp->abstol)) {
-        /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
-           asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
-        ksp->reason = ksp->rtol * pipe->rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
-      }
-      if (check && ksp->reason > 0) ksp->its = claimits; /* confirmed: the iteration that claimed it, as without the check */
-      if (check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
-        PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
-        pipe->nrestart_solve++;
-        pipe->nrestart_total++;
-        pipe->best = PetscMin(pipe->best, dp);
-        /* no better than at the last such check: the attainable accuracy, where cg would end converged */
-        if (!(dp < 0.5 * lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
-        lastcheck = dp;
-      }
-      check = PETSC_FALSE;
-    }
-    first = PETSC_FALSE;
-    if (ksp->reason) break;
-    PetscCall(KSPPipeCheckGamma_Private(ksp, glob[0]));
-    if (ksp->reason) break;
-    beta = PetscSqrtScalar(glob[0]);
-    PetscCall(VecScale(UV(0), 1.0 / beta));
-    PetscCall(VecScale(ZV(0), 1.0 / beta));
     PetscCall(VecCopy(ZV(0), QV(0, 0)));
     if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
     Gset(d, 0, 0, 1.0);
-    ZETA(0) = beta;
+    /* the wait of this reduction is deferred to the first one of the pipeline (iteration l): the start-up
+       iterations need no scalar, they build P_j(B) z_0 unnormalised (linear in z_0), scaled by 1/beta when
+       beta arrives. Not when checking a claimed convergence: that usually ends the solve, and the l
+       start-up iterations would be spent for nothing */
+    defer = (PetscBool)!st.check;
+    if (!defer) {
+      PetscCall(PLCGStartPoint(ksp, &st, 1, &ZV(0), 1, &UV(0), 1, q, mq));
+      if (ksp->reason) break;
+    }
 
     for (it = 0;; it++) {
       PetscBool restart = PETSC_FALSE, lucky = PETSC_FALSE;
@@ -335,13 +455,20 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         if (mq) PetscCall(VecCopy(UV(it + 1), MQV(it + 1, 0)));
       }
 
+      if (it == l && defer) {
+        PetscCall(PLCGStartPoint(ksp, &st, nz, z, 3, u, l, q, mq));
+        if (ksp->reason) break;
+      }
       if (it >= l) {
         PetscScalar t, s, gi;
         PetscInt    mlo, off;
+        PetscBool   tiny;
 
         c = it - l + 1; /* column of G whose reduction started l iterations ago */
         i = c - 1;
         PetscCall(PipeKSPRedWaitSlot_Private(red, d->slot[c % (l + 1)], glob));
+        if (defer && c <= l) /* dots of the start-up iterations, of unnormalised vectors */
+          for (m = 0; m <= c; m++) glob[m] /= st.gamma0;
         if (c > l) { /* g(k,c) = <P_l(B) v_{c-l}, v_k> = g(c-l, k+l) for k < c-l; g(c-l,c) reduced */
           for (k = PetscMax(0, c - 2 * l); k < c - l; k++) Gset(d, k, c, Gget(d, c - l, k + l));
           Gset(d, c - l, c, glob[0]);
@@ -362,7 +489,19 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           ksp->reason = KSP_DIVERGED_NANORINF;
           break;
         }
-        if (PetscAbsScalar(t) <= 64 * PETSC_MACHINE_EPSILON * PetscAbsScalar(glob[off + c - mlo])) {
+        tiny = (PetscBool)(PetscAbsScalar(t) <= 64 * PETSC_MACHINE_EPSILON * PetscAbsScalar(glob[off + c - mlo]));
+        if (extra && c > l && !tiny) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v||; tested before a
+                                        breakdown of column c, which cannot matter to a converged r_{c-l} */
+          PetscInt j = base + c - l;
+          dp         = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
+          PetscCall(PLCGTest(ksp, j, dp));
+          if ((st.check = PLCGCheckClaim(ksp))) {
+            st.claimits = ksp->its;
+            break;
+          }
+          if (ksp->reason) break;
+        }
+        if (tiny) {
           /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
              last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
           lucky = PETSC_TRUE;
@@ -370,24 +509,16 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
           d->nrestarts++;
-          if (upd_at_restart == nupd) { /* no progress since the last restart */
+          if (upd_at_restart == st.nupd) { /* no progress since the last restart */
             ksp->reason = KSP_DIVERGED_BREAKDOWN;
             break;
           }
-          upd_at_restart = nupd;
+          upd_at_restart = st.nupd;
           break; /* restart */
         }
         if (!lucky) Gset(d, c, c, PetscSqrtScalar(t));
-        if (extra && c > l && !lucky) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v|| */
-          PetscInt j = base + c - l;
-          dp         = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
-          PetscCall(PLCGTest(ksp, j, dp));
-          if ((check = PLCGCheckClaim(ksp))) {
-            claimits = ksp->its;
-            break;
-          }
-          if (ksp->reason) break;
-        }
+        for (d->nzc = 0, k = PetscMax(0, c - 2 * l); k <= c; k++) d->nzc += PetscSqr(PetscAbsScalar(Gget(d, k, c)));
+        d->nzc = PetscSqrtReal(d->nzc);
         /* Lanczos coefficients gamma_i, delta_i from T G = G Bhat */
         gi = Gget(d, i, i);
         if (i < l) {
@@ -415,22 +546,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         }
       }
 
-      /* dot products of column it+1 */
-      if (!lucky) {
-        PetscInt nw = 0, cn = it + 1;
-        Vec      y  = NULL;
-        if (it < l) {
-          for (m = 0; m <= cn; m++) w[nw++] = ZV(m);
-        } else {
-          w[nw++] = QV(0, it - l + 1);
-          for (m = cn - l + 1; m <= cn; m++) w[nw++] = ZV(m);
-          if (extra) y = mq ? MQV(0, it - l + 1) : QV(0, it - l + 1);
-        }
-        PetscCall(LocalDots(UV(cn), nw, w, y, loc));
-        PetscCall(PipeKSPRedStartSlot_Private(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
-      }
-
-      /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal) */
+      /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal), tested before the
+         next reduction starts: a converged solve starts none that it would only wait for */
       if (it >= l) {
         i = it - l;
         if (i == 0) {
@@ -453,20 +570,41 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           break;
         }
         PetscCall(VecAXPY(X, ZETA(i), p));
-        nupd++;
+        st.nupd++;
         ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
         if (natural && !lucky) {
           PetscCall(PLCGTest(ksp, base + i + 1, ksp->normtype == KSP_NORM_NONE ? 0.0 : PetscAbsScalar(ZETA(i + 1))));
-          if ((check = PLCGCheckClaim(ksp))) {
-            claimits = ksp->its;
+          if ((st.check = PLCGCheckClaim(ksp))) {
+            st.claimits = ksp->its;
             break;
           }
           if (ksp->reason) break;
         }
         if (lucky) break; /* restart from the true residual */
-        if (pipe->replace > 0 && KSPPipeReplaceNow_Private(ksp, nupd, 0.0)) restart = PETSC_TRUE; /* a fixed period */
+        PLCGGapStep(ksp, d, i, PetscRealPart(eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
+        /* a fixed period, or auto: the gap estimate has reached the residual asked for (pipecommon.c's rule)
+           and PLCG_GAP_NEAR of the recursive residual, which is about to lose touch with the true one. Here a
+           replacement is a restart (the pipeline is rebuilt from b - A x, the Krylov space is lost), so not
+           earlier: restarts spent while the residual is still far above the gap only slow convergence. */
+        if (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))
+          if (KSPPipeReplaceNow_Private(ksp, st.nupd, PetscAbsScalar(ZETA(i + 1)))) restart = st.replacing = PETSC_TRUE;
       }
       if (restart) break;
+
+      /* dot products of column it+1 */
+      if (!lucky) {
+        PetscInt nw = 0, cn = it + 1;
+        Vec      y  = NULL;
+        if (it < l) {
+          for (m = 0; m <= cn; m++) w[nw++] = ZV(m);
+        } else {
+          w[nw++] = QV(0, it - l + 1);
+          for (m = cn - l + 1; m <= cn; m++) w[nw++] = ZV(m);
+          if (extra) y = mq ? MQV(0, it - l + 1) : QV(0, it - l + 1);
+        }
+        PetscCall(LocalDots(UV(cn), nw, w, y, loc));
+        PetscCall(PipeKSPRedStartSlot_Private(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
+      }
     }
     PetscCall(PipeKSPRedWaitAll_Private(red)); /* reductions still in flight belong to iterations not needed */
     if (ksp->reason) break;
@@ -785,8 +923,8 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
-.  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook
--  -ksp_pipe_replace <auto,n,0> - auto (default): check a convergence the recursive norm claims against the true residual, restarting from it when it does not confirm; n: also restart from the true residual every n iterations; 0: neither
+.  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 2: no longer than a hop of the allreduce)
+-  -ksp_pipe_replace <auto,n,0> - auto (default): restart from the true residual when the estimated gap between recursive and true residual reaches the requested residual and the recursive one, and check a convergence the recursive norm claims against the true residual; n: restart from the true residual every n iterations; 0: neither
 
    Notes:
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
@@ -817,6 +955,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscFree(ksp->data));
   ksp->data      = (void *)d;
   d->pipe.replace = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
+  /* a round of a recursive-doubling allreduce starts only inside an MPI call (Open MPI, no asynchronous
+     progress), and a deep pipeline is for machines where a reduction has many rounds: polls must come at
+     least as often as a hop lasts (1-3.5 us on a fat tree), or the rounds wait for them. 5 us (the other
+     solvers' default) left 4-8% of the latency of P_sim = 131,072 exposed at depth 3, 2 us under 4%. */
+  PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, 2.0));
   d->l           = 2;
   d->eig_its     = 10;
   d->eig_factor  = 0.93;

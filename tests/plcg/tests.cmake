@@ -73,3 +73,13 @@ set_tests_properties(plcg-bench-smoke PROPERTIES LABELS plcg TIMEOUT 300
   ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
   PASS_REGULAR_EXPRESSION "l=3: hidden [0-9.]+ .*vs cg [0-9.]+x / [0-9.]+x"
   FAIL_REGULAR_EXPRESSION "nan|FAILED|missing")
+
+# adaptive residual replacement fires where the recurrences alone stall above rtol (ill-conditioned diagonal)
+add_executable(plcg_replace ${CMAKE_CURRENT_LIST_DIR}/plcg_replace.c)
+target_link_libraries(plcg_replace PRIVATE pipeksp)
+set_target_properties(plcg_replace PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+foreach(np 1 2)
+  add_test(NAME plcg-replace-np${np} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} ${PIPEKSP_PLCG_TESTDIR}/plcg_replace -malloc_debug -malloc_dump)
+  set_tests_properties(plcg-replace-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|[Uu]nfreed")
+endforeach()
