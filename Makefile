@@ -28,9 +28,13 @@ run: deps
 	@$(MAKE) --no-print-directory build
 	@bash bench/run-default.sh $(BUILD)
 
+# search='glob' runs only the tests whose names match, as PETSc's `make test search=...` does
+# (e.g. search='tests-ex3_*', search='*asddic*'); `ctest -N` in $(BUILD) lists the names
 test: deps
 	@$(MAKE) --no-print-directory build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)')
+
+SEARCH_RE = ^$(subst ?,.,$(subst *,.*,$(subst .,\.,$(search))))$$
 
 bench: deps
 	@$(MAKE) --no-print-directory build

@@ -1,25 +1,5 @@
-# Unit tests of the GeoFEM/Cube generator (src/mesh/cube.c) and of ex1's error reporting.
-add_executable(cube_check ${CMAKE_CURRENT_LIST_DIR}/cube_check.c)
-target_link_libraries(cube_check PRIVATE pipeksp)
-set_target_properties(cube_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/cube)
-
 set(_cube_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 set(_cube_mem -malloc_debug -malloc_dump)
-# name, ranks, options
-function(pipeksp_cube_check name np)
-  add_test(NAME cube-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} $<TARGET_FILE:cube_check> ${_cube_mem} ${ARGN})
-  set_tests_properties(cube-${name} PROPERTIES ENVIRONMENT "${_cube_env}" PASS_REGULAR_EXPRESSION "All cube (bad-input )?checks passed" FAIL_REGULAR_EXPRESSION "PETSC ERROR;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 120 LABELS cube)
-endfunction()
-pipeksp_cube_check(check-baij-1 1)
-pipeksp_cube_check(check-aij-1 1 -cube_mat_type aij)
-pipeksp_cube_check(check-baij-2 2 -cube_load 2.5 -cube_E 3 -cube_nu 0.25)
-pipeksp_cube_check(check-baij-4 4)
-pipeksp_cube_check(check-aij-4 4 -cube_mat_type aij)
-pipeksp_cube_check(check-procgrid-z-4 4 -cube_nz 9 -da_processors_x 1 -da_processors_y 1 -da_processors_z 4)
-pipeksp_cube_check(check-procgrid-xy-4 4 -cube_n 8 -da_processors_x 2 -da_processors_y 2)
-pipeksp_cube_check(check-8 8 -cube_n 9)
-pipeksp_cube_check(badinput-1 1 -check_bad_input)
-pipeksp_cube_check(badinput-3 3 -check_bad_input)
 
 # ex1 with a bad option: nonzero exit, clear message, no hang
 function(pipeksp_cube_bad name np regex)
@@ -37,10 +17,3 @@ pipeksp_cube_bad(procgrid 2 "does not match the 2 MPI ranks" -da_processors_x 3)
 pipeksp_cube_bad(procgrid4 4 "does not match the 4 MPI ranks" -da_processors_x 2 -da_processors_y 2 -da_processors_z 2)
 pipeksp_cube_bad(procgridfine 2 "must be between 1 and the 3 nodes" -cube_n 3 -da_processors_x 4)
 pipeksp_cube_bad(mattype 1 "Unknown Mat type given: foo" -cube_mat_type foo)
-
-# the cube and the SpMV before PipeKSPInitializePackage(): PETSC_ERR_ORDER on every rank, then usable
-add_executable(uninit_check ${CMAKE_CURRENT_LIST_DIR}/uninit_check.c)
-target_link_libraries(uninit_check PRIVATE pipeksp)
-set_target_properties(uninit_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/cube)
-add_test(NAME cube-uninitialized-2 COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:uninit_check> -malloc_debug -malloc_dump)
-set_tests_properties(cube-uninitialized-2 PROPERTIES ENVIRONMENT "${_cube_env}" PASS_REGULAR_EXPRESSION "uninitialized use errors OK" FAIL_REGULAR_EXPRESSION "bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 60)

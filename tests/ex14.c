@@ -1,0 +1,201 @@
+static char help[] = "Breakdowns of pipeplcg at depths 1-3 and every progress policy: an indefinite matrix, an indefinite\n\
+preconditioner (PCSHELL returning -x) and a NaN in b must end with KSP_DIVERGED_INDEFINITE_MAT,\n\
+KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF (what PETSc's cg gives), never NaN in x; the same\n\
+KSP then solves an SPD system. Bad settings are errors. Exits with an error when a check fails.\n\n";
+
+#include "common/pipeksptest.h"
+
+static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecScale(y, -1.0));
+  PetscFunctionReturn(0);
+}
+
+/* a PC that fails at its 6th application: the error unwinds a solve with reductions in flight */
+static PetscInt napply = 0;
+static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(++napply != 6, PETSC_COMM_SELF, PETSC_ERR_USER, "planned PC failure");
+  PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPConvergedReason expect, PetscInt *fails)
+{
+  const PetscInt     n       = 60;
+  const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
+  Mat                A, S;
+  Vec                b, x;
+  KSP                ksp;
+  PC                 pc;
+  KSPConvergedReason reason;
+  PetscReal          xnorm;
+  PipeKSPProgressType t;
+  PetscBool          flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestDiagMatrix(n, (PetscBool)(c == 0), &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  if (c == 2) {
+    PetscScalar nan = PETSC_MAX_REAL;
+    nan             = nan * 10.0 - nan * 10.0;
+    PetscCall(VecSetValue(b, n - 1, nan, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(b));
+    PetscCall(VecAssemblyEnd(b));
+  }
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(PetscEnumFind(PipeKSPProgressTypes, pol, (PetscEnum *)&t, &flg));
+  PetscCall(KSPPipeSetProgress(ksp, t));
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (c == 1) {
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetApply(pc, NegApply));
+  } else PetscCall(PCSetType(pc, PCNONE)); /* jacobi would make M^{-1}A = I */
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(VecNorm(x, NORM_2, &xnorm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "l=%" PetscInt_FMT " %-8s %-18s -> %s\n", depth, pol, names[c], KSPConvergedReasons[reason]));
+  if (reason != expect) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected %s\n", KSPConvergedReasons[expect]));
+    (*fails)++;
+  }
+  if (c != 2 && PetscIsInfOrNanReal(xnorm)) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: x holds Inf/NaN\n"));
+    (*fails)++;
+  }
+  /* the same KSP stays usable: an SPD system with jacobi */
+  PetscCall(TestDiagMatrix(n, PETSC_FALSE, &S));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPSetOperators(ksp, S, S));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  if (reason <= 0) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: reuse after the breakdown: %s\n", KSPConvergedReasons[reason]));
+    (*fails)++;
+  }
+  PetscCall(MatDestroy(&S));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+/* a setter that refuses must raise an error (collective, clear message) */
+static PetscErrorCode Refused(PetscErrorCode ierr, const char *what, PetscInt *fails)
+{
+  PetscFunctionBeginUser;
+  if (!ierr) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %s was accepted\n", what));
+    (*fails)++;
+  } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refused: %s\n", what));
+  PetscFunctionReturn(0);
+}
+
+/* an error in the middle of a solve (reductions pending): the KSP must solve the next system */
+static PetscErrorCode ErrorThenReuse(PetscInt depth, const char *pol, PetscInt *fails)
+{
+  Mat                A;
+  Vec                b, x;
+  KSP                ksp;
+  PC                 pc;
+  PetscErrorCode     ierr;
+  KSPConvergedReason reason;
+  PipeKSPProgressType t;
+  PetscBool          flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestDiagMatrix(60, PETSC_FALSE, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, 0.0, 60.0)); /* no estimate: the failure hits the solve itself */
+  PetscCall(PetscEnumFind(PipeKSPProgressTypes, pol, (PetscEnum *)&t, &flg));
+  PetscCall(KSPPipeSetProgress(ksp, t));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetApply(pc, FailApply));
+  napply = 0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: the planned PC failure did not reach the caller\n"));
+    (*fails)++;
+  }
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "l=%" PetscInt_FMT " %-8s error in the solve, then -> %s\n", depth, pol, KSPConvergedReasons[reason]));
+  if (reason <= 0) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: solve after the error: %s\n", KSPConvergedReasons[reason]));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const char *pols[] = {"none", "poll", "thread", "blocking"};
+  PetscInt    l, p, fails = 0;
+  KSP         ksp;
+
+  PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE; /* the thread policy really runs its helper thread */
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  for (l = 1; l <= 3; l++)
+    for (p = 0; p < 4; p++) {
+      PetscCall(RunCase(l, pols[p], 0, KSP_DIVERGED_INDEFINITE_MAT, &fails));
+      PetscCall(RunCase(l, pols[p], 1, KSP_DIVERGED_INDEFINITE_PC, &fails));
+      PetscCall(RunCase(l, pols[p], 2, KSP_DIVERGED_NANORINF, &fails));
+      PetscCall(ErrorThenReuse(l, pols[p], &fails));
+    }
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(Refused(KSPPipePLCGSetDepth(ksp, 0), "depth 0", &fails));
+  PetscCall(Refused(KSPPipePLCGSetDepth(ksp, 6), "depth 6", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEigenvalueBounds(ksp, 2.0, 1.0), "interval [2, 1]", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEigenvalueBounds(ksp, -1.0, 1.0), "interval [-1, 1]", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEstimateIterations(ksp, 1), "1 estimate iteration", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, 0.0), "estimate factor 0", &fails));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(KSPDestroy(&ksp));
+  PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " check(s) failed", fails);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+      suffix: plcg_breakdown_np1
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|[Uu]nfreed"
+      output_file: output/ex14_plcg_breakdown_np1.out
+
+   test:
+      suffix: plcg_breakdown_np2
+      nsize: 2
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|[Uu]nfreed"
+      output_file: output/ex14_plcg_breakdown_np2.out
+
+TEST*/

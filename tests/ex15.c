@@ -1,0 +1,128 @@
+static char help[] = "pipeplcg's adaptive residual replacement (-ksp_pipe_replace auto) at work: an ill-conditioned\n\
+diagonal (d_i from 1 to -kappa, evenly spaced; b_i = 1/2 + sin(1.7 i)/2), natural norm, no PC, at depths -depths.\n\
+Without replacement the recursive residual claims a convergence that the true residual misses by more than\n\
+2x (it stalls above rtol); with auto the replacement fires (KSPPipeGetStats) and the true residual is within\n\
+10x rtol, with no restart needed to check a claimed convergence. cg is shown for reference.\n\
+  -n <10000> -kappa <1e10> -rtol <1e-9> -depths <2,3>\n\n";
+
+#include <pipeksp.h>
+
+typedef struct {
+  PetscInt           its;
+  PetscReal          res;
+  KSPConvergedReason reason;
+  PipeKSPStats       st;
+} Out;
+
+static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char *replace, PetscReal rtol, Out *o)
+{
+  KSP       ksp;
+  PC        pc;
+  Vec       x, r;
+  PetscReal bn, rn;
+  PetscBool ours;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NATURAL));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 20000));
+  PetscCall(PetscStrcmp(type, KSPPIPEPLCG, &ours));
+  if (ours) {
+    PetscCall(KSPPipePLCGSetDepth(ksp, l));
+    PetscCall(KSPPipeSetReplacePeriod(ksp, replace[0] == 'a' ? PETSC_DECIDE : 0));
+  }
+  PetscCall(MatCreateVecs(A, &x, &r));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &o->its));
+  PetscCall(KSPGetConvergedReason(ksp, &o->reason));
+  PetscCall(PetscMemzero(&o->st, sizeof(o->st)));
+  if (ours) PetscCall(KSPPipeGetStats(ksp, &o->st));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  o->res = rn / bn;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " replace %-4s its %5" PetscInt_FMT "  true res %.3e (%.2f x rtol)  %-16s replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", type, l, replace, o->its, (double)o->res, (double)(o->res / rtol), KSPConvergedReasons[o->reason], o->st.replacements, o->st.restarts));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Mat       A;
+  Vec       b;
+  PetscInt  n = 10000, i, rs, re, depths[8] = {2, 3}, nd = 8, k, fails = 0;
+  PetscReal kappa = 1e10, rtol = 1e-9;
+  Out       cg, off, on;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-kappa", &kappa, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
+  {
+    PetscBool flg;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-depths", depths, &nd, &flg));
+    if (!flg) nd = 2;
+  }
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, &A));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  for (i = rs; i < re; i++) PetscCall(MatSetValue(A, i, i, 1.0 + (kappa - 1.0) * i / (n - 1), INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, NULL, &b));
+  for (i = rs; i < re; i++) PetscCall(VecSetValue(b, i, 0.5 + 0.5 * PetscSinReal(1.7 * i), INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(b));
+  PetscCall(VecAssemblyEnd(b));
+
+  PetscCall(Run(A, b, KSPCG, 0, "-", rtol, &cg));
+  for (k = 0; k < nd; k++) {
+    PetscCall(Run(A, b, KSPPIPEPLCG, depths[k], "0", rtol, &off));
+    PetscCall(Run(A, b, KSPPIPEPLCG, depths[k], "auto", rtol, &on));
+    if (!(off.res > 2 * rtol)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": without replacement the true residual %.3e does not stall above 2x rtol (the problem no longer needs replacement)\n", depths[k], (double)off.res));
+      fails++;
+    }
+    if (!(on.st.replacements > 0)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": auto made no residual replacement\n", depths[k]));
+      fails++;
+    }
+    if (!(on.res <= 10 * rtol) || on.reason <= 0) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": with auto replacement the true residual is %.3e > 10x rtol (%s)\n", depths[k], (double)on.res, KSPConvergedReasons[on.reason]));
+      fails++;
+    }
+    if (on.st.restarts) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": auto needed %" PetscInt64_FMT " restart(s) to check a claimed convergence: the replacements came too late\n", depths[k], on.st.restarts));
+      fails++;
+    }
+  }
+  if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return fails ? 1 : 0;
+}
+
+/*TEST
+
+   test:
+      suffix: plcg_replace_np1
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|[Uu]nfreed"
+      output_file: output/ex15_plcg_replace_np1.out
+
+   test:
+      suffix: plcg_replace_np2
+      nsize: 2
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|[Uu]nfreed"
+      output_file: output/ex15_plcg_replace_np2.out
+
+TEST*/

@@ -1,0 +1,226 @@
+static char help[] = "Hybrid MPI+OpenMP checks on the GeoFEM/Cube problem (aij and baij):\n\
+  - the threaded SpMV equals the single-thread one and MatMult, for every schedule and thread count;\n\
+  - pipegv, pipegropp and chrongear with jacobi and asddic: 1 and 2 threads take the same iterations\n\
+    with bitwise the same residual histories; 2 threads (static, dynamic, guided) and 3 threads give\n\
+    bitwise the same history; the error against the exact solution is small;\n\
+  - -ksp_view shows the threads, schedule and chunk.\n\
+  -hist_tol <t> : largest |h1 - h2| / h1 allowed between the 1- and 2-thread histories (default 0: bitwise)\n\n";
+
+#include <pipeksp.h>
+#include <pipeksp/threadsimpl.h>
+
+#define MAXH 2000
+
+static PetscInt  Fails    = 0;
+static PetscBool NoOpenMP = PETSC_FALSE;
+
+static PetscErrorCode Check(MPI_Comm comm, PetscBool ok, const char *what)
+{
+  PetscFunctionBeginUser;
+  if (!ok) {
+    Fails++;
+    PetscCall(PetscPrintf(comm, "FAIL: %s\n", what));
+  }
+  PetscFunctionReturn(0);
+}
+
+static Mat TheA; /* the matrix whose chunk SetThreads() sets */
+
+static PetscErrorCode SetThreads(PetscInt nt, PipeKSPScheduleType sched, PetscInt chunk)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PipeKSPSetSpMVSchedule(sched));
+  PetscCall(PipeKSPMatSetSpMVChunk(TheA, chunk));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscInt           its, nh;
+  PetscReal          h[MAXH], err;
+  KSPConvergedReason reason;
+} Run;
+
+static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype, const char *pctype, Run *run, PetscBool view)
+{
+  KSP ksp;
+  PC  pc;
+  Vec x;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, ksptype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  { /* the same ordering for every thread count (the default follows the threads: rcm on one, cmrcm on more) */
+    PetscBool asddic;
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &asddic));
+    if (asddic) PetscCall(PCASDDICSetOrdering(pc, PIPEKSP_ORDERING_CMRCM));
+  }
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, MAXH - 2));
+  PetscCall(KSPSetResidualHistory(ksp, run->h, MAXH, PETSC_TRUE));
+  PetscCall(KSPPipeSetProgress(ksp, PIPEKSP_PROGRESS_POLL)); /* the master thread polls inside the SpMV */
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &run->its));
+  PetscCall(KSPGetConvergedReason(ksp, &run->reason));
+  {
+    const PetscReal *h;
+    PetscCall(KSPGetResidualHistory(ksp, &h, &run->nh));
+  }
+  PetscCall(PipeKSPCubeComputeError(cube, x, &run->err));
+  if (view && !NoOpenMP) { /* KSPView to a file, searched on rank 0 */
+    PetscViewer sv;
+    char        buf[16384] = "", *t = NULL, *sch = NULL;
+    PetscMPIInt rank, found = 0;
+
+    PetscCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "threads_check_view.txt", &sv));
+    PetscCall(KSPView(ksp, sv));
+    PetscCall(PetscViewerDestroy(&sv));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (!rank) {
+      FILE  *f = fopen("threads_check_view.txt", "r");
+      size_t len;
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read back threads_check_view.txt");
+      len      = fread(buf, 1, sizeof(buf) - 1, f);
+      buf[len] = 0;
+      fclose(f);
+      PetscCall(PetscStrstr(buf, "threads 2 (OpenMP)", &t));
+      PetscCall(PetscStrstr(buf, "schedule dynamic over work items", &sch));
+      if (sch) PetscCall(PetscStrstr(buf, "poll point every 256 rows", &sch));
+      found = (t && sch) ? 1 : 0;
+    }
+    PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+    PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)found, "-ksp_view shows threads 2, schedule dynamic, chunk 256"));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
+{
+  Vec                    y0, y1, y2;
+  PetscReal              nrm, d0, d1;
+  PipeKSPScheduleType    sc[3] = {PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED};
+  PetscInt               nts[3] = {2, 2, 3}, chunks[3] = {256, 17, 1000};
+  PipeKSPSpMVThreadStats s0, s1;
+  char                   what[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &y0));
+  PetscCall(VecDuplicate(b, &y1));
+  PetscCall(VecDuplicate(b, &y2));
+  PetscCall(MatMult(A, b, y0));
+  PetscCall(VecNorm(y0, NORM_INFINITY, &nrm));
+  PetscCall(SetThreads(1, PIPEKSP_SCHEDULE_DYNAMIC, 256));
+  PetscCall(PipeKSPMatMult(A, b, y1));
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscCall(SetThreads(nts[k], sc[k], chunks[k]));
+    PetscCall(PipeKSPSpMVGetThreadStats(&s0));
+    PetscCall(PipeKSPMatMult(A, b, y2));
+    PetscCall(PipeKSPMatMult(A, b, y2)); /* cached split */
+    PetscCall(PipeKSPSpMVGetThreadStats(&s1));
+    PetscCall(VecAXPY(y2, -1.0, y1));
+    PetscCall(VecNorm(y2, NORM_INFINITY, &d1));
+    PetscCall(PipeKSPMatMult(A, b, y2));
+    PetscCall(VecAXPY(y2, -1.0, y0));
+    PetscCall(VecNorm(y2, NORM_INFINITY, &d0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s SpMV %" PetscInt_FMT " threads %s chunk %" PetscInt_FMT ": vs 1 thread %.1e, vs MatMult %.1e\n", mt, nts[k], PipeKSPScheduleTypes[sc[k]], chunks[k], (double)(d1 / nrm), (double)(d0 / nrm)));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s SpMV with %" PetscInt_FMT " threads (%s) equals the 1-thread product bitwise and MatMult to round-off", mt, nts[k], PipeKSPScheduleTypes[sc[k]]));
+    PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(d1 == 0 && d0 <= 1e-13 * nrm), what));
+    PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(NoOpenMP || s1.products - s0.products == 2), "the threaded path ran"));
+  }
+  PetscCall(VecDestroy(&y0));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const char *mts[2] = {MATBAIJ, MATAIJ}, *ksps[3] = {KSPPIPEGV, KSPPIPEGROPP, KSPCHRONGEAR}, *pcs[2] = {PCJACOBI, PCASDDIC};
+  PetscReal   histtol = 0;
+  PetscBool   viewed = PETSC_FALSE;
+  static Run  r1, r2, r3;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-hist_tol", &histtol, NULL));
+  PetscCall(PipeKSPSetThreadsMinRows(0)); /* thread these small problems too */
+  {
+    PetscInt nt;
+    PetscCall(PipeKSPSetThreads(2));
+    PetscCall(PipeKSPGetThreads(&nt));
+    NoOpenMP = (PetscBool)(nt == 1);
+    if (NoOpenMP) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "built without OpenMP: only the single-thread paths are compared\n"));
+  }
+  for (PetscInt im = 0; im < 2; im++) {
+    PipeKSPCube cube;
+    Mat         A;
+    Vec         b;
+
+    PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+    PetscCall(PipeKSPCubeSetSizes(cube, 14, 14, 14));
+    PetscCall(PipeKSPCubeSetMatType(cube, mts[im]));
+    PetscCall(PipeKSPCubeSetFromOptions(cube));
+    PetscCall(PipeKSPCubeSetUp(cube));
+    PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+    TheA = A;
+    PetscCall(PipeKSPCubeGetRHS(cube, &b));
+    PetscCall(CheckSpMV(A, b, mts[im]));
+    for (PetscInt ik = 0; ik < 3; ik++) {
+      for (PetscInt ip = 0; ip < 2; ip++) {
+        PetscReal dmax = 0;
+        PetscBool same = PETSC_TRUE;
+        char      what[160];
+
+        PetscCall(SetThreads(1, PIPEKSP_SCHEDULE_DYNAMIC, 256));
+        PetscCall(Solve(cube, A, b, ksps[ik], pcs[ip], &r1, PETSC_FALSE));
+        PetscCall(SetThreads(2, PIPEKSP_SCHEDULE_DYNAMIC, 256));
+        PetscCall(Solve(cube, A, b, ksps[ik], pcs[ip], &r2, (PetscBool)!viewed));
+        viewed = PETSC_TRUE;
+        for (PetscInt k = 0; k < PetscMin(r1.nh, r2.nh); k++) dmax = PetscMax(dmax, PetscAbsReal(r1.h[k] - r2.h[k]) / r1.h[k]);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s %s: 1 thread %" PetscInt_FMT " its (err %.1e), 2 threads %" PetscInt_FMT " its (err %.1e), history max rel diff %.1e\n", mts[im], ksps[ik], pcs[ip], r1.its, (double)r1.err, r2.its, (double)r2.err, (double)dmax));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s %s: converged, same iterations for 1 and 2 threads, histories equal to round-off, error < 1e-5", mts[im], ksps[ik], pcs[ip]));
+        PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(r1.reason > 0 && r2.reason > 0 && r1.its == r2.its && r1.nh == r2.nh && dmax <= histtol && r1.err < 1e-5 && r2.err < 1e-5), what));
+        /* the schedule and the thread count (>= 2) must not change a bit */
+        for (PetscInt v = 0; v < 3; v++) {
+          if (v == 0) PetscCall(SetThreads(2, PIPEKSP_SCHEDULE_STATIC, 256));
+          if (v == 1) PetscCall(SetThreads(2, PIPEKSP_SCHEDULE_GUIDED, 64));
+          if (v == 2) PetscCall(SetThreads(3, PIPEKSP_SCHEDULE_DYNAMIC, 100));
+          PetscCall(Solve(cube, A, b, ksps[ik], pcs[ip], &r3, PETSC_FALSE));
+          same = (PetscBool)(same && r3.nh == r2.nh);
+          for (PetscInt k = 0; same && k < r2.nh; k++) same = (PetscBool)(r3.h[k] == r2.h[k]);
+        }
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s %s: bitwise the same history with 2 threads static/dynamic/guided and 3 threads", mts[im], ksps[ik], pcs[ip]));
+        PetscCall(Check(PETSC_COMM_WORLD, same, what));
+      }
+    }
+    PetscCall(PipeKSPCubeDestroy(&cube));
+  }
+  PetscCall(PipeKSPSetThreads(1));
+  if (!Fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " check(s) FAILED\n", Fails));
+  PetscCall(PetscFinalize());
+  return Fails ? 1 : 0;
+}
+
+/*TEST
+
+   test:
+      suffix: threads_check_np1
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      output_file: output/ex16_threads_check_np1.out
+
+   test:
+      suffix: threads_check_np2
+      nsize: 2
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      output_file: output/ex16_threads_check_np2.out
+
+TEST*/

@@ -1,0 +1,230 @@
+static char help[] = "Breakdowns of pipegropp, pipegv, chrongear (and cg for reference): an indefinite matrix, an\n\
+indefinite preconditioner (PCSHELL returning -x) and a NaN in the right-hand side must end with\n\
+KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN.\n\
+Also checks that bad settings give errors. Exits with an error when a check fails.\n\n";
+
+#include "common/pipeksptest.h"
+
+static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecScale(y, -1.0));
+  PetscFunctionReturn(0);
+}
+
+typedef enum { CASE_MAT, CASE_PC, CASE_NAN } Case;
+
+static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConvergedReason expect, PetscInt *fails)
+{
+  const PetscInt     n = 40;
+  Mat                A;
+  Vec                b, x;
+  KSP                ksp;
+  PC                 pc;
+  KSPConvergedReason reason;
+  PetscReal          rnorm, xnorm;
+  const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
+
+  PetscFunctionBeginUser;
+  PetscCall(TestDiagMatrix(n, (PetscBool)(c == CASE_MAT), &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  if (c == CASE_NAN) {
+    PetscScalar nan = PETSC_MAX_REAL;
+    nan             = nan * 10.0 - nan * 10.0; /* inf - inf */
+    PetscCall(VecSetValue(b, n - 1, nan, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(b));
+    PetscCall(VecAssemblyEnd(b));
+  }
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (c == CASE_PC) {
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetApply(pc, NegApply));
+  } else PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(KSPSetFromOptions(ksp));
+  if (policy) {
+    PetscInt  p;
+    PetscBool found;
+    PetscCall(PetscEListFind(5, PipeKSPProgressTypes, policy, &p, &found));
+    PetscCall(KSPPipeSetProgress(ksp, (PipeKSPProgressType)p));
+  }
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+  PetscCall(VecNorm(x, NORM_2, &xnorm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s %-18s -> %s\n", type, policy ? policy : "-", names[c], KSPConvergedReasons[reason]));
+  if (reason != expect) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected %s\n", KSPConvergedReasons[expect]));
+    (*fails)++;
+  }
+  if (c != CASE_NAN && (PetscIsInfOrNanReal(rnorm) || PetscIsInfOrNanReal(xnorm))) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: NaN/Inf propagated (rnorm %g, |x| %g)\n", (double)rnorm, (double)xnorm));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+/* a bad setting must be refused with an error, not accepted */
+static PetscErrorCode CheckRefused(PetscInt *fails)
+{
+  KSP            ksp;
+  PetscErrorCode ierr1, ierr2;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPIPEGV));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr1 = KSPPipeSetReplacePeriod(ksp, -2); /* -1 is PETSC_DECIDE: auto */
+  ierr2 = KSPPipeSetPollInterval(ksp, -3.0);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "negative replacement period -> error %d, negative poll interval -> error %d\n", (int)ierr1, (int)ierr2));
+  if (ierr1 != PETSC_ERR_ARG_OUTOFRANGE || ierr2 != PETSC_ERR_ARG_OUTOFRANGE) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: bad settings were not refused\n"));
+    (*fails)++;
+  }
+  /* chrongear has nothing to overlap, yet validates the progress settings as the others do and says
+     in -ksp_view that they do not apply */
+  {
+    const char *opts[][2] = {
+      {"-ksp_pipe_progress",      "bogus"},
+      {"-ksp_pipe_poll_interval", "-5"   },
+      {"-ksp_pipe_replace",       "often"}
+    };
+    PetscViewer sv;
+    char        buf[4096];
+    char       *said;
+    int         k;
+    PetscCall(KSPSetType(ksp, KSPCHRONGEAR));
+    for (k = 0; k < 3; k++) {
+      PetscCall(PetscOptionsSetValue(NULL, opts[k][0], opts[k][1]));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr1 = KSPSetFromOptions(ksp);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(PetscOptionsClearValue(NULL, opts[k][0]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chrongear %s %s -> error %d\n", opts[k][0], opts[k][1], (int)ierr1));
+      if (!ierr1) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: chrongear accepted %s %s\n", opts[k][0], opts[k][1]));
+        (*fails)++;
+      }
+    }
+    PetscCall(PetscOptionsSetValue(NULL, "-ksp_pipe_progress", "poll"));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(PetscOptionsClearValue(NULL, "-ksp_pipe_progress"));
+    {
+      FILE       *f;
+      PetscMPIInt rank, ok, allok;
+      PetscCall(PetscMemzero(buf, sizeof(buf)));
+      f = fmemopen(buf, sizeof(buf) - 1, "w");
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SYS, "fmemopen failed");
+      PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_WORLD, f, &sv));
+      PetscCall(KSPView(ksp, sv));
+      PetscCall(PetscViewerDestroy(&sv));
+      fclose(f);
+      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+      PetscCall(PetscStrstr(buf, "do not apply, given but ignored", &said));
+      ok = (rank || said) ? 1 : 0; /* ASCII viewers print on rank 0 */
+      PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+      said = allok ? buf : NULL;
+    }
+    if (!said) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: chrongear's -ksp_view does not say the progress options do not apply:\n%s\n", buf));
+      (*fails)++;
+    }
+  }
+  /* on other KSP types the setters are no-ops */
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPPipeSetReplacePeriod(ksp, 7));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* thread policy without MPI_THREAD_MULTIPLE (this program asks PETSc for the default level):
+   must fall back to poll, not start a thread */
+static PetscErrorCode CheckThreadFallback(PetscInt *fails)
+{
+  KSP                 ksp;
+  Mat                 A;
+  PipeKSPProgressType used;
+  int                 provided;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestDiagMatrix(8, PETSC_FALSE, &A));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEGROPP));
+  PetscCall(KSPPipeSetProgress(ksp, PIPEKSP_PROGRESS_THREAD));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPPipeGetProgress(ksp, &used));
+  PetscCallMPI(MPI_Query_thread(&provided));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "thread policy with MPI thread level %d -> %s\n", provided, PipeKSPProgressTypes[used]));
+  if (used != (provided == MPI_THREAD_MULTIPLE ? PIPEKSP_PROGRESS_THREAD : PIPEKSP_PROGRESS_POLL)) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: wrong thread fallback\n"));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const char *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR};
+  const char *pols[]  = {"none", "poll", "blocking"};
+  PetscInt    t, p, fails = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  for (t = 0; t < 4; t++) {
+    PetscInt np = (t == 1 || t == 2) ? 3 : 1;
+    for (p = 0; p < np; p++) {
+      const char *pol = np > 1 ? pols[p] : NULL;
+      PetscCall(RunCase(types[t], pol, CASE_MAT, KSP_DIVERGED_INDEFINITE_MAT, &fails));
+      /* cg is left out here: with M = -I its iterates equal those with M = I, and it converges */
+      if (t > 0) PetscCall(RunCase(types[t], pol, CASE_PC, KSP_DIVERGED_INDEFINITE_PC, &fails));
+      PetscCall(RunCase(types[t], pol, CASE_NAN, KSP_DIVERGED_NANORINF, &fails));
+    }
+  }
+  PetscCall(CheckRefused(&fails));
+  PetscCall(CheckThreadFallback(&fails));
+  PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # rejected options leave PETSc's own option strings unfreed (any SetFromOptions error does), so the
+   # harness's -malloc_dump lines are not a failure here
+
+   test:
+      suffix: ksp_indef_np1
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|ERROR|[Uu]nfreed"
+      output_file: output/ex5_ksp_indef_np1.out
+
+   test:
+      suffix: ksp_indef_np2
+      nsize: 2
+      args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|ERROR|[Uu]nfreed"
+      output_file: output/ex5_ksp_indef_np2.out
+
+   test:
+      suffix: threads_omp2_ksp_indef_np2
+      nsize: 2
+      args: -pipeksp_threads_min_rows 0
+      env: OMP_NUM_THREADS=2
+      filter: grep -oE "all checks passed|FAIL|ERROR|NOT below|[Uu]nfreed"
+      output_file: output/ex5_threads_omp2_ksp_indef_np2.out
+
+TEST*/
