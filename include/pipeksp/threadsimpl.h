@@ -36,6 +36,12 @@ typedef struct {
   PetscInt        nnodes;
   const PetscInt *nodes;
 } PipeKSPSpMVParts;
+/* The halo exchange of every MPI product (src/mat/spmv_omp.c): hand-written point-to-point messages
+   built from the scatter's PetscSF, so the threaded master can test them between its work items; the
+   single-thread product uses it too, so ranks on either path always exchange the same messages.
+   Begin is collective; End waits, then unpacks (bitwise VecScatterBegin/End's values). */
+PETSC_INTERN PetscErrorCode PipeKSPHaloBegin(VecScatter, Vec, Vec);
+PETSC_INTERN PetscErrorCode PipeKSPHaloEnd(VecScatter, Vec, Vec);
 /* *polls is increased by the poll points the master thread issued */
 PETSC_INTERN PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *, Vec, Vec, PetscInt64 *);
 /* the serial kernels of matmult.c over a range: AIJ nodes [k0,k1) starting at row r; BAIJ block rows

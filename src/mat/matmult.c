@@ -470,12 +470,12 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
 
     Ad = c->Ad; /* validated against A's blocks since A's last state change */
     Ao = c->Ao;
-    PetscCall(VecScatterBegin(c->halo, x, c->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(PipeKSPHaloBegin(c->halo, x, c->ghost)); /* the threaded ranks' exchange (spmv_omp.c) */
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArray(y, &ya));
     PetscCall(SpMVDiag(c, Ad, xa, ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecScatterEnd(c->halo, x, c->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(PipeKSPHaloEnd(c->halo, x, c->ghost));
     PetscCall(VecPlaceArray(c->yseq, ya));
     /* the kernel itself, as PETSc's MatMult_MPIAIJ does: no extra MatMultAdd in -log_view */
     PetscUseTypeMethod(Ao, multadd, c->ghost, c->yseq, c->yseq);

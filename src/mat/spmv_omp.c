@@ -1,32 +1,261 @@
 /* Threaded poll-point SpMV for (MPI)AIJ and (MPI)BAIJ, after Nakajima and Hanawa (P2S2 2017):
-   - the master thread starts and completes the halo exchange (it packs the send buffers) and calls the
-     reduction poll hook before and after its wait, so MPI_THREAD_FUNNELED is enough;
-   - meanwhile the other threads multiply the diagonal block (which needs no ghost value) in row chunks
-     under the chosen schedule; with dynamic the master joins as soon as its messages are done and
-     polls between the chunks it takes;
-   - then the boundary rows (those with off-process columns) add the off-diagonal block, split over
-     the threads.
-   Unlike the paper's single CSR we keep PETSc's diagonal/off-diagonal split, so the local part of the
-   boundary rows is also overlapped with the halo; the boundary row list and the chunk table are
-   computed once per nonzero pattern and cached on the Mat. */
+   - the master thread starts the halo exchange (it packs the send buffers itself) and, while the
+     messages are in flight, loops { MPI_Testall on them; the reduction poll hook; one interior work
+     item } until they are done; then it unpacks and joins the interior loop. Only the master calls
+     MPI, so MPI_THREAD_FUNNELED is enough;
+   - meanwhile the other threads multiply the pure-interior rows (no off-process column), in work
+     items of about -pipeksp_spmv_chunk rows, under the chosen schedule;
+   - after a barrier the boundary rows (diagonal and off-diagonal block) follow, split over the threads.
+   The interior/boundary split and the work items are computed once per nonzero pattern and cached on
+   the Mat. Every row is computed by one thread with the single-thread kernels in the single-thread
+   order, so the product is bitwise the 1-thread one.
+
+   The halo exchange is hand-written (PETSc 3.18's VecScatterEnd blocks and has no test call): the
+   neighbour lists come from the halo scatter's PetscSF (root ranks: whom we receive from; leaf
+   ranks: whom we send to, with our entries in the order the receiver expects), built once per
+   scatter. The single-thread product of matmult.c uses the same exchange, so ranks on different
+   paths (thread counts differ per process) always exchange the same messages. */
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
+#include <petscsf.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
 
+/* ---------------- the halo exchange ---------------- */
+
+#define HALO_KEY "PipeKSPHalo_ctx"
+
+typedef struct {
+  PetscBool    usesf;       /* an SF type without rank lists (e.g. -sf_type window): PETSc's scatter */
+  MPI_Comm     comm;
+  PetscMPIInt  tag;
+  PetscInt     u;           /* scalars per SF entry: 1, or the block size of a blocked scatter */
+  PetscInt     nr, ns;      /* ranks we receive from / send to (not ourselves) */
+  PetscMPIInt *rrank, *srank;
+  PetscInt    *roff, *soff; /* entries of rank i: [roff[i], roff[i+1]) of ridx, same for s */
+  PetscInt    *ridx, *sidx; /* ghost entries to fill / x entries to send, in message order */
+  PetscInt     nself, *selfsrc, *selfdst;
+  PetscScalar *rbuf, *sbuf;
+  MPI_Request *req;         /* nr receives, then ns sends */
+  PetscBool    active, done;
+} HaloCtx;
+
+static PetscErrorCode HaloCtxDestroy(void *ptr)
+{
+  HaloCtx *h = (HaloCtx *)ptr;
+
+  PetscFunctionBegin;
+  if (h->active) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
+  PetscCall(PetscFree4(h->rrank, h->roff, h->ridx, h->rbuf));
+  PetscCall(PetscFree4(h->srank, h->soff, h->sidx, h->sbuf));
+  PetscCall(PetscFree2(h->selfsrc, h->selfdst));
+  PetscCall(PetscFree(h->req));
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(0);
+}
+
+/* neighbour lists of the scatter x -> ghost, cached on it. Collective the first time (all ranks reach
+   it in the same product). */
+static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ctx)
+{
+  PetscContainer     cont;
+  HaloCtx           *h;
+  PetscInt           nroots, nleaves, nx, ng, nranks, ndranks, niranks, nidranks;
+  const PetscMPIInt *ranks, *iranks;
+  const PetscInt    *roffset, *rmine, *rremote, *ioffset, *irootloc;
+  PetscMPIInt        rank;
+  PetscBool          basic, neighbor;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)halo, HALO_KEY, (PetscObject *)&cont));
+  if (cont) {
+    PetscCall(PetscContainerGetPointer(cont, (void **)ctx));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PipeKSP halo: exchange not begun");
+  PetscCall(PetscNew(&h));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
+  PetscCall(PetscContainerSetPointer(cont, h));
+  PetscCall(PetscContainerSetUserDestroy(cont, HaloCtxDestroy));
+  PetscCall(PetscObjectCompose((PetscObject)halo, HALO_KEY, (PetscObject)cont));
+  PetscCall(PetscContainerDestroy(&cont));
+  *ctx = h;
+  /* the rank lists exist for the point-to-point SF types (the type is the same on every rank) */
+  PetscCall(PetscObjectTypeCompare((PetscObject)halo, PETSCSFBASIC, &basic));
+  PetscCall(PetscObjectTypeCompare((PetscObject)halo, PETSCSFNEIGHBOR, &neighbor));
+  if (!basic && !neighbor) {
+    h->usesf = PETSC_TRUE;
+    PetscCall(PetscInfo(NULL, "PipeKSP halo: SF type %s has no rank lists: PETSc's VecScatter (no polls inside its wait)\n", ((PetscObject)halo)->type_name));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscSFSetUp(halo));
+  h->comm = PetscObjectComm((PetscObject)halo);
+  PetscCall(PetscObjectGetNewTag((PetscObject)halo, &h->tag));
+  PetscCallMPI(MPI_Comm_rank(h->comm, &rank));
+  PetscCall(PetscSFGetGraph(halo, &nroots, &nleaves, NULL, NULL));
+  PetscCall(VecGetLocalSize(x, &nx));
+  PetscCall(VecGetLocalSize(ghost, &ng));
+  /* a blocked scatter has one SF entry per block */
+  h->u = nroots > 0 ? nx / nroots : (nleaves > 0 ? ng / nleaves : 1);
+  PetscCheck(h->u >= 1 && nroots * h->u == nx && nleaves * h->u <= ng, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PipeKSP halo: scatter graph (%" PetscInt_FMT " roots, %" PetscInt_FMT " leaves) does not fit x (%" PetscInt_FMT ") and the ghosts (%" PetscInt_FMT ")", nroots, nleaves, nx, ng);
+  PetscCall(PetscSFGetRootRanks(halo, &nranks, &ranks, &roffset, &rmine, &rremote));
+  PetscCall(PetscSFGetLeafRanks(halo, &niranks, &iranks, &ioffset, &irootloc));
+  ndranks = nidranks = 0;
+  for (PetscInt i = 0; i < nranks; i++) ndranks += ranks[i] == rank;
+  for (PetscInt i = 0; i < niranks; i++) nidranks += iranks[i] == rank;
+  h->nr = nranks - ndranks;
+  h->ns = niranks - nidranks;
+  {
+    PetscInt nrecv = 0, nsend = 0, nself = 0, k;
+    for (PetscInt i = 0; i < nranks; i++) {
+      if (ranks[i] == rank) nself += roffset[i + 1] - roffset[i];
+      else nrecv += roffset[i + 1] - roffset[i];
+    }
+    for (PetscInt i = 0; i < niranks; i++)
+      if (iranks[i] != rank) nsend += ioffset[i + 1] - ioffset[i];
+    PetscCall(PetscMalloc4(h->nr, &h->rrank, h->nr + 1, &h->roff, nrecv, &h->ridx, nrecv * h->u, &h->rbuf));
+    PetscCall(PetscMalloc4(h->ns, &h->srank, h->ns + 1, &h->soff, nsend, &h->sidx, nsend * h->u, &h->sbuf));
+    PetscCall(PetscMalloc2(nself, &h->selfsrc, nself, &h->selfdst));
+    PetscCall(PetscMalloc1(h->nr + h->ns, &h->req));
+    h->roff[0] = h->soff[0] = 0;
+    h->nr = h->ns = 0;
+    for (PetscInt i = 0; i < nranks; i++) {
+      for (PetscInt j = roffset[i]; j < roffset[i + 1]; j++) {
+        if (ranks[i] == rank) { /* our own entries: copied, no message */
+          h->selfdst[h->nself]   = rmine[j];
+          h->selfsrc[h->nself++] = rremote[j];
+        } else h->ridx[h->roff[h->nr] + j - roffset[i]] = rmine[j];
+      }
+      if (ranks[i] != rank) {
+        h->rrank[h->nr]    = ranks[i];
+        h->roff[h->nr + 1] = h->roff[h->nr] + roffset[i + 1] - roffset[i];
+        h->nr++;
+      }
+    }
+    for (PetscInt i = 0; i < niranks; i++) {
+      if (iranks[i] == rank) continue;
+      for (k = ioffset[i]; k < ioffset[i + 1]; k++) h->sidx[h->soff[h->ns] + k - ioffset[i]] = irootloc[k];
+      h->srank[h->ns]    = iranks[i];
+      h->soff[h->ns + 1] = h->soff[h->ns] + ioffset[i + 1] - ioffset[i];
+      h->ns++;
+    }
+  }
+  PetscCall(PetscInfo(NULL, "PipeKSP halo: %" PetscInt_FMT " receives, %" PetscInt_FMT " sends, %" PetscInt_FMT " scalars per entry\n", h->nr, h->ns, h->u));
+  PetscFunctionReturn(0);
+}
+
+/*
+  PipeKSPHaloBegin - starts ghost = x over the halo scatter: posts the receives, packs x's entries and
+  posts the sends. Collective on the scatter's communicator (every rank of an MPI matrix's product).
+*/
+PetscErrorCode PipeKSPHaloBegin(VecScatter halo, Vec x, Vec ghost)
+{
+  HaloCtx           *h;
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscCall(HaloGetCtx(halo, x, ghost, &h));
+  if (h->usesf) {
+    PetscCall(VecScatterBegin(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
+    h->active = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (h->active) { /* an earlier product stopped by an error: finish its messages first */
+    PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
+    h->active = PETSC_FALSE;
+  }
+  for (PetscInt i = 0; i < h->nr; i++) PetscCallMPI(MPI_Irecv(h->rbuf + h->u * h->roff[i], (PetscMPIInt)(h->u * (h->roff[i + 1] - h->roff[i])), MPIU_SCALAR, h->rrank[i], h->tag, h->comm, &h->req[i]));
+  PetscCall(VecGetArrayRead(x, &xa));
+  for (PetscInt i = 0; i < h->ns; i++) {
+    PetscScalar *b = h->sbuf + h->u * h->soff[i];
+    if (h->u == 1)
+      for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++) *b++ = xa[h->sidx[k]];
+    else
+      for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++)
+        for (PetscInt q = 0; q < h->u; q++) *b++ = xa[h->u * h->sidx[k] + q];
+    PetscCallMPI(MPI_Isend(h->sbuf + h->u * h->soff[i], (PetscMPIInt)(h->u * (h->soff[i + 1] - h->soff[i])), MPIU_SCALAR, h->srank[i], h->tag, h->comm, &h->req[h->nr + i]));
+  }
+  if (h->nself) {
+    PetscScalar *g;
+    PetscCall(VecGetArray(ghost, &g));
+    for (PetscInt k = 0; k < h->nself; k++)
+      for (PetscInt q = 0; q < h->u; q++) g[h->u * h->selfdst[k] + q] = xa[h->u * h->selfsrc[k] + q];
+    PetscCall(VecRestoreArray(ghost, &g));
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  h->active = PETSC_TRUE;
+  h->done   = (PetscBool)(h->nr + h->ns == 0);
+  PetscFunctionReturn(0);
+}
+
+#if defined(PIPEKSP_HAVE_OPENMP)
+/* have all messages of the exchange begun on this scatter arrived (and the sends left)? Not collective. */
+static PetscErrorCode HaloTest(VecScatter halo, PetscBool *done)
+{
+  HaloCtx    *h;
+  PetscMPIInt flg;
+
+  PetscFunctionBegin;
+  PetscCall(HaloGetCtx(halo, NULL, NULL, &h)); /* cached by Begin */
+  if (h->usesf || h->done) {
+    *done = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Testall((PetscMPIInt)(h->nr + h->ns), h->req, &flg, MPI_STATUSES_IGNORE));
+  h->done = *done = (PetscBool)!!flg;
+  PetscFunctionReturn(0);
+}
+#endif
+
+/*
+  PipeKSPHaloEnd - completes the exchange started by PipeKSPHaloBegin() (waits if needed) and unpacks
+  the ghost values. Not collective. The values are copies: bitwise those of VecScatterBegin/End.
+*/
+PetscErrorCode PipeKSPHaloEnd(VecScatter halo, Vec x, Vec ghost)
+{
+  HaloCtx     *h;
+  PetscScalar *g;
+
+  PetscFunctionBegin;
+  PetscCall(HaloGetCtx(halo, NULL, NULL, &h));
+  PetscCheck(h->active, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PipeKSP halo: end without begin");
+  h->active = PETSC_FALSE;
+  if (h->usesf) {
+    PetscCall(VecScatterEnd(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscFunctionReturn(0);
+  }
+  if (!h->done) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
+  h->done = PETSC_TRUE;
+  if (!h->nr) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(ghost, &g));
+  if (h->u == 1)
+    for (PetscInt k = 0; k < h->roff[h->nr]; k++) g[h->ridx[k]] = h->rbuf[k];
+  else
+    for (PetscInt k = 0; k < h->roff[h->nr]; k++)
+      for (PetscInt q = 0; q < h->u; q++) g[h->u * h->ridx[k] + q] = h->rbuf[h->u * k + q];
+  PetscCall(VecRestoreArray(ghost, &g));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------- the threaded product ---------------- */
+
 #define OMP_KEY "PipeKSPMatMultOMP_ctx"
+#define BOUND_GROUP 16 /* boundary nodes (block rows) per work item */
 
 static PipeKSPSpMVThreadStats OMPStats;
 
 #if defined(PIPEKSP_HAVE_OPENMP)
 
 typedef struct {
-  Mat              Ad, Ao;          /* not referenced: matmult.c's cache holds them */
+  Mat              Ad, Ao;           /* not referenced: matmult.c's cache holds them */
   PetscObjectState adstate, aostate; /* nonzero states at set-up */
   PetscInt         nnodes, chunk, bs;
-  PetscInt         nch, *kc, *rc;    /* interior work items: nodes kc[i].. (AIJ) starting at row rc[i] */
-  PetscInt         nbound, *bound;   /* (block) rows with off-process columns */
+  /* interior work items: AIJ nodes [i0[i], i1[i]) from row ir[i]; BAIJ block rows [i0[i], i1[i]) */
+  PetscInt         nint, *i0, *i1, *ir;
+  /* boundary nodes: AIJ node bk[j] from row br[j]; BAIJ block row bk[j] */
+  PetscInt         nbnd, *bk, *br;
+  PetscInt         rint, rbnd;       /* rows in each part */
 } OMPCtx;
 
 static PetscErrorCode OMPCtxDestroy(void *ptr)
@@ -34,18 +263,22 @@ static PetscErrorCode OMPCtxDestroy(void *ptr)
   OMPCtx *c = (OMPCtx *)ptr;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree2(c->kc, c->rc));
-  PetscCall(PetscFree(c->bound));
+  PetscCall(PetscFree3(c->i0, c->i1, c->ir));
+  PetscCall(PetscFree2(c->bk, c->br));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(0);
 }
 
-/* Chunk table and boundary rows: rebuilt when a block or its nonzero pattern changes. */
+/* Seed 004's split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
+   none of its rows has an off-process column. Rebuilt when a block or its nonzero pattern changes. */
 static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCtx **ctx)
 {
   PetscContainer   cont;
   OMPCtx          *c = NULL;
   PetscObjectState ads, aos = 0;
+  const PetscInt  *oi = NULL, *oj;
+  PetscInt         m, no = 0, nn;
+  PetscBool        done;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectQuery((PetscObject)p->A, OMP_KEY, (PetscObject *)&cont));
@@ -60,68 +293,67 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
   }
   PetscCall(MatGetNonzeroState(p->Ad, &ads));
   if (p->Ao) PetscCall(MatGetNonzeroState(p->Ao, &aos));
-  if (c->kc && c->Ad == p->Ad && c->Ao == p->Ao && c->adstate == ads && c->aostate == aos && c->nnodes == p->nnodes && c->chunk == chunk && c->bs == p->bs) {
+  if (c->i0 && c->Ad == p->Ad && c->Ao == p->Ao && c->adstate == ads && c->aostate == aos && c->nnodes == p->nnodes && c->chunk == chunk && c->bs == p->bs) {
     *ctx = c;
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscFree2(c->kc, c->rc));
-  PetscCall(PetscFree(c->bound));
-  c->Ad = p->Ad;
-  c->Ao = p->Ao;
+  PetscCall(PetscFree3(c->i0, c->i1, c->ir));
+  PetscCall(PetscFree2(c->bk, c->br));
+  c->Ad      = p->Ad;
+  c->Ao      = p->Ao;
   c->adstate = ads;
   c->aostate = aos;
   c->nnodes  = p->nnodes;
   c->chunk   = chunk;
   c->bs      = p->bs;
+  PetscCall(MatGetLocalSize(p->Ad, &m, NULL));
+  if (p->Ao) {
+    PetscCall(MatGetRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &no, &oi, &oj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the off-diagonal block");
+  }
+  nn = p->aij ? p->nnodes : m / p->bs; /* nodes, each item or boundary entry is at least one */
+  PetscCall(PetscMalloc3(nn + 1, &c->i0, nn + 1, &c->i1, nn + 1, &c->ir));
+  PetscCall(PetscMalloc2(nn + 1, &c->bk, nn + 1, &c->br));
+  c->nint = c->nbnd = c->rint = c->rbnd = 0;
   {
-    PetscInt m;
-    PetscCall(MatGetLocalSize(p->Ad, &m, NULL));
-    if (p->aij) {
-      PetscInt k = 0, r = 0, i = 0;
-      PetscCall(PetscMalloc2(p->nnodes + 1, &c->kc, p->nnodes + 1, &c->rc));
-      while (k < p->nnodes) {
-        PetscInt r1 = r;
-        c->kc[i] = k;
-        c->rc[i] = r;
-        while (k < p->nnodes && r1 - r < chunk) r1 += p->nodes[k++];
-        r = r1;
-        i++;
+    const PetscInt cb = p->aij ? chunk : PetscMax(1, chunk / p->bs); /* item length in nodes' rows / block rows */
+    PetscInt       r = 0, open = -1, len = 0;                      /* open: the item being filled */
+
+    for (PetscInt k = 0; k < nn; k++) {
+      const PetscInt sz = p->aij ? p->nodes[k] : 1; /* rows (AIJ) or block rows (BAIJ) of node k */
+      PetscBool      bnd = PETSC_FALSE;
+
+      for (PetscInt q = r; oi && q < r + sz && !bnd; q++) bnd = (PetscBool)(oi[q + 1] > oi[q]);
+      if (bnd) {
+        c->bk[c->nbnd]   = k;
+        c->br[c->nbnd++] = r;
+        c->rbnd += sz;
+        open = -1;
+      } else {
+        if (open < 0 || len >= cb) {
+          open        = c->nint++;
+          c->i0[open] = k;
+          c->ir[open] = r;
+          len         = 0;
+        }
+        c->i1[open] = k + 1;
+        len += sz;
+        c->rint += sz;
       }
-      c->kc[i] = k;
-      c->rc[i] = r;
-      c->nch   = i;
-    } else { /* BAIJ: item i is block rows rc[i] .. rc[i+1]-1 */
-      const PetscInt nb = m / p->bs, cb = PetscMax(1, chunk / p->bs);
-      c->nch = (nb + cb - 1) / cb;
-      PetscCall(PetscMalloc2(1, &c->kc, c->nch + 1, &c->rc));
-      for (PetscInt i = 0; i <= c->nch; i++) c->rc[i] = PetscMin(nb, i * cb);
+      r += sz;
     }
   }
-  c->nbound = 0;
-  if (p->Ao) {
-    const PetscInt *ai, *aj;
-    PetscInt        n;
-    PetscBool       done;
-
-    PetscCall(MatGetRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the off-diagonal block");
-    for (PetscInt r = 0; r < n; r++) c->nbound += ai[r + 1] > ai[r];
-    PetscCall(PetscMalloc1(c->nbound, &c->bound));
-    c->nbound = 0;
-    for (PetscInt r = 0; r < n; r++)
-      if (ai[r + 1] > ai[r]) c->bound[c->nbound++] = r;
-    PetscCall(MatRestoreRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
-  }
-  PetscCall(PetscInfo(p->A, "threaded SpMV: %" PetscInt_FMT " interior work items of ~%" PetscInt_FMT " rows, %" PetscInt_FMT " boundary (block) rows\n", c->nch, chunk, c->nbound));
+  if (p->Ao) PetscCall(MatRestoreRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &no, &oi, &oj, &done));
+  PetscCall(PetscInfo(p->A, "threaded SpMV: %" PetscInt_FMT " interior work items (%" PetscInt_FMT " %srows, ~%" PetscInt_FMT " rows each), %" PetscInt_FMT " boundary %s (%" PetscInt_FMT " %srows)\n", c->nint, c->rint, p->aij ? "" : "block ", chunk, c->nbnd, p->aij ? "nodes" : "block rows", c->rbnd, p->aij ? "" : "block "));
   *ctx = c;
   PetscFunctionReturn(0);
 }
 
-/* y[rows of the boundary list [j0,j1)] += Ao g; same summation order as PETSc's MatMultAdd */
-static void BoundAIJ(const PetscInt *bound, PetscInt j0, PetscInt j1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
+/* y[r0..r1) += Ao g; the same summation order as PETSc's MatMultAdd (rows without entries unchanged) */
+static void BoundAIJ(PetscInt r0, PetscInt r1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
 {
-  for (PetscInt j = j0; j < j1; j++) {
-    const PetscInt     r = bound[j], n = ai[r + 1] - ai[r];
+  for (PetscInt r = r0; r < r1; r++) {
+    const PetscInt     n = ai[r + 1] - ai[r];
     const PetscInt    *idx = aj + ai[r];
     const PetscScalar *v   = aa + ai[r];
     PetscScalar        s   = y[r];
@@ -130,48 +362,86 @@ static void BoundAIJ(const PetscInt *bound, PetscInt j0, PetscInt j1, const Pets
   }
 }
 
-static inline void BoundBAIJ(const PetscInt bs, const PetscInt *bound, PetscInt j0, PetscInt j1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
+static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
 {
-  for (PetscInt j = j0; j < j1; j++) {
-    const PetscInt     r = bound[j], n = ai[r + 1] - ai[r];
-    const PetscInt    *idx = aj + ai[r];
-    const PetscScalar *v   = aa + bs * bs * ai[r];
-    PetscScalar        s[8];
-    for (PetscInt q = 0; q < bs; q++) s[q] = y[bs * r + q];
-    for (PetscInt k = 0; k < n; k++, v += bs * bs) {
-      const PetscScalar *xb = g + bs * idx[k];
-      for (PetscInt q = 0; q < bs; q++) { /* s += (v_q0 x0 + v_q1 x1 + ...): PETSc's bs <= 7 kernels' order */
-        PetscScalar t = 0;
-        for (PetscInt cidx = 0; cidx < bs; cidx++) t += v[cidx * bs + q] * xb[cidx];
-        s[q] += t;
-      }
+  const PetscInt     n = ai[r + 1] - ai[r];
+  const PetscInt    *idx = aj + ai[r];
+  const PetscScalar *v   = aa + bs * bs * ai[r];
+  PetscScalar        s[8];
+
+  for (PetscInt q = 0; q < bs; q++) s[q] = y[bs * r + q];
+  for (PetscInt k = 0; k < n; k++, v += bs * bs) {
+    const PetscScalar *xb = g + bs * idx[k];
+    for (PetscInt q = 0; q < bs; q++) { /* s += (v_q0 x0 + v_q1 x1 + ...): PETSc's bs <= 7 kernels' order */
+      PetscScalar t = 0;
+      for (PetscInt cidx = 0; cidx < bs; cidx++) t += v[cidx * bs + q] * xb[cidx];
+      s[q] += t;
     }
-    for (PetscInt q = 0; q < bs; q++) y[bs * r + q] = s[q];
+  }
+  for (PetscInt q = 0; q < bs; q++) y[bs * r + q] = s[q];
+}
+
+typedef struct {
+  const PipeKSPSpMVParts *p;
+  const OMPCtx           *c;
+  const PetscInt         *ai, *aj, *oi, *oj;
+  const PetscScalar      *aa, *oa, *x;
+  PetscScalar            *y;
+} Prod;
+
+static inline void InteriorItem(const Prod *P, PetscInt i)
+{
+  if (P->p->aij) PipeKSPSpMVKernelAIJ(P->p->nodes, P->c->i0[i], P->c->i1[i], P->c->ir[i], P->ai, P->aj, P->aa, P->x, P->y);
+  else PipeKSPSpMVKernelBAIJ(P->p->bs, P->c->i0[i], P->c->i1[i], P->ai, P->aj, P->aa, P->x, P->y);
+}
+
+/* boundary nodes [j0, j1): the diagonal block as the single-thread kernel does it, then Ao */
+static void BoundaryItems(const Prod *P, PetscInt j0, PetscInt j1, const PetscScalar *g)
+{
+  const PipeKSPSpMVParts *p = P->p;
+  const OMPCtx           *c = P->c;
+
+  for (PetscInt j = j0; j < j1; j++) {
+    const PetscInt k = c->bk[j];
+    if (p->aij) {
+      PipeKSPSpMVKernelAIJ(p->nodes, k, k + 1, c->br[j], P->ai, P->aj, P->aa, P->x, P->y);
+      BoundAIJ(c->br[j], c->br[j] + p->nodes[k], P->oi, P->oj, P->oa, g, P->y);
+    } else {
+      PipeKSPSpMVKernelBAIJ(p->bs, k, k + 1, P->ai, P->aj, P->aa, P->x, P->y);
+      if (p->bs == 1) BoundAIJ(k, k + 1, P->oi, P->oj, P->oa, g, P->y);
+      else if (p->bs == 3) BoundBAIJ(3, k, P->oi, P->oj, P->oa, g, P->y);
+      else BoundBAIJ(p->bs, k, P->oi, P->oj, P->oa, g, P->y);
+    }
   }
 }
 
-static void BoundRows(PetscInt bs, PetscBool aij, const PetscInt *bound, PetscInt j0, PetscInt j1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
-{
-  if (aij || bs == 1) BoundAIJ(bound, j0, j1, ai, aj, aa, g, y);
-  else if (bs == 3) BoundBAIJ(3, bound, j0, j1, ai, aj, aa, g, y);
-  else BoundBAIJ(bs, bound, j0, j1, ai, aj, aa, g, y);
-}
+/* the master's communication steps, timed and logged as PipeSpMVComm */
+typedef enum {
+  COMM_BEGIN,
+  COMM_TEST,
+  COMM_END
+} CommStep;
 
-/* master thread: the whole halo exchange, with polls of the pending reduction around the wait
-   (Open MPI also advances the reduction while it blocks in the wait) */
-static PetscErrorCode MasterHalo(const PipeKSPSpMVParts *p, Vec x, const PetscScalar **g, PetscInt64 *polls)
+static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step, PetscBool *done, const PetscScalar **g)
 {
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PIPEKSP_SpMVComm, 0, 0, 0, 0));
-  PetscCall(VecScatterBegin(p->halo, x, p->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(PipeKSPProgressPoll());
-  PetscCall(VecScatterEnd(p->halo, x, p->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(PipeKSPProgressPoll());
-  *polls += 2;
-  PetscCall(VecGetArrayRead(p->ghost, g));
+  switch (step) {
+  case COMM_BEGIN:
+    PetscCall(PipeKSPHaloBegin(p->halo, x, p->ghost));
+    PetscCall(HaloTest(p->halo, done));
+    break;
+  case COMM_TEST:
+    PetscCall(HaloTest(p->halo, done));
+    break;
+  case COMM_END:
+    PetscCall(PipeKSPHaloEnd(p->halo, x, p->ghost));
+    PetscCall(VecGetArrayRead(p->ghost, g));
+    break;
+  }
   PetscCall(PetscLogEventEnd(PIPEKSP_SpMVComm, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   OMPStats.comm_time += t1 - t0;
@@ -181,7 +451,7 @@ static PetscErrorCode MasterHalo(const PipeKSPSpMVParts *p, Vec x, const PetscSc
 PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
 {
   OMPCtx             *c;
-  PetscInt            nt, chunk, n, nbo = 0;
+  PetscInt            nt, n, nbo = 0, nbg;
   PetscInt64          mchunks = 0, mpolls = 0;
   PipeKSPScheduleType sched;
   const PetscInt     *ai, *aj, *oi = NULL, *oj = NULL;
@@ -192,11 +462,11 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   omp_sched_t         oldkind;
   int                 oldchunk;
   PetscLogDouble      flops;
+  Prod                P;
 
   PetscFunctionBegin;
   PetscCall(PipeKSPThreadsGet(NULL, &sched));
-  chunk = p->chunk;
-  PetscCall(OMPGetCtx(p, chunk, &c));
+  PetscCall(OMPGetCtx(p, p->chunk, &c));
   PetscCall(MatGetRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the diagonal block");
   nt = PipeKSPThreadsFor(p->aij ? n : n * p->bs);
@@ -210,34 +480,62 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArray(y, &ya));
+  P.p  = p;
+  P.c  = c;
+  P.ai = ai;
+  P.aj = aj;
+  P.aa = aa;
+  P.oi = oi;
+  P.oj = oj;
+  P.oa = oa;
+  P.x  = xa;
+  P.y  = ya;
+  nbg  = (c->nbnd + BOUND_GROUP - 1) / BOUND_GROUP;
   omp_get_schedule(&oldkind, &oldchunk);
   omp_set_schedule(sched == PIPEKSP_SCHEDULE_STATIC ? omp_sched_static : (sched == PIPEKSP_SCHEDULE_GUIDED ? omp_sched_guided : omp_sched_dynamic), sched == PIPEKSP_SCHEDULE_STATIC ? 0 : 1);
 
   #pragma omp parallel num_threads(nt)
   {
-    const int master = omp_get_thread_num() == 0;
+    const int master  = omp_get_thread_num() == 0;
+    PetscBool pending = PETSC_FALSE, hdone = PETSC_TRUE;
 
-    if (master && p->halo) herr = MasterHalo(p, x, &g, &mpolls);
+    /* the master starts the exchange (packing the sends) while the others begin the interior */
+    if (master && p->halo) {
+      herr    = MasterComm(p, x, COMM_BEGIN, &hdone, NULL);
+      pending = (PetscBool)(!herr && !hdone);
+    }
     if (master && !herr) herr = PetscLogEventBegin(PIPEKSP_SpMVInner, 0, 0, 0, 0);
     #pragma omp for schedule(runtime) nowait
-    for (PetscInt i = 0; i < c->nch; i++) {
-      if (p->aij) PipeKSPSpMVKernelAIJ(p->nodes, c->kc[i], c->kc[i + 1], c->rc[i], ai, aj, aa, xa, ya);
-      else PipeKSPSpMVKernelBAIJ(p->bs, c->rc[i], c->rc[i + 1], ai, aj, aa, xa, ya);
-      if (master) {
+    for (PetscInt i = 0; i < c->nint; i++) {
+      InteriorItem(&P, i);
+      if (master) { /* between its items: the halo messages, then the reduction */
         mchunks++;
+        if (pending && !herr) {
+          herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
+          pending = (PetscBool)(!herr && !hdone);
+        }
         if (!perr) perr = PipeKSPProgressPoll();
+        mpolls++;
       }
     }
-    if (master) { /* one more poll once the master's interior work is done */
+    if (master) {
+      /* its share is done (static: the others may still run theirs); wait for the halo, polling */
+      while (pending && !herr) {
+        herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
+        pending = (PetscBool)(!herr && !hdone);
+        if (!perr) perr = PipeKSPProgressPoll();
+        mpolls++;
+      }
       if (!perr) perr = PipeKSPProgressPoll();
-      mpolls += mchunks + 1;
+      mpolls++;
       if (!herr) herr = PetscLogEventEnd(PIPEKSP_SpMVInner, 0, 0, 0, 0);
+      if (p->halo && !herr) herr = MasterComm(p, x, COMM_END, NULL, &g);
     }
     #pragma omp barrier
     if (p->Ao && !herr) { /* herr is shared and was set before the barrier: all threads agree */
       if (master) herr = PetscLogEventBegin(PIPEKSP_SpMVBound, 0, 0, 0, 0);
-      #pragma omp for schedule(static)
-      for (PetscInt j = 0; j < c->nbound; j += 16) BoundRows(p->bs, p->aij, c->bound, j, PetscMin(c->nbound, j + 16), oi, oj, oa, g, ya);
+      #pragma omp for schedule(runtime)
+      for (PetscInt j = 0; j < nbg; j++) BoundaryItems(&P, j * BOUND_GROUP, PetscMin(c->nbnd, (j + 1) * BOUND_GROUP), g);
       if (master && !herr) herr = PetscLogEventEnd(PIPEKSP_SpMVBound, 0, 0, 0, 0);
     }
   }
@@ -245,7 +543,7 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   PetscCall(herr);
   PetscCall(perr);
   OMPStats.products++;
-  OMPStats.chunks += c->nch;
+  OMPStats.chunks += c->nint;
   OMPStats.master_chunks += mchunks;
   *polls += mpolls;
   if (p->aij) flops = 2.0 * ai[n] - n + (p->Ao ? 2.0 * oi[nbo] : 0);
@@ -254,7 +552,7 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   PetscCall(VecRestoreArray(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   if (p->Ao) {
-    PetscCall(VecRestoreArrayRead(p->ghost, &g));
+    if (g) PetscCall(VecRestoreArrayRead(p->ghost, &g));
     if (p->aij) PetscCall(MatSeqAIJRestoreArrayRead(p->Ao, &oa));
     else PetscCall(MatSeqBAIJRestoreArray(p->Ao, (PetscScalar **)&oa));
     PetscCall(MatRestoreRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &nbo, &oi, &oj, &done));
