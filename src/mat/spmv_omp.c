@@ -14,7 +14,8 @@
    neighbour lists come from the halo scatter's PetscSF (root ranks: whom we receive from; leaf
    ranks: whom we send to, with our entries in the order the receiver expects), built once per
    scatter. The single-thread product of matmult.c uses the same exchange, so ranks on different
-   paths (thread counts differ per process) always exchange the same messages. */
+   paths (thread counts differ per process) always exchange the same messages; when no rank of the
+   communicator runs more than one thread it is PETSc's VecScatter, as before. */
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
 #include <petscsf.h>
@@ -88,6 +89,16 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
     h->usesf = PETSC_TRUE;
     PetscCall(PetscInfo(NULL, "PipeKSP halo: SF type %s has no rank lists: PETSc's VecScatter (no polls inside its wait)\n", ((PetscObject)halo)->type_name));
     PetscFunctionReturn(0);
+  }
+  { /* flat MPI (one thread on every rank) keeps PETSc's scatter, so that path is unchanged; the choice is
+       collective because both ends of every message must take the same one */
+    PetscMPIInt mine = PipeKSPThreadsNum() > 1, any;
+
+    PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)halo)));
+    if (!any) {
+      h->usesf = PETSC_TRUE;
+      PetscFunctionReturn(0);
+    }
   }
   PetscCall(PetscSFSetUp(halo));
   h->comm = PetscObjectComm((PetscObject)halo);
