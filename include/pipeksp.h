@@ -112,26 +112,26 @@ PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 /* ---------------- PC asddic (src/pc) ---------------- */
 /*E
-  PipeKSPOrderingType - local ordering of asddic's diagonal block
+  PCASDDICOrderingType - local ordering of asddic's diagonal block
 
   Values:
-+ `PIPEKSP_ORDERING_CMRCM`   - cyclic multicolouring of reverse Cuthill-McKee level sets (colours are independent sets)
-. `PIPEKSP_ORDERING_RCM`     - reverse Cuthill-McKee (sequential sweeps)
-. `PIPEKSP_ORDERING_MC`      - greedy multicolouring (independent sets)
-- `PIPEKSP_ORDERING_NATURAL` - the matrix's own order
++ `PCASDDIC_ORDERING_CMRCM`   - cyclic multicolouring of reverse Cuthill-McKee level sets (colours are independent sets)
+. `PCASDDIC_ORDERING_RCM`     - reverse Cuthill-McKee (sequential sweeps)
+. `PCASDDIC_ORDERING_MC`      - greedy multicolouring (independent sets)
+- `PCASDDIC_ORDERING_NATURAL` - the matrix's own order
 
   Options Database Key:
 . -pc_asddic_ordering <cmrcm,rcm,mc,natural> - the ordering
 
   Note:
-  `PipeKSPOrderingTypes` holds the names.
+  `PCASDDICOrderingTypes` holds the names.
 
   Level: intermediate
 
 .seealso: `PCASDDICSetOrdering()`, `PCASDDICSetColors()`, `PCASDDIC`
 E*/
-typedef enum { PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL } PipeKSPOrderingType;
-PETSC_EXTERN const char *const PipeKSPOrderingTypes[];
+typedef enum { PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_MC, PCASDDIC_ORDERING_NATURAL } PCASDDICOrderingType;
+PETSC_EXTERN const char *const PCASDDICOrderingTypes[];
 
 /* ---- asddic extras (src/pc/asddic.c; man pages there) ----
    Setters mirror the -pc_asddic_* options (no-ops on other PC types; out-of-range values are errors).
@@ -217,7 +217,7 @@ PETSC_EXTERN const char *const PCASDDICShiftTypes[];
 PETSC_EXTERN const char *const PCASDDICLocalTypes[];
 PETSC_EXTERN const char *const PCASDDICSweepTypes[];
 PETSC_EXTERN const char *const PCASDDICKernelTypes[];
-PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PipeKSPOrderingType);
+PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PCASDDICOrderingType);
 PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetBlock(PC, PetscBool);

@@ -169,7 +169,7 @@ static PetscErrorCode TestThreads(Mat A)
   PetscCall(VecDuplicate(z1, &z2));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(r, rnd));
-  PetscCall(PCASDDICSetOrdering(pc, PIPEKSP_ORDERING_CMRCM)); /* the default would follow the threads */
+  PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_CMRCM)); /* the default would follow the threads */
   PetscCall(PCASDDICSetThreads(pc, 1));
   PetscCall(PCApply(pc, r, z1));
   PetscCall(PCASDDICSetThreads(pc, 2));

@@ -114,7 +114,7 @@ static PetscErrorCode MakeCube(PetscReal nu, PipeKSPCube *cube)
 }
 
 /* the PC under test: asddic with the options of the command line, then these settings */
-static PetscErrorCode ConfigurePC(PC pc, PipeKSPOrderingType ord, PetscInt K, PCASDDICLocalType loc, PCASDDICSweepType sw, PetscBool undamped)
+static PetscErrorCode ConfigurePC(PC pc, PCASDDICOrderingType ord, PetscInt K, PCASDDICLocalType loc, PCASDDICSweepType sw, PetscBool undamped)
 {
   PetscFunctionBegin;
   PetscCall(PCSetType(pc, PCASDDIC));
@@ -133,7 +133,7 @@ typedef struct {
   PetscReal          res, err;
 } Result;
 
-static PetscErrorCode SolveOne(PipeKSPCube cube, PetscReal rtol, PipeKSPOrderingType ord, PetscInt K, PCASDDICLocalType loc, PCASDDICSweepType sw, PetscBool undamped, Result *r)
+static PetscErrorCode SolveOne(PipeKSPCube cube, PetscReal rtol, PCASDDICOrderingType ord, PetscInt K, PCASDDICLocalType loc, PCASDDICSweepType sw, PetscBool undamped, Result *r)
 {
   KSP       ksp;
   PC        pc;
@@ -172,7 +172,7 @@ static PetscErrorCode TestMatrix(void)
 {
   PetscReal           nus[8] = {0, 0.3, 0.45, 0.49}, rtol = 1e-8, iternu = 0.3, itertol = 0.05;
   PetscInt            nnu = 8, nord = 4, nK = 8, nloc = 2, nsw = 2, Ks[8] = {1, 2, 3, 4}, bad = 0, total = 0, undampedfail = 0, slower = 0, compared = 0;
-  PipeKSPOrderingType ords[4] = {PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_MC, PIPEKSP_ORDERING_NATURAL};
+  PCASDDICOrderingType ords[4] = {PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_MC, PCASDDIC_ORDERING_NATURAL};
   PCASDDICLocalType   locs[2] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
   PCASDDICSweepType   sws[2]  = {(PCASDDICSweepType)-1, PCASDDIC_SWEEP_CHEBYSHEV}; /* -1: the PC's default */
   PetscBool           flg, expectfail = PETSC_FALSE, baseline = PETSC_TRUE;
@@ -182,7 +182,7 @@ static PetscErrorCode TestMatrix(void)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "asddic matrix test", NULL);
   PetscCall(PetscOptionsRealArray("-nus", "Poisson ratios", NULL, nus, &nnu, &flg));
   if (!flg) nnu = 4;
-  PetscCall(PetscOptionsEnumArray("-orderings", "Orderings", NULL, PipeKSPOrderingTypes, (PetscEnum *)ords, &nord, &flg));
+  PetscCall(PetscOptionsEnumArray("-orderings", "Orderings", NULL, PCASDDICOrderingTypes, (PetscEnum *)ords, &nord, &flg));
   if (!flg) nord = 4;
   PetscCall(PetscOptionsIntArray("-Ks", "ASDD sweeps", NULL, Ks, &nK, &flg));
   if (!flg) nK = 4;
@@ -205,7 +205,7 @@ static PetscErrorCode TestMatrix(void)
         for (PetscInt o = 0; o < nord; o++) {
           char line[1024], *p = line;
           const char *swname = (int)sws[s] >= 0 ? PCASDDICSweepTypes[sws[s]] : "default";
-          p += sprintf(p, "nu %-4g %-3s %-10s %-7s its(K=", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PipeKSPOrderingTypes[ords[o]]);
+          p += sprintf(p, "nu %-4g %-3s %-10s %-7s its(K=", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PCASDDICOrderingTypes[ords[o]]);
           for (PetscInt k = 0; k < nK; k++) p += sprintf(p, "%s%" PetscInt_FMT, k ? "," : "", Ks[k]);
           p += sprintf(p, "):");
           for (PetscInt k = 0; k < nK; k++) {
@@ -216,7 +216,7 @@ static PetscErrorCode TestMatrix(void)
             p += sprintf(p, " %4" PetscInt_FMT "%s", r.its, ok ? "" : "!");
             if (!ok) {
               bad++;
-              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s %s %s K %" PetscInt_FMT ": %s after %" PetscInt_FMT " iterations, true residual %.2e, error %.2e\n", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PipeKSPOrderingTypes[ords[o]], Ks[k], KSPConvergedReasons[r.reason], r.its, (double)r.res, (double)r.err));
+              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s %s %s K %" PetscInt_FMT ": %s after %" PetscInt_FMT " iterations, true residual %.2e, error %.2e\n", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PCASDDICOrderingTypes[ords[o]], Ks[k], KSPConvergedReasons[r.reason], r.its, (double)r.res, (double)r.err));
             }
             /* today's operator: for the 5% comparison at iter_nu, and at K = 2 elsewhere to show it fails */
             if (baseline && locs[l] == PCASDDIC_LOCAL_IC && s == 0 && Ks[k] > 1 && (Ks[k] == 2 || PetscAbsReal(nus[i] - iternu) < 1e-12)) {
@@ -227,7 +227,7 @@ static PetscErrorCode TestMatrix(void)
                 compared++;
                 if (r.its > (1 + itertol) * u.its) {
                   slower++;
-                  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s K %" PetscInt_FMT ": %" PetscInt_FMT " iterations with the safeguard against %" PetscInt_FMT " undamped (more than %g%% more)\n", (double)nus[i], PipeKSPOrderingTypes[ords[o]], Ks[k], r.its, u.its, (double)(100 * itertol)));
+                  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s K %" PetscInt_FMT ": %" PetscInt_FMT " iterations with the safeguard against %" PetscInt_FMT " undamped (more than %g%% more)\n", (double)nus[i], PCASDDICOrderingTypes[ords[o]], Ks[k], r.its, u.its, (double)(100 * itertol)));
                 }
               }
             }

@@ -35,7 +35,7 @@ static PetscErrorCode KronMatrix(PetscInt n, PetscInt bs, Mat *A)
 }
 
 /* One kernel: M^{-1} b into z and the cg iterations to 1e-8 */
-static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PipeKSPOrderingType ord, PCASDDICLocalType loc, PetscBool block, Vec z, PetscInt *its)
+static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PCASDDICOrderingType ord, PCASDDICLocalType loc, PetscBool block, Vec z, PetscInt *its)
 {
   KSP                ksp;
   PC                 pc;
@@ -53,7 +53,7 @@ static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PipeKSP
   PetscCall(PCASDDICSetOrdering(pc, ord));
   PetscCall(PCASDDICSetLocalType(pc, loc));
   PetscCall(PCASDDICSetBlock(pc, block));
-  PetscCall(PCASDDICSetThreads(pc, ord == PIPEKSP_ORDERING_RCM ? 1 : 2)); /* colourings: threads share a colour */
+  PetscCall(PCASDDICSetThreads(pc, ord == PCASDDIC_ORDERING_RCM ? 1 : 2)); /* colourings: threads share a colour */
   PetscCall(KSPSetUp(ksp));
   PetscCall(PCApply(pc, b, z));
   PetscCall(VecDuplicate(b, &x));
@@ -68,7 +68,7 @@ static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PipeKSP
 
 static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
 {
-  const PipeKSPOrderingType ords[] = {PIPEKSP_ORDERING_RCM, PIPEKSP_ORDERING_CMRCM, PIPEKSP_ORDERING_MC};
+  const PCASDDICOrderingType ords[] = {PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_MC};
   const PCASDDICLocalType   locs[] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
   Vec                       zt, zr;
 
@@ -84,7 +84,7 @@ static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
       PetscCall(VecNorm(zr, NORM_2, &nr));
       PetscCall(VecAXPY(zt, -1.0, zr));
       PetscCall(VecNorm(zt, NORM_2, &nd));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-12s %-6s %-4s iterations tuned %3" PetscInt_FMT " reference %3" PetscInt_FMT ", M^-1 b relative difference %.1e%s\n", name, PipeKSPOrderingTypes[ords[o]], PCASDDICLocalTypes[locs[l]], itt, itr, (double)(nd / nr),
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-12s %-6s %-4s iterations tuned %3" PetscInt_FMT " reference %3" PetscInt_FMT ", M^-1 b relative difference %.1e%s\n", name, PCASDDICOrderingTypes[ords[o]], PCASDDICLocalTypes[locs[l]], itt, itr, (double)(nd / nr),
                             (itt == itr && itt > 0 && nd <= 1e-12 * nr) ? "" : "  FAILED"));
       if (!(itt == itr && itt > 0 && nd <= 1e-12 * nr)) Failures++;
     }

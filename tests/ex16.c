@@ -56,7 +56,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype,
   { /* the same ordering for every thread count (the default follows the threads: rcm on one, cmrcm on more) */
     PetscBool asddic;
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &asddic));
-    if (asddic) PetscCall(PCASDDICSetOrdering(pc, PIPEKSP_ORDERING_CMRCM));
+    if (asddic) PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_CMRCM));
   }
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, MAXH - 2));
   PetscCall(KSPSetResidualHistory(ksp, run->h, MAXH, PETSC_TRUE));

@@ -37,7 +37,7 @@ typedef enum {
 
 typedef struct {
   /* settings */
-  PipeKSPOrderingType ordering;   /* in use (the default follows the threads until the user sets one) */
+  PCASDDICOrderingType ordering;   /* in use (the default follows the threads until the user sets one) */
   PetscBool           orderingset; /* the user chose the ordering */
   PCASDDICLocalType   local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
   PCASDDICSweepType   sweep;       /* richardson (damped) or chebyshev on [emin, emax] */

@@ -7,8 +7,8 @@ from ._solver import _enum_names
 
 
 def orderings():
-    """The ordering names, in enum order, read from the library's PipeKSPOrderingTypes[]."""
-    return _enum_names("PipeKSPOrderingTypes")
+    """The ordering names, in enum order, read from the library's PCASDDICOrderingTypes[]."""
+    return _enum_names("PCASDDICOrderingTypes")
 
 
 def _pc_handle(pc, who, need_asddic=False):
@@ -59,7 +59,7 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     on other PC types it raises ValueError (C ignores them). Values the C setters reject raise pipeksp's error."""
     h = _pc_handle(pc, "set_asddic", need_asddic=True)
     # check everything before changing anything
-    ordering = None if ordering is None else _choice("ordering", ordering, "PipeKSPOrderingTypes")
+    ordering = None if ordering is None else _choice("ordering", ordering, "PCASDDICOrderingTypes")
     local = None if local is None else _choice("local", local, "PCASDDICLocalTypes")
     sweep = None if sweep is None else _choice("sweep", sweep, "PCASDDICSweepTypes")
     shift = None if shift is None else _choice("shift", shift, "PCASDDICShiftTypes")

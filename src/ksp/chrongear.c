@@ -72,7 +72,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[CG_S], &c.s));
   PetscCall(VecGetArrayRead(v[CG_U], &c.u));
   PetscCall(VecGetArrayRead(v[CG_W], &c.w));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, CG_FUSED_N, FusedBlock, &c, &loc[CG_RED_XX]));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, CG_FUSED_N, FusedBlock, &c, &loc[CG_RED_XX]));
   PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
   PetscCall(VecRestoreArray(v[CG_R], &c.r));
   PetscCall(VecRestoreArray(v[CG_P], &c.p));

@@ -747,7 +747,7 @@ PetscErrorCode KSPPipeLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PIPE_
   PetscCall(VecGetArrayRead(R, &c.r));
   PetscCall(VecGetArrayRead(U, &c.u));
   if (W) PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, PIPE_NDOTS, DotsBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, PIPE_NDOTS, DotsBlock, &c, d));
   PetscCall(VecRestoreArrayRead(R, &c.r));
   PetscCall(VecRestoreArrayRead(U, &c.u));
   if (W) PetscCall(VecRestoreArrayRead(W, &c.w));

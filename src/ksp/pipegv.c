@@ -93,7 +93,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[GV_P], &c.p));
   PetscCall(VecGetArrayRead(v[GV_M], &c.m));
   PetscCall(VecGetArrayRead(v[GV_N], &c.nn));
-  PetscCall(PipeKSPThreadedBlocks(PipeKSPThreadsFor(n), n, GV_RED_N, FusedBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, GV_RED_N, FusedBlock, &c, d));
   PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
   PetscCall(VecRestoreArray(v[GV_R], &c.r));
   PetscCall(VecRestoreArray(v[GV_U], &c.u));

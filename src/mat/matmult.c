@@ -453,7 +453,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (c->bs <= 8 && PipeKSPThreadsFor(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
+  if (c->bs <= 8 && PipeKSPThreadsFor_Private(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
   else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;
@@ -470,12 +470,12 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
 
     Ad = c->Ad; /* validated against A's blocks since A's last state change */
     Ao = c->Ao;
-    PetscCall(PipeKSPHaloBegin(c->halo, x, c->ghost)); /* the threaded ranks' exchange (spmv_omp.c) */
+    PetscCall(PipeKSPHaloBegin_Private(c->halo, x, c->ghost)); /* the threaded ranks' exchange (spmv_omp.c) */
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArray(y, &ya));
     PetscCall(SpMVDiag(c, Ad, xa, ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(PipeKSPHaloEnd(c->halo, x, c->ghost));
+    PetscCall(PipeKSPHaloEnd_Private(c->halo, x, c->ghost));
     PetscCall(VecPlaceArray(c->yseq, ya));
     /* the kernel itself, as PETSc's MatMult_MPIAIJ does: no extra MatMultAdd in -log_view */
     PetscUseTypeMethod(Ao, multadd, c->ghost, c->yseq, c->yseq);
@@ -641,16 +641,16 @@ static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
   if (p.aij) PetscCall(SpMVEnsureNodes(c, p.Ad));
   p.nnodes = p.aij ? c->nnodes : 0;
   p.nodes  = p.aij ? c->nodes : NULL;
-  PetscCall(PipeKSPMatMultThreaded(&p, x, y, &SpMVPolls));
+  PetscCall(PipeKSPMatMultThreaded_Private(&p, x, y, &SpMVPolls));
   PetscFunctionReturn(0);
 }
 
-void PipeKSPSpMVKernelAIJ(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+void PipeKSPSpMVKernelAIJ_Private(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
   SpMVAIJNodes(nodes, k0, k1, r, ai, aj, aa, x, y);
 }
 
-void PipeKSPSpMVKernelBAIJ(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
+void PipeKSPSpMVKernelBAIJ_Private(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
   SpMVBAIJRows(bs, NULL, b0, b1, ai, aj, aa, x, y); /* bs <= 8: no work array */
 }

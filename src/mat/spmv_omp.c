@@ -92,7 +92,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
   }
   { /* flat MPI (one thread on every rank) keeps PETSc's scatter, so that path is unchanged; the choice is
        collective because both ends of every message must take the same one */
-    PetscMPIInt mine = PipeKSPThreadsNum() > 1, any;
+    PetscMPIInt mine = PipeKSPThreadsNum_Private() > 1, any;
 
     PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)halo)));
     if (!any) {
@@ -157,10 +157,10 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
 }
 
 /*
-  PipeKSPHaloBegin - starts ghost = x over the halo scatter: posts the receives, packs x's entries and
+  PipeKSPHaloBegin_Private - starts ghost = x over the halo scatter: posts the receives, packs x's entries and
   posts the sends. Collective on the scatter's communicator (every rank of an MPI matrix's product).
 */
-PetscErrorCode PipeKSPHaloBegin(VecScatter halo, Vec x, Vec ghost)
+PetscErrorCode PipeKSPHaloBegin_Private(VecScatter halo, Vec x, Vec ghost)
 {
   HaloCtx           *h;
   const PetscScalar *xa;
@@ -220,10 +220,10 @@ static PetscErrorCode HaloTest(VecScatter halo, PetscBool *done)
 #endif
 
 /*
-  PipeKSPHaloEnd - completes the exchange started by PipeKSPHaloBegin() (waits if needed) and unpacks
+  PipeKSPHaloEnd_Private - completes the exchange started by PipeKSPHaloBegin_Private() (waits if needed) and unpacks
   the ghost values. Not collective. The values are copies: bitwise those of VecScatterBegin/End.
 */
-PetscErrorCode PipeKSPHaloEnd(VecScatter halo, Vec x, Vec ghost)
+PetscErrorCode PipeKSPHaloEnd_Private(VecScatter halo, Vec x, Vec ghost)
 {
   HaloCtx     *h;
   PetscScalar *g;
@@ -402,8 +402,8 @@ typedef struct {
 
 static inline void InteriorItem(const Prod *P, PetscInt i)
 {
-  if (P->p->aij) PipeKSPSpMVKernelAIJ(P->p->nodes, P->c->i0[i], P->c->i1[i], P->c->ir[i], P->ai, P->aj, P->aa, P->x, P->y);
-  else PipeKSPSpMVKernelBAIJ(P->p->bs, P->c->i0[i], P->c->i1[i], P->ai, P->aj, P->aa, P->x, P->y);
+  if (P->p->aij) PipeKSPSpMVKernelAIJ_Private(P->p->nodes, P->c->i0[i], P->c->i1[i], P->c->ir[i], P->ai, P->aj, P->aa, P->x, P->y);
+  else PipeKSPSpMVKernelBAIJ_Private(P->p->bs, P->c->i0[i], P->c->i1[i], P->ai, P->aj, P->aa, P->x, P->y);
 }
 
 /* boundary nodes [j0, j1): the diagonal block as the single-thread kernel does it, then Ao */
@@ -415,10 +415,10 @@ static void BoundaryItems(const Prod *P, PetscInt j0, PetscInt j1, const PetscSc
   for (PetscInt j = j0; j < j1; j++) {
     const PetscInt k = c->bk[j];
     if (p->aij) {
-      PipeKSPSpMVKernelAIJ(p->nodes, k, k + 1, c->br[j], P->ai, P->aj, P->aa, P->x, P->y);
+      PipeKSPSpMVKernelAIJ_Private(p->nodes, k, k + 1, c->br[j], P->ai, P->aj, P->aa, P->x, P->y);
       BoundAIJ(c->br[j], c->br[j] + p->nodes[k], P->oi, P->oj, P->oa, g, P->y);
     } else {
-      PipeKSPSpMVKernelBAIJ(p->bs, k, k + 1, P->ai, P->aj, P->aa, P->x, P->y);
+      PipeKSPSpMVKernelBAIJ_Private(p->bs, k, k + 1, P->ai, P->aj, P->aa, P->x, P->y);
       if (p->bs == 1) BoundAIJ(k, k + 1, P->oi, P->oj, P->oa, g, P->y);
       else if (p->bs == 3) BoundBAIJ(3, k, P->oi, P->oj, P->oa, g, P->y);
       else BoundBAIJ(p->bs, k, P->oi, P->oj, P->oa, g, P->y);
@@ -442,14 +442,14 @@ static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step
   PetscCall(PetscLogEventBegin(PIPEKSP_SpMVComm, 0, 0, 0, 0));
   switch (step) {
   case COMM_BEGIN:
-    PetscCall(PipeKSPHaloBegin(p->halo, x, p->ghost));
+    PetscCall(PipeKSPHaloBegin_Private(p->halo, x, p->ghost));
     PetscCall(HaloTest(p->halo, done));
     break;
   case COMM_TEST:
     PetscCall(HaloTest(p->halo, done));
     break;
   case COMM_END:
-    PetscCall(PipeKSPHaloEnd(p->halo, x, p->ghost));
+    PetscCall(PipeKSPHaloEnd_Private(p->halo, x, p->ghost));
     PetscCall(VecGetArrayRead(p->ghost, g));
     break;
   }
@@ -459,7 +459,7 @@ static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
+PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
 {
   OMPCtx             *c;
   PetscInt            nt, n, nbo = 0, nbg;
@@ -476,11 +476,11 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   Prod                P;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadsGet(NULL, &sched));
+  PetscCall(PipeKSPThreadsGet_Private(NULL, &sched));
   PetscCall(OMPGetCtx(p, p->chunk, &c));
   PetscCall(MatGetRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the diagonal block");
-  nt = PipeKSPThreadsFor(p->aij ? n : n * p->bs);
+  nt = PipeKSPThreadsFor_Private(p->aij ? n : n * p->bs);
   if (p->aij) PetscCall(MatSeqAIJGetArrayRead(p->Ad, &aa));
   else PetscCall(MatSeqBAIJGetArray(p->Ad, (PetscScalar **)&aa));
   if (p->Ao) {
@@ -574,7 +574,7 @@ PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, P
   PetscFunctionReturn(0);
 }
 #else
-PetscErrorCode PipeKSPMatMultThreaded(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
+PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
 {
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSP was built without OpenMP: no threaded SpMV");
 }

@@ -5,7 +5,7 @@
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
-const char *const PipeKSPOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PipeKSPOrderingType", "PIPEKSP_ORDERING_", NULL};
+const char *const PCASDDICOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PCASDDICOrderingType", "PCASDDIC_ORDERING_", NULL};
 const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
 const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
 const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
@@ -62,7 +62,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
-  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PipeKSPOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
                       ASDDICLayouts[a->layout]));
   PetscFunctionReturn(0);
 }
@@ -75,7 +75,7 @@ static PetscInt ASDDICThreads(PC pc)
 
   if (a->threads) return a->threads;
   if (pc->pmat) (void)MatGetLocalSize(pc->pmat, &m, NULL);
-  return PipeKSPThreadsFor(m);
+  return PipeKSPThreadsFor_Private(m);
 }
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
@@ -91,7 +91,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
-    PipeKSPOrderingType def = ASDDICThreads(pc) > 1 ? PIPEKSP_ORDERING_CMRCM : PIPEKSP_ORDERING_RCM;
+    PCASDDICOrderingType def = ASDDICThreads(pc) > 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -170,8 +170,8 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
 static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
-  PipeKSPOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum(), steps = a->eststeps, neig = 2;
+  PCASDDICOrderingType ord = a->ordering;
+  PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum_Private(), steps = a->eststeps, neig = 2;
   PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
@@ -183,7 +183,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PetscOptionsHeadBegin(PetscOptionsObject, "ASDD preconditioner (asddic) options");
   PetscCall(PetscOptionsEnum("-pc_asddic_local", "Local kernel: ic (IC(0)) or sgs (symmetric Gauss-Seidel, GeoFEM's)", "PCASDDICSetLocalType", PCASDDICLocalTypes, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
   if (flg) PetscCall(PCASDDICSetLocalType(pc, loc));
-  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread, cmrcm on more)", "PCASDDICSetOrdering", PipeKSPOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
+  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread, cmrcm on more)", "PCASDDICSetOrdering", PCASDDICOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
   if (flg) PetscCall(PCASDDICSetOrdering(pc, ord));
   PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
@@ -234,9 +234,9 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
-  if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[a->ordering], a->colors));
-  else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PipeKSPOrderingTypes[PIPEKSP_ORDERING_RCM]));
+  if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
+  else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
   if (a->iterations > 1) {
     if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps chebyshev"));
@@ -255,7 +255,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : "tuned (unrolled, threads share a colour)"));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum_Private(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PipeKSPThreadsView(viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -340,7 +340,7 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&a));
-  a->ordering   = PIPEKSP_ORDERING_RCM;
+  a->ordering   = PCASDDIC_ORDERING_RCM;
   a->local      = PCASDDIC_LOCAL_IC;
   a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
   a->colors     = ASDDIC_DEFAULT_COLORS;
@@ -389,8 +389,8 @@ static void ASDDICChanged(PC pc)
 
    Input Parameters:
 +  pc - the preconditioner context
--  type - `PIPEKSP_ORDERING_CMRCM` (cyclic multicolouring of RCM levels), `PIPEKSP_ORDERING_RCM`,
-          `PIPEKSP_ORDERING_MC` (greedy multicolouring) or `PIPEKSP_ORDERING_NATURAL`
+-  type - `PCASDDIC_ORDERING_CMRCM` (cyclic multicolouring of RCM levels), `PCASDDIC_ORDERING_RCM`,
+          `PCASDDIC_ORDERING_MC` (greedy multicolouring) or `PCASDDIC_ORDERING_NATURAL`
 
    Options Database Key:
 .  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - the ordering
@@ -404,13 +404,13 @@ static void ASDDICChanged(PC pc)
 
 .seealso: `PCASDDIC`, `PCASDDICSetColors()`, `PCASDDICSetThreads()`, `PCASDDICGetColoring()`
 @*/
-PetscErrorCode PCASDDICSetOrdering(PC pc, PipeKSPOrderingType type)
+PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
 {
   PC_ASDDIC *a = NULL;
 
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
-  PetscCheck(type >= PIPEKSP_ORDERING_CMRCM && type <= PIPEKSP_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
+  PetscCheck(type >= PCASDDIC_ORDERING_CMRCM && type <= PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
   if (a) {
     a->orderingset = PETSC_TRUE;
     if (a->ordering != type) {

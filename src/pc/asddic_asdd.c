@@ -24,7 +24,7 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(z, &za));
   if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
-  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor(a->nb * a->bs)) : 1, ra, za));
+  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor_Private(a->nb * a->bs)) : 1, ra, za));
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));

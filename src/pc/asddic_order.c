@@ -180,7 +180,7 @@ static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscI
    Out: perm[new] = old, ncolors and colorptr[ncolors+1] (allocated here), independent (colours are
    independent sets), nlevels (RCM levels, 0 when not computed). Within one colour nodes keep their
    RCM (cmrcm) or natural (mc) order. natural and rcm give one sequential "colour". */
-static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PipeKSPOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
+static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PCASDDICOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
 {
   PetscInt *order, *lev, *color, nc = 1;
 
@@ -188,10 +188,10 @@ static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
   *nlevels     = 0;
   *independent = PETSC_FALSE;
   PetscCall(PetscMalloc3(n, &order, n, &lev, n, &color));
-  if (type == PIPEKSP_ORDERING_RCM || type == PIPEKSP_ORDERING_CMRCM) PetscCall(RCM(n, xadj, adj, order, lev, nlevels));
+  if (type == PCASDDIC_ORDERING_RCM || type == PCASDDIC_ORDERING_CMRCM) PetscCall(RCM(n, xadj, adj, order, lev, nlevels));
   else
     for (PetscInt v = 0; v < n; v++) order[v] = v;
-  if (type == PIPEKSP_ORDERING_NATURAL || type == PIPEKSP_ORDERING_RCM) {
+  if (type == PCASDDIC_ORDERING_NATURAL || type == PCASDDIC_ORDERING_RCM) {
     PetscCall(PetscArraycpy(perm, order, n));
     PetscCall(PetscMalloc1(2, colorptr));
     (*colorptr)[0] = 0;
@@ -199,7 +199,7 @@ static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
     *ncolors       = 1;
   } else {
     PetscInt *cnt;
-    if (type == PIPEKSP_ORDERING_CMRCM) {
+    if (type == PCASDDIC_ORDERING_CMRCM) {
       PetscInt *cnt2, *ord2;
       /* independent level sets grown from the CM start, reversed (RCM), then level l -> colour l mod K;
          the greedy pass repairs the rare clash between levels l and l + K */

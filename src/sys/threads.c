@@ -20,7 +20,7 @@ static struct {
   PetscInt            nt;
   PipeKSPScheduleType sched;
   PetscInt            minrows;
-  PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks() */
+  PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks_Private() */
   PetscInt            npart;
 } Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_MINROWS_DEF, NULL, 0};
 
@@ -63,13 +63,13 @@ static PetscErrorCode ThreadsReadOptions(void)
   PetscFunctionReturn(0);
 }
 
-PetscInt PipeKSPThreadsFor(PetscInt n)
+PetscInt PipeKSPThreadsFor_Private(PetscInt n)
 {
-  const PetscInt nt = PipeKSPThreadsNum();
+  const PetscInt nt = PipeKSPThreadsNum_Private();
   return n >= Thr.minrows ? nt : 1;
 }
 
-PetscInt PipeKSPThreadsNum(void)
+PetscInt PipeKSPThreadsNum_Private(void)
 {
 #if defined(PIPEKSP_HAVE_OPENMP)
   if (!Thr.read && ThreadsReadOptions()) return 1;
@@ -79,11 +79,11 @@ PetscInt PipeKSPThreadsNum(void)
 #endif
 }
 
-PetscErrorCode PipeKSPThreadsGet(PetscInt *nt, PipeKSPScheduleType *sched)
+PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sched)
 {
   PetscFunctionBegin;
   if (!Thr.read) PetscCall(ThreadsReadOptions());
-  if (nt) *nt = PipeKSPThreadsNum();
+  if (nt) *nt = PipeKSPThreadsNum_Private();
   if (sched) *sched = Thr.sched;
   PetscFunctionReturn(0);
 }
@@ -115,7 +115,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   PetscBool           flg;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadsGet(&nt, &sched));
+  PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
   PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
   PetscCall(PetscOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
@@ -177,7 +177,7 @@ PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
 {
   PetscFunctionBegin;
   PetscValidIntPointer(nt, 1);
-  PetscCall(PipeKSPThreadsGet(nt, NULL));
+  PetscCall(PipeKSPThreadsGet_Private(nt, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -254,7 +254,7 @@ PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt n)
 PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched)
 {
   PetscFunctionBegin;
-  PetscCall(PipeKSPThreadsGet(NULL, sched));
+  PetscCall(PipeKSPThreadsGet_Private(NULL, sched));
   PetscFunctionReturn(0);
 }
 
@@ -279,7 +279,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PipeKSPThreadsGet(&nt, &sched));
+  PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
 #if defined(PIPEKSP_HAVE_OPENMP)
   if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], Thr.minrows));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s when threaded\n", PipeKSPScheduleTypes[sched]));
@@ -290,7 +290,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 }
 
 /* Fixed-size blocks, not per-thread shares: the partial sums and their order depend only on n. */
-PetscErrorCode PipeKSPThreadedBlocks(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d)
+PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d)
 {
   const PetscInt nb = (n + PIPEKSP_VEC_BLOCK - 1) / PIPEKSP_VEC_BLOCK;
   PetscScalar   *part;
