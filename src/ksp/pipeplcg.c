@@ -301,6 +301,9 @@ typedef struct {
   PetscReal   gamma0;    /* (r,z) */
 } PLCGStart;
 
+/* the packed (re)start reduction of the true residual r and z = M^{-1} r */
+enum { RS_RZ, RS_RR, RS_ZZ, RS_N };
+
 /* the (re)start's reduction, (r,z), (r,r), (z,z) of the true residual: its convergence test (and the check
    of a claimed convergence), then v_0 = z/beta: the nz vectors z[], the nu u[] and the first vectors of the
    nq auxiliary bases (and of their M-images) are scaled by 1/beta */
@@ -308,18 +311,15 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
 {
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
   KSP_Pipe   *pipe = &d->pipe;
-  PetscScalar g0[3];
+  PetscScalar g0[RS_N];
   PetscReal   dp, sc;
   PetscInt    k;
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[0], g0));
-  if (PetscIsInfOrNanScalar(g0[0])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
-  KSPCheckDot(ksp, g0[0]);
-  if (ksp->normtype == KSP_NORM_PRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(g0[2]));
-  else if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) dp = PetscSqrtReal(PetscAbsScalar(g0[1]));
-  else if (ksp->normtype == KSP_NORM_NATURAL) dp = PetscSqrtReal(PetscAbsScalar(g0[0]));
-  else dp = 0.0;
+  if (PetscIsInfOrNanScalar(g0[RS_RZ])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
+  KSPCheckDot(ksp, g0[RS_RZ]);
+  dp = KSPPipeNorm_Private(ksp, g0[RS_RR], g0[RS_ZZ], g0[RS_RZ]);
   if (st->first) PetscCall(PLCGTest(ksp, 0, dp));
   else { /* the restart point is no new iteration: test, do not monitor it twice */
     ksp->its   = st->nupd;
@@ -355,10 +355,10 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(0);
-  PetscCall(KSPPipeCheckGamma_Private(ksp, g0[0]));
+  PetscCall(KSPPipeCheckGamma_Private(ksp, g0[RS_RZ]));
   if (ksp->reason) PetscFunctionReturn(0);
-  st->beta   = PetscSqrtScalar(g0[0]);
-  st->gamma0 = PetscRealPart(g0[0]);
+  st->beta   = PetscSqrtScalar(g0[RS_RZ]);
+  st->gamma0 = PetscRealPart(g0[RS_RZ]);
   d->zeta[0] = st->beta;
   if (pipe->rn0 < 0) pipe->rn0 = PetscRealPart(st->beta); /* the gap target is relative to the natural norm of r_0 */
   PLCGGapReset(ksp, d, PetscRealPart(st->beta));
@@ -378,7 +378,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
   KSP_Pipe   *pipe = &d->pipe;
   PipeKSPRed  red;
-  Mat         A, Pmat;
+  Mat         A;
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
   PetscBool   mqneed, extra, natural, diagonalscale, defer;
@@ -392,8 +392,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
-  if (pipe->red && pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
-  if (!pipe->red || d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
+  if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
+  if (d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red = pipe->red;
   nz      = NZ(l);
   z       = ksp->work;
@@ -405,7 +405,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
-  PetscCall(PCGetOperators(ksp->pc, &A, &Pmat));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(KSPPipeSolveBegin_Private(ksp, A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
   Shifts(d);
@@ -428,8 +428,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
     PetscCall(KSP_PCApply(ksp, UV(0), ZV(0)));
     w[0] = ZV(0);
     w[1] = UV(0);
-    PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* (r,z), (r,r), (z,z) */
-    PetscCall(PipeKSPRedStartSlot_Private(red, 3, loc, &d->slot[0]));
+    PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* w = {z, r}: RS_RZ, RS_RR, then (z,z) RS_ZZ */
+    PetscCall(PipeKSPRedStartSlot_Private(red, RS_N, loc, &d->slot[0]));
     PetscCall(VecCopy(ZV(0), QV(0, 0)));
     if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
     Gset(d, 0, 0, 1.0);
@@ -955,10 +955,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscFree(ksp->data));
   ksp->data      = (void *)d;
   d->pipe.replace = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
-  /* a round of a recursive-doubling allreduce starts only inside an MPI call (Open MPI, no asynchronous
-     progress), and a deep pipeline is for machines where a reduction has many rounds: polls must come at
-     least as often as a hop lasts (1-3.5 us on a fat tree), or the rounds wait for them. 5 us (the other
-     solvers' default) left 4-8% of the latency of P_sim = 131,072 exposed at depth 3, 2 us under 4%. */
+  /* a reduction's rounds advance only inside MPI calls, and a deep pipeline is for reductions of many
+     rounds: polls as frequent as a hop (docs/pipeplcg.md) */
   PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, 2.0));
   d->l           = 2;
   d->eig_its     = 10;
