@@ -220,4 +220,63 @@ int main(int argc, char **argv)
          nsize: 8
          output_file: output/ex1_accept_8.out
 
+   # bad input: a clear PETSc error (the message, on stdout with the harness's -error_output_stdout)
+   test:
+      suffix: bad_n1
+      nsize: 2
+      args: -cube_n 1
+      filter: Error: grep -oE "at least 2 nodes in every direction" | sort -u
+      output_file: output/ex1_bad_n1.out
+   test:
+      suffix: bad_nz1
+      args: -cube_nz 1
+      filter: Error: grep -oE "at least 2 nodes in every direction" | sort -u
+      output_file: output/ex1_bad_nz1.out
+   test:
+      suffix: bad_negE
+      nsize: 2
+      args: -cube_E -1
+      filter: Error: grep -oE "Young.s modulus E must be finite and > 0" | sort -u
+      output_file: output/ex1_bad_negE.out
+   test:
+      suffix: bad_nuhalf
+      nsize: 2
+      args: -cube_nu 0.5
+      filter: Error: grep -oE "Poisson.s ratio nu must satisfy -1 < nu < 0.5" | sort -u
+      output_file: output/ex1_bad_nuhalf.out
+   test:
+      suffix: bad_numinus1
+      args: -cube_nu -1
+      filter: Error: grep -oE "Poisson.s ratio nu must satisfy" | sort -u
+      output_file: output/ex1_bad_numinus1.out
+   test:
+      suffix: bad_loadinf
+      nsize: 2
+      args: -cube_load inf
+      filter: Error: grep -oE "load must be a finite number" | sort -u
+      output_file: output/ex1_bad_loadinf.out
+   test:
+      suffix: bad_procgrid
+      nsize: 2
+      args: -da_processors_x 3
+      filter: Error: grep -oE "does not match the 2 MPI ranks" | sort -u
+      output_file: output/ex1_bad_procgrid.out
+   test:
+      suffix: bad_procgrid4
+      nsize: 4
+      args: -da_processors_x 2 -da_processors_y 2 -da_processors_z 2
+      filter: Error: grep -oE "does not match the 4 MPI ranks" | sort -u
+      output_file: output/ex1_bad_procgrid4.out
+   test:
+      suffix: bad_procgridfine
+      nsize: 2
+      args: -cube_n 3 -da_processors_x 4
+      filter: Error: grep -oE "must be between 1 and the 3 nodes" | sort -u
+      output_file: output/ex1_bad_procgridfine.out
+   test:
+      suffix: bad_mattype
+      args: -cube_mat_type foo
+      filter: Error: grep -oE "Unknown Mat type given: foo" | sort -u
+      output_file: output/ex1_bad_mattype.out
+
 TEST*/
