@@ -54,7 +54,7 @@ launch() {
   shift 7
   printf '%s\n' "$@" > "$tmp/cfg"
   local emuenv=()
-  [ "$P" != 1 ] && emuenv=(-x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US=3 -x PIPEKSP_EMU_JITTER_US=0.5 -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point)
+  [ "$P" != 1 ] && emuenv=(-x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US=3 -x PIPEKSP_EMU_JITTER_US=0.5 -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_SELF=1)
   mpiexec --bind-to none -n "$np" -x OMP_NUM_THREADS="$nt" "${emuenv[@]}" "$drv" -bench_config "$tmp/cfg" -bench_reps "$reps" \
     -bench_tag "$lay,$n,$pc,$P" -cube_n "$n" -pipeksp_threads "$nt" -pipeksp_spmv_schedule "$sch" 2>&1 |
     grep -E "^$lay,$n,$pc,$P,[^,]+,[0-9]+," | cut -d, -f1-9 >> "$csv"

@@ -60,6 +60,7 @@ typedef struct {
 } emu_stats;
 
 static int             g_on = 0, g_init = 0, g_calls = 1, g_p2p_point = 0, g_yield = 0, g_verbose = 0, g_rounds = 0;
+static int             g_self = 0; /* PIPEKSP_EMU_SELF=1: one-rank communicators are emulated too */
 static long            g_P = 1;
 static double          g_alpha = 2e-6, g_beta = 0, g_jitter = 0;
 #define EMU_MAX_ALPHAS 64
@@ -196,6 +197,13 @@ static void emu_configure(void)
   if (!s || !*s || !strcmp(s, "interval")) g_p2p_point = 0;
   else if (!strcmp(s, "point")) g_p2p_point = 1;
   else fail("PIPEKSP_EMU_P2P", s, "must be interval or point");
+  /* per-process latency: a one-rank run (e.g. 1 rank x 2 threads standing for one node of P_sim) pays the
+     latency of a P_sim-process reduction on its one-rank communicators too; its PETSC_COMM_SELF reductions
+     are then delayed as well, so use it where the solve has none per iteration (jacobi, asddic) */
+  s = getenv("PIPEKSP_EMU_SELF");
+  if (!s || !*s || !strcmp(s, "0")) g_self = 0;
+  else if (!strcmp(s, "1")) g_self = 1;
+  else fail("PIPEKSP_EMU_SELF", s, "must be 0 or 1");
   s = getenv("PIPEKSP_EMU_CLOCK");
   if (s && *s && strcmp(s, "virtual") && strcmp(s, "wall")) fail("PIPEKSP_EMU_CLOCK", s, "must be wall or virtual");
   g_virtual = s && !strcmp(s, "virtual");
@@ -235,7 +243,7 @@ static emu_comm *comm_state(MPI_Comm comm)
     ec = (emu_comm *)calloc(1, sizeof(*ec));
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &size);
-    ec->emulate = !inter && size > 1;
+    ec->emulate = !inter && (size > 1 || g_self);
     PMPI_Comm_set_attr(comm, g_keyval, ec);
   }
   pthread_mutex_unlock(&g_lock);

@@ -61,3 +61,8 @@ endforeach()
 # how blocking point-to-point calls count (PIPEKSP_EMU_P2P), wall clock
 pipeksp_emu_test(wall-p2p-interval-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=interval)
 pipeksp_emu_test(wall-p2p-point-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=point)
+
+# the per-process mode for hybrid runs (PIPEKSP_EMU_SELF=1): one-rank communicators pay the latency too
+add_test(NAME emulator-self-1 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/self_check.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
+set_tests_properties(emulator-self-1 PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "emulator self check passed"
+  FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 LABELS emulator)
