@@ -7,7 +7,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 B=${1:-$(dirname "$0")/../build}
 N=${2:-25}
 T=${3:-baij}
-EXE=$B/tests/pc/asddic_test
+EXE=$B/tests/pipeksp/tests/ex10 # tests/ex10.c (asddic)
 [ -x "$EXE" ] || { echo "missing $EXE: build first (cmake --build $B)"; exit 2; }
 run() { "$EXE" -test solve -cube_n "$N" -cube_mat_type "$T" -s_pc_asddic_iterations 1 "$@" -s_ksp_view |
         awk '/colours used/ {c=$7} /^iterations/ {print $2, c, $8}'; }

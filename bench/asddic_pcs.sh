@@ -10,7 +10,7 @@ B=${1:-$(dirname "$0")/../build}
 N=${2:-17}
 NPS=${3:-"1 8"}
 REPS=${4:-3}
-EXE=$B/tests/pc/asddic_test
+EXE=$B/tests/pipeksp/tests/ex10 # tests/ex10.c (asddic)
 [ -x "$EXE" ] || { echo "missing $EXE: build first (cmake --build $B)"; exit 2; }
 exec /usr/bin/python3 - "$EXE" "$N" "$NPS" "$REPS" <<'EOF'
 import re, statistics, subprocess, sys

@@ -73,7 +73,7 @@ if a.example == "ex2":
                 continue
             # with no norm cg goes on for hundreds of iterations at its residual floor and still shrinks the
             # error's smooth part; ours stop once restarts from b - A x no longer reduce the residual: the
-            # residual is at cg's level (tests/ksp/floor.c), the error up to ~20x cg's (pipegv, 1 and 4 ranks)
+            # residual is at cg's level (tests/ex4.c), the error up to ~20x cg's (pipegv, 1 and 4 ranks)
             lim = (50 if "none" in extra else 10) * ref[1] + 1e-14
             if not reason.startswith("CONVERGED") or err > lim:
                 print("  FAIL: cg ends %s with error %g" % ref)
