@@ -88,18 +88,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-depths", depths, &nd, &flg));
   if (!flg) nd = 3;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &nonzero, NULL));
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
-  if (nonzero) {
-    PetscRandom rnd;
-    PetscCall(VecDuplicate(b, &x0));
-    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-    PetscCall(VecSetRandom(x0, rnd));
-    PetscCall(PetscRandomDestroy(&rnd));
-  }
+  PetscCall(TestCubeSystem(nonzero, &cube, &A, &b, &x0));
 
   for (c = 0; c < npc; c++) {
     PetscInt tol;

@@ -54,13 +54,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, &flg));
-  if (!flg) {
-    ntypes = 3;
-    PetscCall(PetscStrallocpy(KSPPIPEGROPP, &types[0]));
-    PetscCall(PetscStrallocpy(KSPPIPEGV, &types[1]));
-    PetscCall(PetscStrallocpy(KSPCHRONGEAR, &types[2]));
-  }
+  PetscCall(TestTypesOption(types, &ntypes));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-policies", policies, &npol, &flg));
   if (!flg) {
     npol = 5;
@@ -71,18 +65,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ksp_rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ksp_pipe_poll_interval", &interval, NULL));
 
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
-  if (nonzero) {
-    PetscRandom rnd;
-    PetscCall(VecDuplicate(b, &x0));
-    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-    PetscCall(VecSetRandom(x0, rnd));
-    PetscCall(PetscRandomDestroy(&rnd));
-  }
+  PetscCall(TestCubeSystem(nonzero, &cube, &A, &b, &x0));
 
   PetscCall(Solve(cube, A, b, x0, KSPCG, -1, &cg));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s\n", KSPCG, "-", cg.its, (double)cg.res, (double)cg.err, KSPConvergedReasons[cg.reason]));

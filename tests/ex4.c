@@ -11,7 +11,7 @@ of cg's with no more replacements than the fixed period 50. PETSc's pipecg and p
   -table            : print one line per solve\n\
 Exits with an error when a check fails.\n\n";
 
-#include <pipeksp.h>
+#include "common/pipeksptest.h"
 
 typedef struct {
   PetscInt           its;
@@ -120,13 +120,7 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy("asddic", &pcs[1]));
     PetscCall(PetscStrallocpy("bjacobi", &pcs[2]));
   }
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, &flg));
-  if (!flg) {
-    ntypes = 3;
-    PetscCall(PetscStrallocpy(KSPPIPEGROPP, &types[0]));
-    PetscCall(PetscStrallocpy(KSPPIPEGV, &types[1]));
-    PetscCall(PetscStrallocpy(KSPCHRONGEAR, &types[2]));
-  }
+  PetscCall(TestTypesOption(types, &ntypes));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-norms", norms, &nnorm, &flg));
   if (!flg) {
     nnorm = 4;

@@ -55,4 +55,40 @@ static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Ma
   PetscFunctionReturn(0);
 }
 
+/* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess */
+static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube, Mat *A, Vec *b, Vec *x0)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, cube));
+  PetscCall(PipeKSPCubeSetFromOptions(*cube));
+  PetscCall(PipeKSPCubeSetUp(*cube));
+  PetscCall(PipeKSPCubeGetMatrix(*cube, A));
+  PetscCall(PipeKSPCubeGetRHS(*cube, b));
+  *x0 = NULL;
+  if (nonzero) {
+    PetscRandom rnd;
+    PetscCall(VecDuplicate(*b, x0));
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(VecSetRandom(*x0, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* -types t1,t2,..., by default our three single-depth solvers */
+static inline PetscErrorCode TestTypesOption(char *types[], PetscInt *ntypes)
+{
+  PetscBool flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, ntypes, &flg));
+  if (!flg) {
+    *ntypes = 3;
+    PetscCall(PetscStrallocpy(KSPPIPEGROPP, &types[0]));
+    PetscCall(PetscStrallocpy(KSPPIPEGV, &types[1]));
+    PetscCall(PetscStrallocpy(KSPCHRONGEAR, &types[2]));
+  }
+  PetscFunctionReturn(0);
+}
+
 #endif
