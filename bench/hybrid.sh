@@ -1,5 +1,5 @@
 #!/bin/bash
-# Hybrid MPI+OpenMP benchmark (issue 15): per-iteration time of pipegv on the GeoFEM/Cube as
+# Hybrid MPI+OpenMP benchmark: per-iteration time of pipegv on the GeoFEM/Cube as
 #   hyb-static / hyb-dynamic : 1 rank x 2 threads (-pipeksp_threads 2, SpMV schedule static / dynamic)
 #   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours)
 #   cg, pipecg               : PETSc's own on 2 ranks x 1 thread

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Deep pipelines (issue 16), part of `make bench`: per-iteration time of pipeplcg at depths l = 1..4 against
+# Deep pipelines, part of `make bench`: per-iteration time of pipeplcg at depths l = 1..4 against
 # PETSc's cg, pipecg and pipelcg (its defaults) and our pipegv, in the SAME runs (bench_cube interleaves all
 # configurations over the repetitions), on the cube with bjacobi+icc, under the EMULATED allreduce latency
 # of P_sim nodes up to 131,072 -- EMULATION, not a cluster measurement (bench/README.md).

@@ -1,4 +1,4 @@
-/* Micro-benchmark for the validation of the reduction-latency emulator against SimGrid/SMPI (issue 16).
+/* Micro-benchmark for the validation of the reduction-latency emulator against SimGrid/SMPI.
 
    One allreduce of 16 bytes is started, the rank computes T microseconds split into k+1 equal pieces with
    one test of the reduction between pieces (k tests), then waits; we report the time spent in the wait.

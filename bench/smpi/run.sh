@@ -1,5 +1,5 @@
 #!/bin/bash
-# Validation of the reduction-latency emulator against SimGrid's SMPI (issue 16): `make bench-smpi`.
+# Validation of the reduction-latency emulator against SimGrid's SMPI: `make bench-smpi`.
 # The same micro-benchmark (bench/smpi/rd_bench.c: start a 16-byte allreduce, T us of compute with k tests
 # spread inside, wait) runs
 #   - under SMPI: a user-level recursive-doubling allreduce that advances one round per test/wait (as Open

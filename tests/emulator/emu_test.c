@@ -321,7 +321,7 @@ int main(int argc, char **argv)
     m = t_overlap(1.5 * R * alpha, 0, NULL, NULL, NULL, NULL);
     check("progress=library, compute 1.5 R*alpha: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000);
     m = t_overlap(0.5 * R * alpha, 0, NULL, &td, &tc, &late);
-    /* a rank whose sleep overran past R*alpha rightly waits ~0 (issue 14: rank 1 measured 26.7 us
+    /* a rank whose sleep overran past R*alpha rightly waits ~0 (rank 1 once measured 26.7 us
        against >= 2400 in a full make test, with the old check that assumed the compute took 0.5 R*alpha);
        so the waits are judged against the compute time each repetition really took */
     if (late) printf("[rank %d] note: compute phase overran 0.5 R*alpha by > 0.5 R*alpha in %d of %d repetitions (descheduled); wait %.1f us\n", rank, late, REPS, 1e6 * m);

@@ -1,4 +1,4 @@
-# The reduction-latency emulator (bench/emulator/pipeksp_emu.c, an LD_PRELOAD PMPI shim; issue 6)
+# The reduction-latency emulator (bench/emulator/pipeksp_emu.c, an LD_PRELOAD PMPI shim)
 # and its unit tests. The shim is EMULATION of a large machine's allreduce latency, see bench/README.md.
 add_library(pipeksp_emu SHARED ${PROJECT_SOURCE_DIR}/bench/emulator/pipeksp_emu.c)
 target_link_libraries(pipeksp_emu PRIVATE MPI::MPI_C Threads::Threads m)

@@ -1,4 +1,5 @@
-# Tests of the KSP types pipegropp, pipegv, chrongear and the progress engine (issue 3).
+# The KSP types and the engine: the checks that drive other programs (PETSc's ex2/ex56 under -dll_append,
+# petsc4py, nesting in PETSc's -pc_type ksp). The C tests are tests/ex3.c-ex7.c (tests/README.md).
 set(PIPEKSP_KSP_TESTDIR ${PROJECT_BINARY_DIR}/tests/ksp)
 set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 

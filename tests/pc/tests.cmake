@@ -1,5 +1,5 @@
-# Tests of PC asddic (issues 4, 11): colouring, symmetry, threads, icc equivalence, reuse, pivots, ASDD vs
-# bjacobi, transpose, spectral safety (every configuration converges, P is SPD), PETSc's ex56.
+# PC asddic: the checks that drive other programs (PETSc's ex56 under -dll_append) and small runs of the
+# asddic bench programs. The C tests are tests/ex10.c-ex12.c (tests/README.md).
 set(PIPEKSP_PC_TESTDIR ${PROJECT_BINARY_DIR}/tests/pc)
 set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMP_NUM_THREADS=1")
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The emulator extensions of issue 16, checked exactly on the virtual clock with the SMPI micro-benchmark's
+# The emulator extensions for deep pipelines (per-round alpha, OS noise), checked exactly on the virtual clock with the SMPI micro-benchmark's
 # emulator build (bench/smpi/rd_bench.c): per-round hop latencies (PIPEKSP_EMU_ALPHA_US list) and the OS-noise
 # model (PIPEKSP_EMU_NOISE_US / _PROB). usage: emu_rounds.sh <mpiexec> <rd_emu> <libpipeksp_emu.so>
 set -u

@@ -1,4 +1,5 @@
-# Tests of KSP pipeplcg (p(l)-CG, issue 16) and of the engine's several reductions in flight.
+# pipeplcg (p(l)-CG): PETSc's ex2/ex56 under -dll_append, the emulator's deep-pipeline extensions and the
+# bench smoke run. The C tests are tests/ex13.c-ex15.c (tests/README.md).
 set(PIPEKSP_PLCG_TESTDIR ${PROJECT_BINARY_DIR}/tests/plcg)
 set(PIPEKSP_PLCG_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 
