@@ -138,6 +138,45 @@ static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
   PetscFunctionReturn(0);
 }
 
+/* on several ranks the master thread polls while its halo messages are in flight (inside the wait, not
+   only around it): over repeated products some poll must find the messages still pending. A new cube:
+   whether a matrix's halo uses our messages is decided, collectively, at its first product, from the
+   thread counts then */
+static PetscErrorCode CheckHaloPolls(const char *mt)
+{
+  PipeKSPCube            cube;
+  Mat                    A;
+  Vec                    b, y;
+  PipeKSPSpMVThreadStats s0, s1;
+  PetscMPIInt            size;
+  PetscInt64             mine = 0, all = 0;
+  PetscInt               k;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1 || NoOpenMP) PetscFunctionReturn(0);
+  PetscCall(SetThreads(2, PIPEKSP_SCHEDULE_DYNAMIC, 64));
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetSizes(cube, 14, 14, 14));
+  PetscCall(PipeKSPCubeSetMatType(cube, mt));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(PipeKSPSpMVGetThreadStats(&s0));
+  for (k = 0; k < 50 && !all; k++) {
+    for (PetscInt j = 0; j < 10; j++) PetscCall(PipeKSPMatMult(A, b, y));
+    PetscCall(PipeKSPSpMVGetThreadStats(&s1));
+    mine = s1.halo_polls - s0.halo_polls;
+    PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s SpMV, 2 threads: %" PetscInt64_FMT " polls inside the halo wait in %" PetscInt_FMT " products\n", mt, all, 10 * k));
+  PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(all > 0), "the master thread polls inside its halo wait"));
+  PetscCall(VecDestroy(&y));
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char *mts[2] = {MATBAIJ, MATAIJ}, *ksps[3] = {KSPPIPEGV, KSPPIPEGROPP, KSPCHRONGEAR}, *pcs[2] = {PCJACOBI, PCASDDIC};
@@ -171,6 +210,7 @@ int main(int argc, char **argv)
     TheA = A;
     PetscCall(PipeKSPCubeGetRHS(cube, &b));
     PetscCall(CheckSpMV(A, b, mts[im]));
+    PetscCall(CheckHaloPolls(mts[im]));
     for (PetscInt ik = 0; ik < 3; ik++) {
       for (PetscInt ip = 0; ip < 2; ip++) {
         PetscReal dmax = 0;

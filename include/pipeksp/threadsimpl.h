@@ -54,6 +54,7 @@ typedef struct {
   PetscInt64     products;      /* threaded products */
   PetscInt64     chunks;        /* interior work items */
   PetscInt64     master_chunks; /* of which the master thread took */
+  PetscInt64     halo_polls;    /* master polls while its halo messages were in flight */
   PetscLogDouble comm_time;     /* master: halo start + wait, seconds */
 } PipeKSPSpMVThreadStats;
 PETSC_EXTERN PetscErrorCode PipeKSPSpMVGetThreadStats(PipeKSPSpMVThreadStats *);

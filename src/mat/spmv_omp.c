@@ -463,7 +463,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
 {
   OMPCtx             *c;
   PetscInt            nt, n, nbo = 0, nbg;
-  PetscInt64          mchunks = 0, mpolls = 0;
+  PetscInt64          mchunks = 0, mpolls = 0, hpolls = 0;
   PipeKSPScheduleType sched;
   const PetscInt     *ai, *aj, *oi = NULL, *oj = NULL;
   const PetscScalar  *aa, *oa = NULL, *xa, *g = NULL;
@@ -527,6 +527,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
         }
         if (!perr) perr = PipeKSPProgressPoll();
         mpolls++;
+        hpolls += pending; /* a poll while the halo messages are still in flight */
       }
     }
     if (master) {
@@ -536,6 +537,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
         pending = (PetscBool)(!herr && !hdone);
         if (!perr) perr = PipeKSPProgressPoll();
         mpolls++;
+        hpolls += pending;
       }
       if (!perr) perr = PipeKSPProgressPoll();
       mpolls++;
@@ -556,6 +558,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   OMPStats.products++;
   OMPStats.chunks += c->nint;
   OMPStats.master_chunks += mchunks;
+  OMPStats.halo_polls += hpolls;
   *polls += mpolls;
   if (p->aij) flops = 2.0 * ai[n] - n + (p->Ao ? 2.0 * oi[nbo] : 0);
   else flops = 2.0 * p->bs * p->bs * ai[n] - p->bs * n + (p->Ao ? 2.0 * p->bs * p->bs * oi[nbo] : 0);
