@@ -47,11 +47,9 @@ PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
-/* start of a solve: engine left clean, per-solve counters, ||A||, gap bounds */
-/* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, resets the counters
-   (KSPPipeSolveBegin_Private) and the iteration state */
+/* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine
+   clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
-PETSC_INTERN PetscErrorCode KSPPipeSolveBegin_Private(KSP, Mat);
 /* end of a solve: x is never worse than the best measured iterate (one SpMV, one norm) */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
 /* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the

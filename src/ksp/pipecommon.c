@@ -505,21 +505,8 @@ PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
-{
-  PetscBool diagonalscale;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
-  PetscCall(PCGetOperators(ksp->pc, A, NULL));
-  PetscCall(KSPPipeSolveBegin_Private(ksp, *A));
-  ksp->its    = 0;
-  ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode KSPPipeSolveBegin_Private(KSP ksp, Mat A)
+/* the per-solve counters and recurrence state; ||A|| for the gap bounds when A changed */
+static PetscErrorCode SolveBegin(KSP ksp, Mat A)
 {
   KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
   PetscObjectState state;
@@ -554,6 +541,20 @@ PetscErrorCode KSPPipeSolveBegin_Private(KSP ksp, Mat A)
   pipe->rn0       = -1.0;
   pipe->stalls    = 0;
   pipe->itrue     = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
+{
+  PetscBool diagonalscale;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
+  PetscCall(PCGetOperators(ksp->pc, A, NULL));
+  PetscCall(SolveBegin(ksp, *A));
+  ksp->its    = 0;
+  ksp->reason = KSP_CONVERGED_ITERATING;
   PetscFunctionReturn(0);
 }
 

@@ -381,15 +381,13 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   Mat         A;
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
-  PetscBool   mqneed, extra, natural, diagonalscale, defer;
+  PetscBool   mqneed, extra, natural, defer;
   PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
   Vec         w[PIPEKSP_RED_MAX];
 
   PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
-  PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
@@ -405,8 +403,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(KSPPipeSolveBegin_Private(ksp, A)); /* per-solve counters (the estimate's reductions included) */
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
   Shifts(d);
 #define ZV(j)     z[(j) % nz]
@@ -414,8 +411,6 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 #define QV(k, j)  q[3 * (k) + (j) % 3]
 #define MQV(k, j) mq[3 * (k) + (j) % 3]
 
-  ksp->its    = 0;
-  ksp->reason = KSP_CONVERGED_ITERATING;
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
   for (;;) { /* (re)start: from the true residual */
     PetscInt base = st.nupd;
