@@ -180,11 +180,8 @@ PetscErrorCode PipeKSPHaloBegin_Private(VecScatter halo, Vec x, Vec ghost)
   PetscCall(VecGetArrayRead(x, &xa));
   for (PetscInt i = 0; i < h->ns; i++) {
     PetscScalar *b = h->sbuf + h->u * h->soff[i];
-    if (h->u == 1)
-      for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++) *b++ = xa[h->sidx[k]];
-    else
-      for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++)
-        for (PetscInt q = 0; q < h->u; q++) *b++ = xa[h->u * h->sidx[k] + q];
+    for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++)
+      for (PetscInt q = 0; q < h->u; q++) *b++ = xa[h->u * h->sidx[k] + q];
     PetscCallMPI(MPI_Isend(h->sbuf + h->u * h->soff[i], (PetscMPIInt)(h->u * (h->soff[i + 1] - h->soff[i])), MPIU_SCALAR, h->srank[i], h->tag, h->comm, &h->req[h->nr + i]));
   }
   if (h->nself) {
@@ -240,11 +237,8 @@ PetscErrorCode PipeKSPHaloEnd_Private(VecScatter halo, Vec x, Vec ghost)
   h->done = PETSC_TRUE;
   if (!h->nr) PetscFunctionReturn(0);
   PetscCall(VecGetArray(ghost, &g));
-  if (h->u == 1)
-    for (PetscInt k = 0; k < h->roff[h->nr]; k++) g[h->ridx[k]] = h->rbuf[k];
-  else
-    for (PetscInt k = 0; k < h->roff[h->nr]; k++)
-      for (PetscInt q = 0; q < h->u; q++) g[h->u * h->ridx[k] + q] = h->rbuf[h->u * k + q];
+  for (PetscInt k = 0; k < h->roff[h->nr]; k++)
+    for (PetscInt q = 0; q < h->u; q++) g[h->u * h->ridx[k] + q] = h->rbuf[h->u * k + q];
   PetscCall(VecRestoreArray(ghost, &g));
   PetscFunctionReturn(0);
 }
@@ -459,6 +453,21 @@ static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step
   PetscFunctionReturn(0);
 }
 
+/* one step of the master between its work items and in its halo wait: test the halo messages while they
+   are in flight, then poll the reductions; hpolls counts the polls made with messages still in flight */
+static void MasterPoll(const PipeKSPSpMVParts *p, Vec x, PetscBool *pending, PetscErrorCode *herr, PetscErrorCode *perr, PetscInt64 *polls, PetscInt64 *hpolls)
+{
+  PetscBool hdone = PETSC_TRUE;
+
+  if (*pending && !*herr) {
+    *herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
+    *pending = (PetscBool)(!*herr && !hdone);
+  }
+  if (!*perr) *perr = PipeKSPProgressPoll();
+  (*polls)++;
+  *hpolls += *pending;
+}
+
 PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
 {
   OMPCtx             *c;
@@ -521,24 +530,12 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
       InteriorItem(&P, i);
       if (master) { /* between its items: the halo messages, then the reduction */
         mchunks++;
-        if (pending && !herr) {
-          herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
-          pending = (PetscBool)(!herr && !hdone);
-        }
-        if (!perr) perr = PipeKSPProgressPoll();
-        mpolls++;
-        hpolls += pending; /* a poll while the halo messages are still in flight */
+        MasterPoll(p, x, &pending, &herr, &perr, &mpolls, &hpolls);
       }
     }
     if (master) {
       /* its share is done (static: the others may still run theirs); wait for the halo, polling */
-      while (pending && !herr) {
-        herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
-        pending = (PetscBool)(!herr && !hdone);
-        if (!perr) perr = PipeKSPProgressPoll();
-        mpolls++;
-        hpolls += pending;
-      }
+      while (pending && !herr) MasterPoll(p, x, &pending, &herr, &perr, &mpolls, &hpolls);
       if (!perr) perr = PipeKSPProgressPoll();
       mpolls++;
       if (!herr) herr = PetscLogEventEnd(PIPEKSP_SpMVInner, 0, 0, 0, 0);
