@@ -285,7 +285,8 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
 
   Values:
 + `PIPEKSP_SCHEDULE_STATIC`  - OpenMP schedule(static)
-. `PIPEKSP_SCHEDULE_DYNAMIC` - schedule(dynamic), the default
+. `PIPEKSP_SCHEDULE_DYNAMIC` - dynamic with locality, the default: each thread claims the chunks of its own
+                               contiguous share first, then takes over the others' from their ends
 - `PIPEKSP_SCHEDULE_GUIDED`  - schedule(guided)
 
   Options Database Key:

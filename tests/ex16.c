@@ -131,6 +131,8 @@ static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s SpMV with %" PetscInt_FMT " threads (%s) equals the 1-thread product bitwise and MatMult to round-off", mt, nts[k], PipeKSPScheduleTypes[sc[k]]));
     PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(d1 == 0 && d0 <= 1e-13 * nrm), what));
     PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(NoOpenMP || s1.products - s0.products == 2), "the threaded path ran"));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s SpMV (%s): every interior work item claimed once (%" PetscInt64_FMT " of %" PetscInt64_FMT ")", mt, PipeKSPScheduleTypes[sc[k]], s1.claimed - s0.claimed, s1.chunks - s0.chunks));
+    PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(s1.claimed - s0.claimed == s1.chunks - s0.chunks), what));
   }
   PetscCall(VecDestroy(&y0));
   PetscCall(VecDestroy(&y1));

@@ -54,6 +54,8 @@ typedef struct {
   PetscInt64     products;      /* threaded products */
   PetscInt64     chunks;        /* interior work items */
   PetscInt64     master_chunks; /* of which the master thread took */
+  PetscInt64     claimed;       /* interior work items run, by all threads: equals chunks when each ran once */
+  PetscInt64     stolen;        /* of which were claimed from another thread's share (dynamic schedule) */
   PetscInt64     halo_polls;    /* master polls while its halo messages were in flight */
   PetscLogDouble comm_time;     /* master: halo start + wait, seconds */
 } PipeKSPSpMVThreadStats;
