@@ -132,7 +132,14 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(VecSetRandom(rhs, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(KSPSolve(inner, rhs, sol));
-  PetscCall(KSPComputeExtremeSingularValues(inner, &emax, &emin));
+  { /* a CG that broke down (indefinite A or M) leaves its Lanczos entries partly unset: no estimate */
+    KSPConvergedReason ir;
+    PetscInt           iits;
+    PetscCall(KSPGetConvergedReason(inner, &ir));
+    PetscCall(KSPGetIterationNumber(inner, &iits));
+    if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, &emax, &emin));
+    else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
+  }
   PetscCall(VecDestroy(&rhs));
   PetscCall(VecDestroy(&sol));
   PetscCall(KSPDestroy(&inner));
