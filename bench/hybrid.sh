@@ -1,6 +1,8 @@
 #!/bin/bash
 # Hybrid MPI+OpenMP benchmark: per-iteration time of pipegv on the GeoFEM/Cube as
 #   hyb-static / hyb-dynamic : 1 rank x 2 threads (-pipeksp_threads 2, SpMV schedule static / dynamic)
+#   hyb-blocks               : the same, dynamic, asddic only, with -pc_asddic_local_blocks 2 (each
+#                              thread sweeps its own block in RCM order) instead of the default CM-RCM colours
 #   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours)
 #   cg, pipecg               : PETSc's own on 2 ranks x 1 thread
 # as ratios to flat-pipegv, for asddic and jacobi; then, under the reduction-latency EMULATOR at P_sim
@@ -63,15 +65,17 @@ launch() {
 run_set() { # n pc psim rounds layouts...
   local n=$1 pc=$2 P=$3 R=$4
   shift 4
-  local lays=("$@") k r
+  local lays=("$@") k r blk=()
   for ((r = 0; r < R; r++)); do
     for ((k = 0; k < ${#lays[@]}; k++)); do
       local L=${lays[$(((k + r) % ${#lays[@]}))]} pco
       pco="$(pcopts "$pc") $common"
+      blk=()
+      [ "$pc" = asddic ] && blk=("hyb-blocks|-ksp_type pipegv -ksp_pipe_progress poll $pco -pc_asddic_local_blocks 2")
       case $L in
         hyb-static) launch hyb-static 1 2 static "$n" "$pc" "$P" "hyb-static|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
-        hyb-dynamic) launch hyb-dynamic 1 2 dynamic "$n" "$pc" "$P" "hyb-dynamic|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
-        hyb2x2) launch hyb2x2 2 2 dynamic "$n" "$pc" "$P" "hyb2x2-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
+        hyb-dynamic) launch hyb-dynamic 1 2 dynamic "$n" "$pc" "$P" "hyb-dynamic|-ksp_type pipegv -ksp_pipe_progress poll $pco" "${blk[@]}" ;;
+        hyb2x2) launch hyb2x2 2 2 dynamic "$n" "$pc" "$P" "hyb2x2-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" "${blk[@]/#hyb-blocks/hyb2x2-blocks}" ;;
         flat) launch flat 2 1 dynamic "$n" "$pc" "$P" "flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" "cg|-ksp_type cg $pco" "pipecg|-ksp_type pipecg $pco" ;;
         flatpg) launch flat 2 1 dynamic "$n" "$pc" "$P" "flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
       esac
@@ -111,7 +115,7 @@ print("\nper-iteration time, median [IQR] over all solves; ratio = median / medi
 print("%-4s %-7s %-6s %-15s %6s %12s %10s %7s" % ("n", "pc", "P_sim", "label", "solves", "s/it", "IQR", "ratio"))
 for (n, pc, P), g in groups.items():
     base = st.median(g["flat-pipegv"]) if "flat-pipegv" in g else None
-    for lab in ["hyb-static", "hyb-dynamic", "hyb2x2-pipegv", "flat-pipegv", "cg", "pipecg"]:
+    for lab in ["hyb-static", "hyb-dynamic", "hyb-blocks", "hyb2x2-pipegv", "hyb2x2-blocks", "flat-pipegv", "cg", "pipecg"]:
         if lab not in g: continue
         m, iqr = q(g[lab])
         print("%-4s %-7s %-6s %-15s %6d %12.4e %10.2e %7.3f" % (n, pc, P, lab, len(g[lab]), m, iqr, m / base if base else float("nan")))

@@ -219,6 +219,8 @@ PETSC_EXTERN const char *const PCASDDICSweepTypes[];
 PETSC_EXTERN const char *const PCASDDICKernelTypes[];
 PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PCASDDICOrderingType);
 PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICSetLocalBlocks(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCASDDICGetLocalBlocks(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCASDDICSetBlock(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCASDDICSetThreads(PC, PetscInt);

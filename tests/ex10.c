@@ -2,6 +2,8 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
   coloring   every colour of the local ordering is an independent set of the rank's diagonal block\n\
   symmetry   (x, M^{-1} y) = (M^{-1} x, y) on random vectors, to -tol (default 1e-10) relative\n\
   threads    -pc_asddic_threads 1 and 2 give the same M^{-1} r\n\
+  blocks     with -pc_asddic_local_blocks k: M is block diagonal over the blocks, the same for 1 and 2\n\
+             threads, and cmrcm is refused\n\
   icc        cg+asddic (natural, 1 iteration, point) and cg+icc take the same iterations +-1\n\
   reuse      a second setup with SAME_NONZERO_PATTERN reuses the ordering, the factor is redone\n\
   layouts    the same operator as baij, aij and sbaij (read directly or through MatGetRow) gives the\n\
@@ -169,7 +171,11 @@ static PetscErrorCode TestThreads(Mat A)
   PetscCall(VecDuplicate(z1, &z2));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(r, rnd));
-  PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_CMRCM)); /* the default would follow the threads */
+  { /* the default would follow the threads; local blocks take a sequential ordering */
+    PetscInt lb;
+    PetscCall(PCASDDICGetLocalBlocks(pc, &lb));
+    PetscCall(PCASDDICSetOrdering(pc, lb > 1 ? PCASDDIC_ORDERING_RCM : PCASDDIC_ORDERING_CMRCM));
+  }
   PetscCall(PCASDDICSetThreads(pc, 1));
   PetscCall(PCApply(pc, r, z1));
   PetscCall(PCASDDICSetThreads(pc, 2));
@@ -179,6 +185,77 @@ static PetscErrorCode TestThreads(Mat A)
   PetscCall(VecNorm(z1, NORM_2, &n1));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "threads 1 vs 2: relative difference %s 1e-14\n", nd <= 1e-14 * n1 ? "below" : "NOT below"));
   if (!(nd <= 1e-14 * n1)) PetscCall(Fail("threaded sweep differs from the one-thread sweep"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z1));
+  PetscCall(VecDestroy(&z2));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+/* local blocks (-pc_asddic_local_blocks k >= 2): the local kernel is block diagonal over the blocks (a
+   residual on the first block's rows stays there), the same bitwise for 1 and 2 threads, and the
+   orderings with colours are refused with the PC reusable after */
+static PetscErrorCode TestBlocks(Mat A)
+{
+  PC             pc;
+  Vec            r, z1, z2;
+  PetscRandom    rnd;
+  PetscInt       lb, bs, nb, n0, m;
+  PetscReal      out = 0, in = 0, nd;
+  PetscScalar   *ra;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MakePC(A, NULL, &pc));
+  PetscCall(PCASDDICGetLocalBlocks(pc, &lb));
+  if (lb < 2) PetscCall(Fail("-test blocks needs -pc_asddic_local_blocks >= 2"));
+  PetscCall(PCASDDICSetIterations(pc, 1)); /* the local kernel alone */
+  PetscCall(PCASDDICSetThreads(pc, 1));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCASDDICGetColoring(pc, &bs, &nb, NULL, NULL, NULL, NULL));
+  n0 = (nb / lb) * bs; /* rows of the first block: block rows 0 .. nb/lb - 1 */
+  PetscCall(MatCreateVecs(A, &r, &z1));
+  PetscCall(VecDuplicate(z1, &z2));
+  PetscCall(VecGetLocalSize(r, &m));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(VecGetArray(r, &ra));
+  for (PetscInt i = n0; i < m; i++) ra[i] = 0;
+  PetscCall(VecRestoreArray(r, &ra));
+  PetscCall(PCApply(pc, r, z1));
+  PetscCall(VecGetArray(z1, &ra));
+  for (PetscInt i = 0; i < m; i++) {
+    if (i < n0) in = PetscMax(in, PetscAbsScalar(ra[i]));
+    else out = PetscMax(out, PetscAbsScalar(ra[i]));
+  }
+  PetscCall(VecRestoreArray(z1, &ra));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &out, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &in, 1, MPIU_REAL, MPIU_MIN, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "local kernel block diagonal over %" PetscInt_FMT " local blocks: %s\n", lb, out == 0 && in > 0 ? "yes" : "NO"));
+  if (!(out == 0 && in > 0)) PetscCall(Fail("M^{-1} of a residual on the first local block reaches the other blocks"));
+  /* threads: the blocks are shared, each swept the same way */
+  PetscCall(PCASDDICSetIterations(pc, 2));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(PCApply(pc, r, z1));
+  PetscCall(PCASDDICSetThreads(pc, 2));
+  PetscCall(PCApply(pc, r, z2));
+  PetscCall(VecAXPY(z2, -1.0, z1));
+  PetscCall(VecNorm(z2, NORM_INFINITY, &nd));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "local blocks, threads 1 vs 2: %s\n", nd == 0 ? "bitwise equal" : "NOT equal"));
+  if (nd != 0) PetscCall(Fail("local blocks: 2 threads differ from 1"));
+  /* a colour ordering is refused; the PC stays usable */
+  PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_CMRCM));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PCSetUp(pc);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cmrcm with local blocks: %s\n", ierr == PETSC_ERR_ARG_INCOMP ? "refused" : "NOT refused"));
+  if (ierr != PETSC_ERR_ARG_INCOMP) PetscCall(Fail("cmrcm with local blocks was not refused"));
+  PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_RCM));
+  PetscCall(PCApply(pc, r, z2));
+  PetscCall(VecAXPY(z2, -1.0, z1));
+  PetscCall(VecNorm(z2, NORM_INFINITY, &nd));
+  if (nd != 0) PetscCall(Fail("local blocks: the PC after the refused set-up differs"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&z1));
@@ -532,6 +609,7 @@ int main(int argc, char **argv)
   if (!strcmp(test, "coloring")) PetscCall(TestColoring(A));
   else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A, tol));
   else if (!strcmp(test, "threads")) PetscCall(TestThreads(A));
+  else if (!strcmp(test, "blocks")) PetscCall(TestBlocks(A));
   else if (!strcmp(test, "icc")) PetscCall(TestICC(cube, A, b));
   else if (!strcmp(test, "reuse")) PetscCall(TestReuse(cube, A, b));
   else if (!strcmp(test, "layouts")) PetscCall(TestLayouts(A, b));
@@ -641,6 +719,35 @@ int main(int argc, char **argv)
       env: OMP_NUM_THREADS=1
       filter: grep -oE "bytes|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_threads.out
+
+   test:
+      suffix: pc_asddic_blocks
+      args: -test blocks -cube_n 11 -cube_mat_type baij -pc_asddic_local_blocks 3 -malloc_debug -malloc_dump
+      env: OMP_NUM_THREADS=1
+      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      output_file: output/ex10_pc_asddic_blocks.out
+
+   test:
+      suffix: pc_asddic_blocks_np2_point
+      nsize: 2
+      args: -test blocks -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 2 -malloc_debug -malloc_dump
+      env: OMP_NUM_THREADS=1
+      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      output_file: output/ex10_pc_asddic_blocks.out
+
+   test:
+      suffix: pc_asddic_symmetry_blocks
+      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_local_blocks 2 -pc_asddic_iterations 3 -malloc_debug -malloc_dump
+      env: OMP_NUM_THREADS=1
+      filter: grep -oE "bytes|FAILED|NOT below"
+      output_file: output/ex10_pc_asddic_threads.out
+
+   test:
+      suffix: pc_asddic_spd_blocks
+      args: -test spd -cube_n 17 -cube_mat_type baij -e_pc_asddic_local_blocks 2 -malloc_debug -malloc_dump
+      env: OMP_NUM_THREADS=1
+      filter: grep -oE "bytes|FAILED|NOT below"
+      output_file: output/ex10_pc_asddic_spd.out
 
    test:
       suffix: pc_asddic_threads_point

@@ -4,7 +4,8 @@ static char help[] = "Hybrid MPI+OpenMP checks on the GeoFEM/Cube problem (aij a
     with bitwise the same residual histories; 2 threads (static, dynamic, guided) and 3 threads give\n\
     bitwise the same history; the error against the exact solution is small;\n\
   - -ksp_view shows the threads, schedule and chunk.\n\
-  -hist_tol <t> : largest |h1 - h2| / h1 allowed between the 1- and 2-thread histories (default 0: bitwise)\n\n";
+  -hist_tol <t> : largest |h1 - h2| / h1 allowed between the 1- and 2-thread histories (default 0: bitwise)\n\
+  -local_blocks <k> : asddic with k local blocks per rank (rcm inside) instead of cmrcm colours\n\n";
 
 #include <pipeksp.h>
 #include <pipeksp/threadsimpl.h>
@@ -41,6 +42,8 @@ typedef struct {
   KSPConvergedReason reason;
 } Run;
 
+static PetscInt LocalBlocks = 1; /* -local_blocks: asddic's local blocks (threads share blocks, not colours) */
+
 static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype, const char *pctype, Run *run, PetscBool view)
 {
   KSP ksp;
@@ -56,7 +59,8 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype,
   { /* the same ordering for every thread count (the default follows the threads: rcm on one, cmrcm on more) */
     PetscBool asddic;
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &asddic));
-    if (asddic) PetscCall(PCASDDICSetOrdering(pc, PCASDDIC_ORDERING_CMRCM));
+    if (asddic) PetscCall(PCASDDICSetOrdering(pc, LocalBlocks > 1 ? PCASDDIC_ORDERING_RCM : PCASDDIC_ORDERING_CMRCM));
+    if (asddic) PetscCall(PCASDDICSetLocalBlocks(pc, LocalBlocks));
   }
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, MAXH - 2));
   PetscCall(KSPSetResidualHistory(ksp, run->h, MAXH, PETSC_TRUE));
@@ -190,6 +194,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-hist_tol", &histtol, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-local_blocks", &LocalBlocks, NULL));
   PetscCall(PipeKSPSetThreadsMinRows(0)); /* thread these small problems too */
   {
     PetscInt nt;
@@ -262,6 +267,13 @@ int main(int argc, char **argv)
       suffix: threads_check_np2
       nsize: 2
       args: -malloc_debug -malloc_dump
+      filter: grep -oE "all checks passed|FAIL|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      output_file: output/ex16_threads_check_np2.out
+
+   test:
+      suffix: threads_check_blocks_np2
+      nsize: 2
+      args: -local_blocks 2 -malloc_debug -malloc_dump
       filter: grep -oE "all checks passed|FAIL|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
       output_file: output/ex16_threads_check_np2.out
 

@@ -42,6 +42,7 @@ typedef struct {
   PCASDDICLocalType   local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
   PCASDDICSweepType   sweep;       /* richardson (damped) or chebyshev on [emin, emax] */
   PetscInt            colors;     /* K requested */
+  PetscInt            localblocks; /* contiguous blocks of the rank's rows, couplings between them dropped */
   PCASDDICBlock       block;      /* point or block kernel */
   PetscInt            iterations; /* ASDD sweeps, 1 = localized IC(0) */
   PCASDDICShiftType   shifttype;
@@ -72,6 +73,8 @@ typedef struct {
   PetscInt *colorptr;    /* rows of colour c: colorptr[c] .. colorptr[c+1]-1 (new numbering) */
   PetscBool independent; /* colours are independent sets (cmrcm, mc): sweeps parallel inside a colour */
   PetscInt  nlevels;     /* RCM levels (rcm, cmrcm) */
+  PetscInt  nparts;      /* local blocks in use: each one ordered and swept on its own, by one thread */
+  PetscInt *partptr;     /* rows of block q: partptr[q] .. partptr[q+1]-1 (old and new numbering alike) */
   PetscInt  nsymbolic;   /* how many times the ordering was computed */
 
   /* the factor in the new numbering: one CSR of bs x bs blocks, lower part = unit L (stored without
@@ -103,6 +106,7 @@ PETSC_INTERN PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *, Mat);
 PETSC_INTERN PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *, Mat);
 
 /* asddic_order.c */
+PETSC_INTERN PetscErrorCode PCASDDICSplitGraph_Private(PC, PetscInt, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCASDDICOrder_Private(PC, PetscInt, const PetscInt *, const PetscInt *);
 
 /* asddic_factor.c */

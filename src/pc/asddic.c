@@ -26,6 +26,7 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscFree2(a->perm, a->iperm));
   PetscCall(PetscFree(a->colorptr));
+  PetscCall(PetscFree(a->partptr));
   PetscCall(PetscFree3(a->fi, a->fj, a->fdiag));
   PetscCall(PetscFree4(a->fa, a->fa0, a->dinv, a->work));
   PetscCall(PetscFree(a->fmap));
@@ -37,6 +38,7 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscCall(VecDestroy(&a->d));
   a->nb      = 0;
   a->ncolors = 0;
+  a->nparts  = 0;
   PetscFunctionReturn(0);
 }
 
@@ -48,12 +50,14 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
 
   PetscFunctionBegin;
   PetscCall(PCReset_ASDDIC(pc));
+  PetscCheck(a->localblocks == 1 || a->ordering == PCASDDIC_ORDERING_RCM || a->ordering == PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "asddic: local blocks (-pc_asddic_local_blocks %" PetscInt_FMT ") are swept one per thread, each in sequence: use the rcm or natural ordering, not %s", a->localblocks, PCASDDICOrderingTypes[a->ordering]);
   PetscCall(PCASDDICLocalGraph_Private(Ad, bs, layout, rawbs, &nb, &xadj, &adj));
   a->bs      = bs;
   a->nb      = nb;
   a->layout = layout;
   a->rawbs  = rawbs;
 
+  PetscCall(PCASDDICSplitGraph_Private(pc, nb, xadj, adj));
   PetscCall(PCASDDICOrder_Private(pc, nb, xadj, adj));
   PetscCall(PCASDDICFactorSymbolic_Private(a, xadj, adj));
   PetscCall(PetscFree2(xadj, adj));
@@ -62,7 +66,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
-  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT "), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->ncolors, a->nlevels,
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT ") in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->nparts, a->ncolors, a->nlevels,
                       ASDDICLayouts[a->layout]));
   PetscFunctionReturn(0);
 }
@@ -90,8 +94,9 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster */
-    PCASDDICOrderingType def = ASDDICThreads(pc) > 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
+  if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster.
+                           Local blocks give each thread its own: RCM inside each */
+    PCASDDICOrderingType def = ASDDICThreads(pc) > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -171,7 +176,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
 {
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PCASDDICOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum_Private(), steps = a->eststeps, neig = 2;
+  PetscInt            K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum_Private(), steps = a->eststeps, neig = 2;
   PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
@@ -187,6 +192,8 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetOrdering(pc, ord));
   PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
+  PetscCall(PetscOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flg));
+  if (flg) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
   PetscCall(PetscOptionsBool("-pc_asddic_block", "Block kernel on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
   if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
   PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));
@@ -234,7 +241,9 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank (contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
+  else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
@@ -263,7 +272,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
 #endif
   if (pc->setupcalled) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
     if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
     if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
@@ -290,6 +299,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .  -pc_asddic_block <bool> - block kernel on the matrix block size (default when bs > 1) or point, see `PCASDDICSetBlock()`
 .  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - local ordering; default rcm with one thread, cmrcm with more, see `PCASDDICSetOrdering()`
 .  -pc_asddic_colors <K> - colours of CM-RCM and MC (default 20), see `PCASDDICSetColors()`
+.  -pc_asddic_local_blocks <k> - split each rank's rows into k contiguous blocks, one per thread, with no colouring (default 1), see `PCASDDICSetLocalBlocks()`
 .  -pc_asddic_iterations <K> - ASDD sweeps (default 2; 1 = the local kernel alone, block Jacobi), see `PCASDDICSetIterations()`
 .  -pc_asddic_sweep <chebyshev,richardson> - Chebyshev (default) or damped Richardson sweeps, see `PCASDDICSetSweepType()`
 .  -pc_asddic_esteig_steps <n> - CG steps of the eigenvalue estimate (default 10 when needed, 0 none), see `PCASDDICSetEstimateSteps()`
@@ -344,6 +354,7 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->local      = PCASDDIC_LOCAL_IC;
   a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
   a->colors     = ASDDIC_DEFAULT_COLORS;
+  a->localblocks = 1;
   a->block      = PCASDDIC_BLOCK_AUTO;
   a->iterations = 2;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
@@ -454,6 +465,73 @@ PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
     a->reorder = PETSC_TRUE;
     ASDDICChanged(pc);
   }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICSetLocalBlocks - Splits each rank's rows into contiguous blocks for the local kernel of `PCASDDIC`
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  k - blocks per rank, at least 1 (default 1)
+
+   Options Database Key:
+.  -pc_asddic_local_blocks <k> - the blocks
+
+   Level: intermediate
+
+   Notes:
+   Block q holds the rows q nb/k to (q+1) nb/k - 1 of the rank's nb block rows, in the matrix's numbering.
+   The couplings between blocks are dropped, as between ranks: the local kernel is block Jacobi over the
+   blocks, IC(0) (or SGS) of each, so it stays symmetric positive definite for an SPD matrix, and the
+   ASDD sweeps correct for the dropped couplings as they do for the ranks'. Each block is ordered (RCM by
+   default; the orderings with colours are refused) and swept on its own, with no barrier, and the
+   threads share the blocks. With k equal to the threads a hybrid run sweeps as flat MPI with k times
+   the ranks does, with the same memory access; on the cube, k blocks on one rank reproduce the
+   preconditioner of k ranks. The result does not depend on the threads.
+
+.seealso: `PCASDDIC`, `PCASDDICGetLocalBlocks()`, `PCASDDICSetOrdering()`, `PCASDDICSetThreads()`
+@*/
+PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCASDDICGet(pc, &a));
+  PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of local blocks must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_local_blocks k with k >= 1", k);
+  if (a && a->localblocks != k) {
+    a->localblocks = k;
+    a->reorder     = PETSC_TRUE;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCASDDICGetLocalBlocks - Gets the number of local blocks per rank of `PCASDDIC`
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context
+
+   Output Parameter:
+.  k - blocks per rank (1 for another PC type)
+
+   Level: intermediate
+
+.seealso: `PCASDDIC`, `PCASDDICSetLocalBlocks()`
+@*/
+PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
+{
+  PC_ASDDIC *a = NULL;
+
+  PetscFunctionBegin;
+  PetscValidIntPointer(k, 2);
+  PetscCall(PCASDDICGet(pc, &a));
+  *k = a ? a->localblocks : 1;
   PetscFunctionReturn(0);
 }
 

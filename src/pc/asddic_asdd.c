@@ -24,7 +24,7 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(z, &za));
   if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
-  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent ? (a->threads ? a->threads : PipeKSPThreadsFor_Private(a->nb * a->bs)) : 1, ra, za));
+  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent || a->nparts > 1 ? (a->threads ? a->threads : PipeKSPThreadsFor_Private(a->nb * a->bs)) : 1, ra, za)); /* threads share colours or local blocks */
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
@@ -131,7 +131,7 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
   /* one rank: M - A = L D^{-1} L^T >= 0, so lambda_max(M^{-1}A) <= 1 for an SPD A. Over several ranks
      M is block diagonal and M - A holds the couplings between ranks, which are indefinite: the
      eigenvalues go above 1, even above 2 (nearly incompressible elasticity), as for IC(0). */
-  sgs1          = (a->local == PCASDDIC_LOCAL_SGS && size == 1) ? PETSC_TRUE : PETSC_FALSE;
+  sgs1          = (a->local == PCASDDIC_LOCAL_SGS && size == 1 && a->nparts <= 1) ? PETSC_TRUE : PETSC_FALSE; /* local blocks drop couplings as ranks do */
   a->estits     = 0;
   a->emin_est   = a->emax_est = 0;
   a->emin       = a->emax = 0;

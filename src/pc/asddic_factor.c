@@ -92,7 +92,8 @@ PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *a, const PetscInt *xadj
     for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++)
       if (a->fj[p] == i) a->fdiag[i] = p;
   a->nnzb = a->fi[nb];
-  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, a->nnzb * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
+  /* fa0 has one more block: where the matrix entries between local blocks go, never read */
+  PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, (a->nnzb + 1) * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
   PetscFunctionReturn(0);
 }
 

@@ -167,11 +167,15 @@ PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PCASDDICLayout la
    raw value arrays: SeqAIJ in CSR order, SeqBAIJ block by block, each block column-major. */
 PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
 {
-  const PetscInt bs = a->bs, bs2 = bs * bs;
-  PetscInt       k = 0, cap, *pos;
+  const PetscInt bs = a->bs, bs2 = bs * bs, drop = a->nnzb; /* drop: fa0's scratch block */
+  PetscInt       k = 0, cap, *pos, *part;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(a->nb, &pos));
+  PetscCall(PetscMalloc2(a->nb, &pos, a->nb, &part));
+  /* the local block of each (new) row: an entry between blocks lands in the scratch block */
+  for (PetscInt q = 0; q < a->nparts; q++)
+    for (PetscInt i = a->partptr[q]; i < a->partptr[q + 1]; i++) part[i] = q;
+#define SLOT(i, j) (part[i] == part[j] ? pos[j] : drop)
   if (a->layout != PCASDDIC_LAYOUT_GETROW) {
     PetscInt        n;
     const PetscInt *ia, *ja;
@@ -187,7 +191,7 @@ PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
         for (PetscInt p = a->fi[i]; p < a->fi[i + 1]; p++) pos[a->fj[p]] = p;
         for (PetscInt p = ia[ib]; p < ia[ib + 1]; p++)
           for (PetscInt C = 0; C < rb; C++) {
-            const PetscInt base = pos[a->iperm[ja[p] * e + C / bs]] * bs2 + C % bs;
+            const PetscInt base = SLOT(i, a->iperm[ja[p] * e + C / bs]) * bs2 + C % bs;
             for (PetscInt r = 0; r < bs; r++) a->fmap[p * rb2 + C * rb + fr * bs + r] = base + r * bs;
           }
       }
@@ -211,11 +215,12 @@ PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
         PetscCall(PetscFree(a->fmap));
         a->fmap = t;
       }
-      for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = pos[a->iperm[cols[j] / bs]] * bs2 + (r % bs) * bs + cols[j] % bs;
+      for (PetscInt j = 0; j < nc; j++) a->fmap[k++] = SLOT(i, a->iperm[cols[j] / bs]) * bs2 + (r % bs) * bs + cols[j] % bs;
       PetscCall(MatRestoreRow(Ad, r, &nc, &cols, NULL));
     }
   }
-  PetscCall(PetscFree(pos));
+#undef SLOT
+  PetscCall(PetscFree2(pos, part));
   a->nfmap = k;
   PetscFunctionReturn(0);
 }

@@ -254,7 +254,28 @@ PetscErrorCode PCASDDICOrder_Private(PC pc, PetscInt nb, const PetscInt *xadj, c
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(nb, &a->perm, nb, &a->iperm));
-  PetscCall(OrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
+  if (a->nparts > 1) { /* each local block on its own (the graph has no edge between them): one sequential range */
+    PetscInt *sx, *sa, *sp, *cp, nc, nl;
+    PetscBool ind;
+
+    PetscCall(PetscMalloc3(nb + 1, &sx, xadj[nb] + 1, &sa, nb, &sp));
+    a->nlevels = 0;
+    for (PetscInt q = 0; q < a->nparts; q++) {
+      const PetscInt p0 = a->partptr[q], n = a->partptr[q + 1] - p0;
+      for (PetscInt i = 0; i <= n; i++) sx[i] = xadj[p0 + i] - xadj[p0];
+      for (PetscInt k = 0; k < sx[n]; k++) sa[k] = adj[xadj[p0] + k] - p0;
+      PetscCall(OrderGraph(n, sx, sa, a->ordering, a->colors, sp, &nc, &cp, &ind, &nl));
+      PetscCall(PetscFree(cp));
+      for (PetscInt i = 0; i < n; i++) a->perm[p0 + i] = p0 + sp[i];
+      a->nlevels = PetscMax(a->nlevels, nl);
+    }
+    PetscCall(PetscFree3(sx, sa, sp));
+    PetscCall(PetscMalloc1(2, &a->colorptr));
+    a->colorptr[0] = 0;
+    a->colorptr[1] = nb;
+    a->ncolors     = 1;
+    a->independent = PETSC_FALSE;
+  } else PetscCall(OrderGraph(nb, xadj, adj, a->ordering, a->colors, a->perm, &a->ncolors, &a->colorptr, &a->independent, &a->nlevels));
   for (PetscInt i = 0; i < nb; i++) a->iperm[a->perm[i]] = i;
   if (a->check && a->independent) { /* every colour an independent set of the graph */
     PetscInt *col, bad = 0;
@@ -267,5 +288,28 @@ PetscErrorCode PCASDDICOrder_Private(PC pc, PetscInt nb, const PetscInt *xadj, c
     PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
     PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
   }
+  PetscFunctionReturn(0);
+}
+
+/* Local blocks (PCASDDICSetLocalBlocks): a->partptr from a->localblocks (no empty block), and the graph's
+   edges between blocks dropped in place, so the ordering and the factor's pattern stay inside each block */
+PetscErrorCode PCASDDICSplitGraph_Private(PC pc, PetscInt nb, PetscInt *xadj, PetscInt *adj)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+  PetscInt   k = PetscMax(1, PetscMin(a->localblocks, nb)), nz = 0, q = 0;
+
+  PetscFunctionBegin;
+  a->nparts = k;
+  PetscCall(PetscMalloc1(k + 1, &a->partptr));
+  for (PetscInt j = 0; j <= k; j++) a->partptr[j] = j * nb / k;
+  if (k == 1) PetscFunctionReturn(0);
+  for (PetscInt ib = 0; ib < nb; ib++) {
+    const PetscInt start = nz;
+    while (ib >= a->partptr[q + 1]) q++;
+    for (PetscInt p = xadj[ib]; p < xadj[ib + 1]; p++)
+      if (adj[p] >= a->partptr[q] && adj[p] < a->partptr[q + 1]) adj[nz++] = adj[p];
+    xadj[ib] = start;
+  }
+  xadj[nb] = nz;
   PetscFunctionReturn(0);
 }

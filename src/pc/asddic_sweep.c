@@ -9,6 +9,7 @@
 #endif
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
+#define ASDDIC_POLL_ROWS 2048 /* block rows of a local block the master sweeps between two polls */
 
 /* s -= sum_p V_p y_{cols[p]} over the blocks pb..pe-1 of one row: the block row product both sweeps
    share. Point rows use two accumulators (returns their sum), 3x3 rows keep s in registers. */
@@ -134,6 +135,39 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
   PetscErrorCode perr = 0;
 
   PetscFunctionBegin;
+  if (a->nparts > 1) { /* local blocks: each thread sweeps whole blocks, forward then backward, no barrier */
+    const PetscInt np = a->nparts, *pp = a->partptr;
+
+    (void)nt;
+#if defined(PIPEKSP_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (PetscInt q = 0; q < np; q++) {
+#if defined(PIPEKSP_HAVE_OPENMP)
+      const PetscBool master = (PetscBool)(omp_get_thread_num() == 0);
+#else
+      const PetscBool master = PETSC_TRUE;
+#endif
+      /* the master polls every ASDDIC_POLL_ROWS rows, as between colours */
+      const PetscInt step = master ? ASDDIC_POLL_ROWS : pp[q + 1] - pp[q] + 1;
+      for (PetscInt lo = pp[q]; lo < pp[q + 1]; lo += step) {
+        fwd(a, lo, PetscMin(pp[q + 1], lo + step), r);
+        if (master) {
+          PetscErrorCode e = PipeKSPProgressPoll();
+          if (e) perr = e;
+        }
+      }
+      for (PetscInt hi = pp[q + 1]; hi > pp[q]; hi -= step) {
+        bwd(a, PetscMax(pp[q], hi - step), hi, z);
+        if (master) {
+          PetscErrorCode e = PipeKSPProgressPoll();
+          if (e) perr = e;
+        }
+      }
+    }
+    PetscCall(perr);
+    PetscFunctionReturn(0);
+  }
 #if defined(PIPEKSP_HAVE_OPENMP)
   if (nt > 1) {
   #pragma omp parallel num_threads(nt)
