@@ -882,6 +882,22 @@ int main(int argc, char **argv)
       output_file: output/ex10_pc_asddic_reestimate_np2.out
 
    test:
+      suffix: pc_asddic_bad_local_blocks0
+      nsize: 2
+      args: -test solve -cube_n 5 -s_pc_asddic_local_blocks 0
+      env: OMP_NUM_THREADS=1
+      filter: Error: grep -oE "number of local blocks must be at least 1" | sort -u
+      output_file: output/ex10_pc_asddic_bad_local_blocks0.out
+
+   test:
+      suffix: pc_asddic_bad_local_blocks_mc
+      nsize: 2
+      args: -test solve -cube_n 5 -s_pc_asddic_local_blocks 2 -s_pc_asddic_ordering mc
+      env: OMP_NUM_THREADS=1
+      filter: Error: grep -oE "use the rcm or natural ordering, not mc" | sort -u
+      output_file: output/ex10_pc_asddic_bad_local_blocks_mc.out
+
+   test:
       suffix: pc_asddic_bad_colors0
       nsize: 2
       args: -test solve -cube_n 5 -s_pc_asddic_colors 0
