@@ -15,9 +15,9 @@ from ._loader import register, find_library, candidates, library, LibraryNotFoun
 from ._solver import (set_progress, get_progress, set_poll_interval, set_replace, get_replace, get_stats,
                       progress_types, Stats, KSP_TYPES)
 from ._cube import Cube
-from ._asddic import set_asddic, get_asddic_coloring, get_asddic_bounds, orderings
+from ._asddic import set_asddic, get_asddic_coloring, get_asddic_bounds, get_asddic_local_blocks, orderings
 
 __version__ = "0.1.0"
 __all__ = ["register", "find_library", "candidates", "library", "LibraryNotFoundError", "set_progress",
            "get_progress", "set_poll_interval", "set_replace", "get_replace", "get_stats", "progress_types", "KSP_TYPES", "Cube",
-           "set_asddic", "get_asddic_coloring", "get_asddic_bounds", "orderings"]
+           "set_asddic", "get_asddic_coloring", "get_asddic_bounds", "get_asddic_local_blocks", "orderings"]

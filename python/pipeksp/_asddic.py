@@ -52,11 +52,13 @@ def _real(name, v):
 
 
 def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None, local=None, sweep=None,
-               eigenvalues=None, esteig_steps=None, esteig_safety=None, damping=None, shift=None, check=None):
+               eigenvalues=None, esteig_steps=None, esteig_safety=None, damping=None, shift=None, check=None,
+               local_blocks=None):
     """Settings of the asddic PC, the same as -pc_asddic_ordering/_colors/_iterations/_block/_threads/_local/
-    _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check; None leaves one unchanged.
-    eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. Set the PC type first;
-    on other PC types it raises ValueError (C ignores them). Values the C setters reject raise pipeksp's error."""
+    _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check/_local_blocks; None leaves one
+    unchanged. eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. The colour
+    orderings (cmrcm, mc) cannot be combined with local_blocks > 1. Set the PC type first; on other PC types
+    it raises ValueError (C ignores them). Values the C setters reject raise pipeksp's error."""
     h = _pc_handle(pc, "set_asddic", need_asddic=True)
     # check everything before changing anything
     ordering = None if ordering is None else _choice("ordering", ordering, "PCASDDICOrderingTypes")
@@ -66,6 +68,11 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     colors = None if colors is None else _count("colors", colors)
     iterations = None if iterations is None else _count("iterations", iterations)
     threads = None if threads is None else _count("threads", threads)
+    local_blocks = None if local_blocks is None else _count("local_blocks", local_blocks)
+    colour = (_enum_names("PCASDDICOrderingTypes").index("cmrcm"), _enum_names("PCASDDICOrderingTypes").index("mc"))
+    if ordering in colour and local_blocks is not None and local_blocks > 1:
+        raise ValueError("set_asddic: the colour orderings (cmrcm, mc) cannot be combined with local_blocks > 1; "
+                         "use ordering 'rcm' or 'natural'")
     if esteig_steps is not None:
         if isinstance(esteig_steps, bool) or not isinstance(esteig_steps, numbers.Integral):
             raise TypeError("set_asddic: esteig_steps must be an integer, got %s" % type(esteig_steps).__name__)
@@ -81,7 +88,10 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
         if v is not None and not (isinstance(v, bool) or v in (0, 1)):
             raise TypeError("set_asddic: %s must be True/False, got %r" % (name, v))
     I, vp, f, chk, R = _loader.petsc_int(), ctypes.c_void_p, _loader.function, _loader.check, ctypes.c_double
-    calls = [("PCASDDICSetOrdering", ctypes.c_int, ordering), ("PCASDDICSetColors", I, colors),
+    # the C setters check ordering and local blocks against each other: one block first, more blocks after
+    calls = [("PCASDDICSetLocalBlocks", I, local_blocks if local_blocks == 1 else None),
+             ("PCASDDICSetOrdering", ctypes.c_int, ordering), ("PCASDDICSetColors", I, colors),
+             ("PCASDDICSetLocalBlocks", I, local_blocks if local_blocks != 1 else None),
              ("PCASDDICSetIterations", I, iterations), ("PCASDDICSetThreads", I, threads),
              ("PCASDDICSetLocalType", ctypes.c_int, local), ("PCASDDICSetSweepType", ctypes.c_int, sweep),
              ("PCASDDICSetShiftType", ctypes.c_int, shift), ("PCASDDICSetEstimateSteps", I, esteig_steps),
@@ -93,6 +103,15 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
             chk(f(name, ctypes.c_int, [vp, typ])(h, v))
     if eigenvalues is not None:
         chk(f("PCASDDICSetEigenvalues", ctypes.c_int, [vp, R, R])(h, *eigenvalues))
+
+
+def get_asddic_local_blocks(pc):
+    """The local blocks per rank set on the asddic PC (PCASDDICGetLocalBlocks: the request; a rank with
+    fewer block rows uses one block per block row)."""
+    h = _pc_handle(pc, "get_asddic_local_blocks", need_asddic=True)
+    k = _loader.petsc_int()()
+    _loader.check(_loader.function("PCASDDICGetLocalBlocks", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(_loader.petsc_int())])(h, ctypes.byref(k)))
+    return k.value
 
 
 def get_asddic_bounds(pc):

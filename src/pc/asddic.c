@@ -42,6 +42,17 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
+/* Colours let threads share a sweep; local blocks give each thread its own block, swept in sequence */
+#define ASDDICColourOrdering(o) ((o) == PCASDDIC_ORDERING_CMRCM || (o) == PCASDDIC_ORDERING_MC)
+
+static PetscErrorCode ASDDICCheckBlocksOrdering(PC pc, PetscInt k, PCASDDICOrderingType o)
+{
+  PetscFunctionBegin;
+  PetscCheck(k == 1 || !ASDDICColourOrdering(o), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
+             "asddic: colour orderings (cmrcm, mc) cannot be combined with local blocks (-pc_asddic_local_blocks %" PetscInt_FMT "), whose blocks are each swept by one thread in sequence: use -pc_asddic_ordering rcm or natural, or one local block (got %s)", k, PCASDDICOrderingTypes[o]);
+  PetscFunctionReturn(0);
+}
+
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
 static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayout layout, PetscInt rawbs)
 {
@@ -50,7 +61,6 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
 
   PetscFunctionBegin;
   PetscCall(PCReset_ASDDIC(pc));
-  PetscCheck(a->localblocks == 1 || a->ordering == PCASDDIC_ORDERING_RCM || a->ordering == PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "asddic: local blocks (-pc_asddic_local_blocks %" PetscInt_FMT ") are swept one per thread, each in sequence: use the rcm or natural ordering, not %s", a->localblocks, PCASDDICOrderingTypes[a->ordering]);
   PetscCall(PCASDDICLocalGraph_Private(Ad, bs, layout, rawbs, &nb, &xadj, &adj));
   a->bs      = bs;
   a->nb      = nb;
@@ -103,17 +113,19 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
     }
   }
   PetscCall(PCSetFailedReason(pc, PC_NOERROR));
+  /* every refusal before the conversion below, so that none leaves it behind */
+  PetscCall(ASDDICCheckBlocksOrdering(pc, a->localblocks, a->ordering));
+  PetscCall(MatGetLocalSize(pc->pmat, &m, NULL));
+  PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
+  bs = (a->block == PCASDDIC_BLOCK_POINT) ? 1 : bsmat;
+  PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
+  PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
   PetscCall(MatGetDiagonalBlock(pc->pmat, &Ad));
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQSBAIJ, &sbaij));
   if (sbaij) { /* upper triangle only: expand once per setup to the full block */
     PetscCall(MatConvert(Ad, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aconv));
     Ad = Aconv;
   }
-  PetscCall(MatGetLocalSize(Ad, &m, NULL));
-  PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
-  bs = (a->block == PCASDDIC_BLOCK_POINT) ? 1 : bsmat;
-  PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
-  PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
   PetscCall(PCASDDICGetLayout_Private(Ad, bs, &layout, &rawbs));
   if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || a->reorder || a->bs != bs || a->nb * bs != m || layout != a->layout) {
     PetscCall(PCASDDICSymbolic(pc, Ad, bs, layout, rawbs));
@@ -177,7 +189,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PCASDDICOrderingType ord = a->ordering;
   PetscInt            K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum_Private(), steps = a->eststeps, neig = 2;
-  PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg;
+  PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg, flgord, flglb;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
   PCASDDICSweepType   sw  = a->sweep;
@@ -188,12 +200,14 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PetscOptionsHeadBegin(PetscOptionsObject, "ASDD preconditioner (asddic) options");
   PetscCall(PetscOptionsEnum("-pc_asddic_local", "Local kernel: ic (IC(0)) or sgs (symmetric Gauss-Seidel, GeoFEM's)", "PCASDDICSetLocalType", PCASDDICLocalTypes, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
   if (flg) PetscCall(PCASDDICSetLocalType(pc, loc));
-  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread, cmrcm on more)", "PCASDDICSetOrdering", PCASDDICOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flg));
-  if (flg) PetscCall(PCASDDICSetOrdering(pc, ord));
+  PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread or with local blocks, cmrcm on more threads)", "PCASDDICSetOrdering", PCASDDICOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flgord));
   PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
-  PetscCall(PetscOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flg));
-  if (flg) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
+  PetscCall(PetscOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flglb));
+  /* the two are checked against each other: set first the one that lifts a conflict */
+  if (flglb && lb == 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
+  if (flgord) PetscCall(PCASDDICSetOrdering(pc, ord));
+  if (flglb && lb != 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
   PetscCall(PetscOptionsBool("-pc_asddic_block", "Block kernel on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
   if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
   PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));
@@ -213,9 +227,9 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetDamping(pc, omega));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, &flg));
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
-  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the colour sweeps (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the sweeps, sharing a colour or the local blocks (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
-  PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
+  PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain, one thread)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
   if (flg) PetscCall(PCASDDICSetKernelType(pc, ker));
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
   if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
@@ -241,7 +255,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
-  if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank (contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
+  if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank requested (at most one per block row; contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
   else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
@@ -262,7 +276,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : "tuned (unrolled, threads share a colour)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : (a->localblocks > 1 ? "tuned (unrolled, threads share the local blocks)" : "tuned (unrolled, threads share a colour)")));
 #if defined(PIPEKSP_HAVE_OPENMP)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum_Private(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -278,7 +292,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
     PetscCall(PetscViewerASCIIPushSynchronized(viewer));
-    PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows, %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", (int)PetscGlobalRank, a->nb, a->nnzb, a->ncolors, a->nlevels));
+    PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", (int)PetscGlobalRank, a->nb, a->nparts, a->nnzb, a->ncolors, a->nlevels));
     PetscCall(PetscViewerFlush(viewer));
     PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   }
@@ -297,9 +311,9 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 +  -pc_asddic_local <ic,sgs> - the local kernel: IC(0) (default), or symmetric Gauss-Seidel, GeoFEM's own
                               kernel (D + L) D^{-1} (D + U) with A's diagonal blocks, see `PCASDDICSetLocalType()`
 .  -pc_asddic_block <bool> - block kernel on the matrix block size (default when bs > 1) or point, see `PCASDDICSetBlock()`
-.  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - local ordering; default rcm with one thread, cmrcm with more, see `PCASDDICSetOrdering()`
+.  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - local ordering; default rcm with one thread or with local blocks, cmrcm with more threads, see `PCASDDICSetOrdering()`
 .  -pc_asddic_colors <K> - colours of CM-RCM and MC (default 20), see `PCASDDICSetColors()`
-.  -pc_asddic_local_blocks <k> - split each rank's rows into k contiguous blocks, one per thread, with no colouring (default 1), see `PCASDDICSetLocalBlocks()`
+.  -pc_asddic_local_blocks <k> - split each rank's rows into k contiguous blocks, which the threads share, each swept by one thread with no colouring (default 1), see `PCASDDICSetLocalBlocks()`
 .  -pc_asddic_iterations <K> - ASDD sweeps (default 2; 1 = the local kernel alone, block Jacobi), see `PCASDDICSetIterations()`
 .  -pc_asddic_sweep <chebyshev,richardson> - Chebyshev (default) or damped Richardson sweeps, see `PCASDDICSetSweepType()`
 .  -pc_asddic_esteig_steps <n> - CG steps of the eigenvalue estimate (default 10 when needed, 0 none), see `PCASDDICSetEstimateSteps()`
@@ -307,7 +321,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 .  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate), see `PCASDDICSetEigenvalues()`
 .  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
-.  -pc_asddic_threads <t> - OpenMP threads of the coloured sweeps (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
+.  -pc_asddic_threads <t> - OpenMP threads of the sweeps, sharing a colour or the local blocks (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
 .  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
 -  -pc_asddic_kernel <tuned,reference> - the tuned triangular sweeps (default) or the plain reference ones, see `PCASDDICSetKernelType()`
 
@@ -410,8 +424,10 @@ static void ASDDICChanged(PC pc)
 
    Note:
    Without this call the ordering follows the threads of the sweeps: RCM with one thread (fewest
-   iterations), CM-RCM with more (the threads share each colour). Changing it after set-up makes the
-   next set-up recompute the ordering.
+   iterations), CM-RCM with more (the threads share each colour), RCM inside each block with local
+   blocks (`PCASDDICSetLocalBlocks()`). The colour orderings (cmrcm, mc) cannot be combined with local
+   blocks: this call refuses them while more than one local block is set. Changing it after set-up makes
+   the next set-up recompute the ordering.
 
 .seealso: `PCASDDIC`, `PCASDDICSetColors()`, `PCASDDICSetThreads()`, `PCASDDICGetColoring()`
 @*/
@@ -423,6 +439,7 @@ PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(type >= PCASDDIC_ORDERING_CMRCM && type <= PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
   if (a) {
+    PetscCall(ASDDICCheckBlocksOrdering(pc, a->localblocks, type)); /* here, not in a set-up inside KSPSolve() */
     a->orderingset = PETSC_TRUE;
     if (a->ordering != type) {
       a->ordering = type;
@@ -487,10 +504,14 @@ PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
    The couplings between blocks are dropped, as between ranks: the local kernel is block Jacobi over the
    blocks, IC(0) (or SGS) of each, so it stays symmetric positive definite for an SPD matrix, and the
    ASDD sweeps correct for the dropped couplings as they do for the ranks'. Each block is ordered (RCM by
-   default; the orderings with colours are refused) and swept on its own, with no barrier, and the
-   threads share the blocks. With k equal to the threads a hybrid run sweeps as flat MPI with k times
-   the ranks does, with the same memory access; on the cube, k blocks on one rank reproduce the
-   preconditioner of k ranks. The result does not depend on the threads.
+   default) and swept on its own by one thread, with no barrier; the threads share the blocks (with more
+   blocks than threads a thread sweeps several). The colour orderings (cmrcm, mc) are refused while
+   k > 1, here if one was set with `PCASDDICSetOrdering()`. A rank with fewer than k block rows uses one
+   block per block row. With k equal to the threads a hybrid run sweeps as flat MPI with k times the ranks
+   does, with the same memory access. The blocks are slices of the rank's rows in the matrix's numbering:
+   they reproduce the preconditioner of k ranks only where the ranks' rows are such slices too (a
+   partition in slabs along the slowest index, as the cube on a 1 x 1 x p process grid). The result does
+   not depend on the threads.
 
 .seealso: `PCASDDIC`, `PCASDDICGetLocalBlocks()`, `PCASDDICSetOrdering()`, `PCASDDICSetThreads()`
 @*/
@@ -501,6 +522,7 @@ PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of local blocks must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_local_blocks k with k >= 1", k);
+  if (a && a->orderingset) PetscCall(ASDDICCheckBlocksOrdering(pc, k, a->ordering));
   if (a && a->localblocks != k) {
     a->localblocks = k;
     a->reorder     = PETSC_TRUE;

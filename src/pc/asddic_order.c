@@ -301,7 +301,7 @@ PetscErrorCode PCASDDICSplitGraph_Private(PC pc, PetscInt nb, PetscInt *xadj, Pe
   PetscFunctionBegin;
   a->nparts = k;
   PetscCall(PetscMalloc1(k + 1, &a->partptr));
-  for (PetscInt j = 0; j <= k; j++) a->partptr[j] = j * nb / k;
+  for (PetscInt j = 0; j <= k; j++) a->partptr[j] = (PetscInt)(((PetscInt64)j * nb) / k); /* j nb overflows 32-bit PetscInt */
   if (k == 1) PetscFunctionReturn(0);
   for (PetscInt ib = 0; ib < nb; ib++) {
     const PetscInt start = nz;

@@ -101,6 +101,47 @@ def test_bounds_by_hand(cube):
     assert res["reason"] > 0 and res["bounds"]["omega"] == 0.5
 
 
+def test_local_blocks(cube):
+    one = solve(cube, local_blocks=1)
+    two = solve(cube, local_blocks=2, threads=1)
+    assert one["reason"] > 0 and two["reason"] > 0 and two["err"] < 1e-5
+    col = two["coloring"]
+    nb, perm = col["nblocks"], col["perm"]
+    # each block is ordered inside itself: the first nb//2 new rows are the first nb//2 old ones
+    assert sorted(perm[:nb // 2]) == list(range(nb // 2))
+    assert sorted(perm[nb // 2:]) == list(range(nb // 2, nb))
+
+
+def test_local_blocks_against_colours(cube):
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    ksp.setOperators(cube.A)
+    ksp.setTolerances(rtol=1e-8)
+    pc = ksp.getPC()
+    pc.setType("asddic")
+    x = cube.b.duplicate()
+    try:
+        with pytest.raises(ValueError, match="colour orderings"):  # both at once: refused before any change
+            pipeksp.set_asddic(pc, ordering="mc", local_blocks=2)
+        assert pipeksp.get_asddic_local_blocks(pc) == 1
+        pipeksp.set_asddic(pc, local_blocks=2)
+        ksp.solve(cube.b, x)
+        assert ksp.getConvergedReason() > 0
+        for _ in range(3):  # the C setter refuses, the KSP stays usable (no half-done set-up in KSPSolve)
+            with pytest.raises(PETSc.Error, match="colour orderings"):
+                pipeksp.set_asddic(pc, ordering="cmrcm")
+            x.set(0)
+            ksp.solve(cube.b, x)
+            assert ksp.getConvergedReason() > 0 and cube.error(x) < 1e-5
+        assert pipeksp.get_asddic_local_blocks(pc) == 2
+        pipeksp.set_asddic(pc, local_blocks=1, ordering="cmrcm")  # one block first: accepted
+        x.set(0)
+        ksp.solve(cube.b, x)
+        assert ksp.getConvergedReason() > 0 and pipeksp.get_asddic_coloring(pc)["independent"]
+    finally:
+        x.destroy()
+        ksp.destroy()
+
+
 def test_bad_arguments(comm):
     pc = PETSc.PC().create(comm)
     try:
@@ -110,6 +151,7 @@ def test_bad_arguments(comm):
         with pytest.raises(ValueError, match="unknown ordering 'zigzag'.*cmrcm, rcm, mc, natural"):
             pipeksp.set_asddic(pc, ordering="zigzag")
         for key, val, exc in (("colors", 0, ValueError), ("iterations", -2, ValueError), ("threads", 0, ValueError),
+                              ("local_blocks", 0, ValueError),
                               ("colors", 2.5, TypeError), ("block", "yes", TypeError), ("ordering", 1, TypeError)):
             with pytest.raises(exc, match=key if key != "ordering" else "ordering"):
                 pipeksp.set_asddic(pc, **{key: val})
