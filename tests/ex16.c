@@ -5,7 +5,9 @@ static char help[] = "Hybrid MPI+OpenMP checks on the GeoFEM/Cube problem (aij a
     bitwise the same history; the error against the exact solution is small;\n\
   - -ksp_view shows the threads, schedule and chunk.\n\
   -hist_tol <t> : largest |h1 - h2| / h1 allowed between the 1- and 2-thread histories (default 0: bitwise)\n\
-  -local_blocks <k> : asddic with k local blocks per rank (rcm inside) instead of cmrcm colours\n\n";
+  -local_blocks <k> : asddic with k local blocks per rank (rcm inside) instead of cmrcm colours\n\
+  - PETSc's Jacobi variants (diagonal, rowmax, rowsum with abs), which 2 threads apply on the team: the same\n\
+    20-step history as PETSc's own apply on 1 thread, bitwise.\n\n";
 
 #include <pipeksp.h>
 #include <pipeksp/threadsimpl.h>
@@ -100,6 +102,50 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype,
   }
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* The KSPs apply PCJACOBI on the thread team with its diagonal read as M^{-1} 1: every variant must
+   give PETSc's own apply (1 thread) bitwise; rowsum must differ from the plain diagonal, so the test
+   would see a diagonal taken from A instead of from the PC */
+static PetscErrorCode CheckJacobiVariants(Mat A, Vec b, const char *mt)
+{
+  const PCJacobiType types[3] = {PC_JACOBI_DIAGONAL, PC_JACOBI_ROWMAX, PC_JACOBI_ROWSUM};
+  PetscReal          h[3][2][24];
+  PetscInt           nh[3][2];
+  char               what[160];
+
+  PetscFunctionBeginUser;
+  for (PetscInt t = 0; t < 3; t++) {
+    for (PetscInt th = 0; th < 2; th++) {
+      KSP ksp;
+      PC  pc;
+      Vec x;
+
+      PetscCall(SetThreads(th + 1, PIPEKSP_SCHEDULE_DYNAMIC, 256));
+      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPSetType(ksp, KSPPIPEGV));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCJACOBI));
+      PetscCall(PCJacobiSetType(pc, types[t]));
+      PetscCall(PCJacobiSetUseAbs(pc, (PetscBool)(types[t] == PC_JACOBI_ROWSUM)));
+      PetscCall(KSPSetTolerances(ksp, 1e-30, 0, PETSC_DEFAULT, 20));
+      PetscCall(KSPSetResidualHistory(ksp, h[t][th], 24, PETSC_TRUE));
+      PetscCall(VecDuplicate(b, &x));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetResidualHistory(ksp, NULL, &nh[t][th]));
+      PetscCall(VecDestroy(&x));
+      PetscCall(KSPDestroy(&ksp));
+    }
+    PetscBool same = (PetscBool)(nh[t][0] == 21 && nh[t][1] == 21);
+    for (PetscInt k = 0; same && k < 21; k++) same = (PetscBool)(h[t][0][k] == h[t][1][k]);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s jacobi %s: 2 threads give PETSc's 1-thread history bitwise", mt, PCJacobiTypes[types[t]]));
+    PetscCall(Check(PETSC_COMM_WORLD, same, what));
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s jacobi rowsum (abs) differs from the diagonal", mt));
+  PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(h[2][1][5] != h[0][1][5]), what));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s jacobi variants: checked\n", mt));
   PetscFunctionReturn(0);
 }
 
@@ -218,6 +264,7 @@ int main(int argc, char **argv)
     PetscCall(PipeKSPCubeGetRHS(cube, &b));
     PetscCall(CheckSpMV(A, b, mts[im]));
     PetscCall(CheckHaloPolls(mts[im]));
+    PetscCall(CheckJacobiVariants(A, b, mts[im]));
     for (PetscInt ik = 0; ik < 3; ik++) {
       for (PetscInt ip = 0; ip < 2; ip++) {
         PetscReal dmax = 0;

@@ -32,6 +32,9 @@ typedef struct {
   PetscBool           suspect;       /* the recursive residual grew wildly: restart */
   PetscReal           rmin;          /* least recursive ||r|| since the last true one */
   PetscInt            stalls;        /* restarts in a row that brought no progress */
+  /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded */
+  Vec                 pcdiag;
+  PetscBool           usediag;
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
@@ -45,6 +48,8 @@ PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscR
 PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
 /* y = M^{-1} x with polls around it (the PC may poll inside too) */
 PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
+/* y = M^{-1} x, no polls: KSP_PCApply(), or for PCJACOBI on a thread team y = d .* x threaded */
+PETSC_INTERN PetscErrorCode KSPPipePCApplyLoop_Private(KSP, Vec, Vec);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine

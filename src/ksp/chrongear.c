@@ -105,7 +105,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PetscCall(KSPPipeLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
   for (;;) {
-    PetscCall(KSP_PCApply(ksp, v[CG_R], v[CG_U]));    /* u = M^{-1} r */
+    PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
     PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
     PetscCall(KSPPipeLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
     PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc)); /* the one blocking reduction */

@@ -1,7 +1,7 @@
 # The KSP types and the engine: the checks that drive other programs (PETSc's ex2/ex56 under -dll_append,
 # petsc4py, nesting in PETSc's -pc_type ksp). The C tests are tests/ex3.c-ex7.c (tests/README.md).
 set(PIPEKSP_KSP_TESTDIR ${PROJECT_BINARY_DIR}/tests/ksp)
-set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 # PETSc's own shipped tutorials, built from the installed examples (not copied into the repo),
 # to show -dll_append works on programs that know nothing about us.

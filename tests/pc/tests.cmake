@@ -1,7 +1,7 @@
 # PC asddic: the checks that drive other programs (PETSc's ex56 under -dll_append) and small runs of the
 # asddic bench programs. The C tests are tests/ex10.c-ex12.c (tests/README.md).
 set(PIPEKSP_PC_TESTDIR ${PROJECT_BINARY_DIR}/tests/pc)
-set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMP_NUM_THREADS=1")
+set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1;OMP_NUM_THREADS=1")
 
 # PETSc's ex56 (installed examples) with -dll_append and -pc_type asddic; ex56 needs a cube number of ranks
 set(PIPEKSP_PETSC_EX56 ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials/ex56.c)

@@ -1,7 +1,7 @@
 # pipeplcg (p(l)-CG): PETSc's ex2/ex56 under -dll_append, the emulator's deep-pipeline extensions and the
 # bench smoke run. The C tests are tests/ex13.c-ex15.c (tests/README.md).
 set(PIPEKSP_PLCG_TESTDIR ${PROJECT_BINARY_DIR}/tests/plcg)
-set(PIPEKSP_PLCG_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+set(PIPEKSP_PLCG_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 # PETSc's ex2 / ex56 (built by tests/ksp) under -dll_append: pipeplcg at cg's iterations where PETSc's
 # pipelcg with its defaults needs several times more
@@ -36,6 +36,6 @@ add_test(NAME plcg-bench-smoke
           PIPEKSP_PLCG_N=5 PIPEKSP_PLCG_OUT=${PROJECT_BINARY_DIR}/tests/plcg/bench
           bash ${PROJECT_SOURCE_DIR}/bench/plcg.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(plcg-bench-smoke PROPERTIES LABELS plcg TIMEOUT 300
-  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1"
   PASS_REGULAR_EXPRESSION "l=3: hidden [0-9.]+ .*vs cg [0-9.]+x / [0-9.]+x"
   FAIL_REGULAR_EXPRESSION "nan|FAILED|missing")

@@ -1,4 +1,4 @@
-set(_thr_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+set(_thr_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 # bench/hybrid_bandwidth.c (a benchmark, built here, not run by ctest): SpMV vs STREAM triad, 1 and 2 threads
 add_executable(hybrid_bandwidth ${PROJECT_SOURCE_DIR}/bench/hybrid_bandwidth.c)
