@@ -182,6 +182,69 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
   PetscFunctionReturn(0);
 }
 
+/* The sweeps' vector work as threaded passes: PETSc 3.18's Vec kernels run on one thread,
+   and in a hybrid run their five passes per apply were serial. Each entry is computed as VecScale,
+   VecCopy, VecAYPX(-1), VecAXPBY and VecAXPY compute it, and at every thread count, so the result does
+   not depend on the threads. */
+typedef struct {
+  PetscScalar        c1, c2;
+  const PetscScalar *x, *w;
+  PetscScalar       *y, *d, *t;
+} ChebCtx;
+
+static void ChebStart(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* y = c1 y, d = y */
+{
+  const ChebCtx *c = (const ChebCtx *)ctx;
+
+  (void)unused;
+  for (PetscInt i = i0; i < i1; i++) {
+    c->y[i] = c->c1 * c->y[i];
+    c->d[i] = c->y[i];
+  }
+}
+
+static void ChebResidual(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* t = x - t */
+{
+  const ChebCtx *c = (const ChebCtx *)ctx;
+
+  (void)unused;
+  for (PetscInt i = i0; i < i1; i++) c->t[i] = c->x[i] - c->t[i];
+}
+
+static void ChebUpdate(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* d = c1 w + c2 d, y += d */
+{
+  const ChebCtx *c = (const ChebCtx *)ctx;
+
+  (void)unused;
+  for (PetscInt i = i0; i < i1; i++) {
+    c->d[i] = c->c1 * c->w[i] + c->c2 * c->d[i];
+    c->y[i] = c->y[i] + c->d[i];
+  }
+}
+
+static PetscErrorCode ChebPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscScalar c2, Vec x, Vec w, Vec y, Vec d, Vec t, PetscLogDouble flops)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+  ChebCtx    c = {c1, c2, NULL, NULL, NULL, NULL, NULL};
+  PetscInt   n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(y ? y : t, &n));
+  if (x) PetscCall(VecGetArrayRead(x, &c.x));
+  if (w) PetscCall(VecGetArrayRead(w, &c.w));
+  if (y) PetscCall(VecGetArray(y, &c.y));
+  if (d) PetscCall(VecGetArray(d, &c.d));
+  if (t) PetscCall(VecGetArray(t, &c.t));
+  PetscCall(PipeKSPThreadedBlocks_Private(a->threads ? a->threads : PipeKSPThreadsFor_Private(n), n, 0, fn, &c, NULL));
+  if (t) PetscCall(VecRestoreArray(t, &c.t));
+  if (d) PetscCall(VecRestoreArray(d, &c.d));
+  if (y) PetscCall(VecRestoreArray(y, &c.y));
+  if (w) PetscCall(VecRestoreArrayRead(w, &c.w));
+  if (x) PetscCall(VecRestoreArrayRead(x, &c.x));
+  PetscCall(PetscLogFlops(flops * n));
+  PetscFunctionReturn(0);
+}
+
 /* y = P_K x; transpose: the same polynomial with A^T (M is symmetric by construction) */
 PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
 {
@@ -201,22 +264,20 @@ PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
     if (a->omega != 1) PetscCall(VecScale(y, a->omega));
     for (PetscInt it = 1; it < a->iterations; it++) {
       PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(VecAYPX(t, -1.0, x));
+      PetscCall(ChebPass(pc, ChebResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
       PetscCall(PCASDDICLocal_Private(pc, t, w));
       PetscCall(VecAXPY(y, a->omega, w));
     }
   } else {
     const PetscReal theta = 0.5 * (a->emax + a->emin), delta = 0.5 * (a->emax - a->emin), sigma = theta / delta;
     PetscReal       rho = 1 / sigma, rhonew;
-    PetscCall(VecScale(y, 1 / theta));
-    PetscCall(VecCopy(y, d));
+    PetscCall(ChebPass(pc, ChebStart, 1 / theta, 0, NULL, NULL, y, d, NULL, 1));
     for (PetscInt it = 1; it < a->iterations; it++) {
       PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(VecAYPX(t, -1.0, x));
+      PetscCall(ChebPass(pc, ChebResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
       PetscCall(PCASDDICLocal_Private(pc, t, w));
       rhonew = 1 / (2 * sigma - rho);
-      PetscCall(VecAXPBY(d, 2 * rhonew / delta, rhonew * rho, w));
-      PetscCall(VecAXPY(y, 1.0, d));
+      PetscCall(ChebPass(pc, ChebUpdate, 2 * rhonew / delta, rhonew * rho, NULL, w, y, d, NULL, 4));
       rho = rhonew;
     }
   }
