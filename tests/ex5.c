@@ -1,6 +1,7 @@
 static char help[] = "Breakdowns of pipegropp, pipegv, chrongear (and cg for reference): an indefinite matrix, an\n\
 indefinite preconditioner (PCSHELL returning -x) and a NaN in the right-hand side must end with\n\
-KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN.\n\
+KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN; on the\n\
+cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason.\n\
 Also checks that bad settings give errors. Exits with an error when a check fails.\n\n";
 
 #include "common/pipeksptest.h"
@@ -174,6 +175,65 @@ static PetscErrorCode CheckThreadFallback(PetscInt *fails)
   PetscFunctionReturn(0);
 }
 
+/* A breakdown the recurrences meet again after restarts from b - A x is cg's, not rounding: the cube with
+   every 17th diagonal entry zeroed (indefinite; jacobi puts 1 there) must end with cg's reason, not
+   converged at x = 0 */
+static PetscErrorCode CheckIndefiniteCube(PetscInt *fails)
+{
+  const char        *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG};
+  PipeKSPCube        cube;
+  Mat                A0, A;
+  Vec                b, x, r;
+  PetscInt           rs, re;
+  KSPConvergedReason cgreason = KSP_CONVERGED_ITERATING;
+
+  PetscFunctionBeginUser;
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetSizes(cube, 7, 7, 7));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A0));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(MatDuplicate(A0, MAT_COPY_VALUES, &A));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  for (PetscInt i = rs; i < re; i++)
+    if (i % 17 == 0) PetscCall(MatSetValue(A, i, i, 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  for (PetscInt t = 0; t < 5; t++) {
+    KSP                ksp;
+    PC                 pc;
+    KSPConvergedReason reason;
+    PetscReal          rn, bn;
+
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, types[t]));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &rn));
+    PetscCall(VecNorm(b, NORM_2, &bn));
+    if (!t) cgreason = reason;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     indefinite cube    -> %s, |b - A x| / |b| = %.2f\n", types[t], KSPConvergedReasons[reason], (double)(rn / bn)));
+    if (reason >= 0 || reason != cgreason || PetscIsInfOrNanReal(rn)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected cg's %s (negative)\n", KSPConvergedReasons[cgreason]));
+      (*fails)++;
+    }
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR};
@@ -193,6 +253,7 @@ int main(int argc, char **argv)
       PetscCall(RunCase(types[t], pol, CASE_NAN, KSP_DIVERGED_NANORINF, &fails));
     }
   }
+  PetscCall(CheckIndefiniteCube(&fails));
   PetscCall(CheckRefused(&fails));
   PetscCall(CheckThreadFallback(&fails));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);

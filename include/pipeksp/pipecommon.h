@@ -32,6 +32,7 @@ typedef struct {
   PetscBool           suspect;       /* the recursive residual grew wildly: restart */
   PetscReal           rmin;          /* least recursive ||r|| since the last true one */
   PetscInt            stalls;        /* restarts in a row that brought no progress */
+  KSPConvergedReason  breakreason;   /* the breakdown behind the last restart (ITERATING: none) */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded */
   Vec                 pcdiag;
   PetscBool           usediag;

@@ -550,6 +550,9 @@ PetscErrorCode KSPPipePCApplyLoop_Private(KSP ksp, Vec x, Vec y)
   PetscCall(VecRestoreArrayRead(pipe->pcdiag, &c.d));
   PetscCall(PetscLogFlops((PetscLogDouble)n));
   PetscCall(PetscLogEventEnd(PC_Apply, ksp->pc, x, y, 0));
+  /* the rest of KSP_PCApply(): the operator's null space out of the preconditioned vector */
+  if (ksp->transpose_solve) PetscCall(KSP_RemoveNullSpaceTranspose(ksp, y));
+  else PetscCall(KSP_RemoveNullSpace(ksp, y));
   PetscFunctionReturn(0);
 }
 
@@ -609,6 +612,7 @@ static PetscErrorCode SolveBegin(KSP ksp, Mat A)
   pipe->restart   = PETSC_TRUE;
   pipe->truenow   = PETSC_TRUE;
   pipe->frombreak = PETSC_FALSE;
+  pipe->breakreason = KSP_CONVERGED_ITERATING;
   pipe->suspect   = PETSC_FALSE;
   pipe->rmin      = PETSC_MAX_REAL;
   pipe->rn0       = -1.0;
@@ -645,7 +649,15 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
       if (!(rn < 0.5 * pipe->best)) pipe->stalls++;
       else pipe->stalls = 0;
       if (pipe->stalls >= 2) {
-        PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
+        PetscReal bnorm;
+
+        /* a breakdown that comes back after restarts from b - A x, far above any rounding floor, is
+           the one cg meets: A or M is not SPD. cg ends with it, and so do we */
+        PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bnorm));
+        if (pipe->breakreason != KSP_CONVERGED_ITERATING && pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bnorm)) {
+          ksp->reason = pipe->breakreason;
+          PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bnorm));
+        } else PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
         PetscFunctionReturn(0);
       }
     }
@@ -679,6 +691,7 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   *restart = PETSC_FALSE;
   if ((KSPPipeIsBreakdown(ksp) || pipe->suspect) && !pipe->restart) {
     PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
+    pipe->breakreason = KSPPipeIsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
     ksp->reason   = KSP_CONVERGED_ITERATING;
     pipe->restart = pipe->truenow = pipe->frombreak = PETSC_TRUE;
     pipe->nrestart_solve++;
