@@ -58,7 +58,9 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check/_local_blocks; None leaves one
     unchanged. eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. The colour
     orderings (cmrcm, mc) cannot be combined with local_blocks > 1. Set the PC type first; on other PC types
-    it raises ValueError (C ignores them). Values the C setters reject raise pipeksp's error."""
+    it raises ValueError (C ignores them). Bad values raise ValueError/TypeError, and an ordering or
+    local_blocks that conflicts with one set before raises the C setter's PETSc.Error; either way before
+    any setting changes."""
     h = _pc_handle(pc, "set_asddic", need_asddic=True)
     # check everything before changing anything
     ordering = None if ordering is None else _choice("ordering", ordering, "PCASDDICOrderingTypes")
@@ -84,14 +86,23 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
         eigenvalues = (_real("emin", eigenvalues[0]), _real("emax", eigenvalues[1]))
     esteig_safety = None if esteig_safety is None else _real("esteig_safety", esteig_safety)
     damping = None if damping is None else _real("damping", damping)
+    # the C setters' ranges, checked here so that a bad value changes nothing
+    if eigenvalues is not None and eigenvalues != (0.0, 0.0) and not 0 < eigenvalues[0] < eigenvalues[1]:
+        raise ValueError("set_asddic: eigenvalues need 0 < emin < emax (or (0, 0): estimate), got %r" % (eigenvalues,))
+    if esteig_safety is not None and not esteig_safety >= 1:
+        raise ValueError("set_asddic: esteig_safety must be at least 1, got %g" % esteig_safety)
+    if damping is not None and not 0 <= damping < 2:
+        raise ValueError("set_asddic: damping must be in (0, 2), or 0 for automatic, got %g" % damping)
     for name, v in (("block", block), ("check", check)):
         if v is not None and not (isinstance(v, bool) or v in (0, 1)):
             raise TypeError("set_asddic: %s must be True/False, got %r" % (name, v))
     I, vp, f, chk, R = _loader.petsc_int(), ctypes.c_void_p, _loader.function, _loader.check, ctypes.c_double
-    # the C setters check ordering and local blocks against each other: one block first, more blocks after
+    # the C setters check ordering and local blocks against each other (against a setting made before this
+    # call too): these go first, one block before the ordering and more blocks after it, so that the one
+    # call that can still be refused comes before any change
     calls = [("PCASDDICSetLocalBlocks", I, local_blocks if local_blocks == 1 else None),
-             ("PCASDDICSetOrdering", ctypes.c_int, ordering), ("PCASDDICSetColors", I, colors),
-             ("PCASDDICSetLocalBlocks", I, local_blocks if local_blocks != 1 else None),
+             ("PCASDDICSetOrdering", ctypes.c_int, ordering),
+             ("PCASDDICSetLocalBlocks", I, local_blocks if local_blocks != 1 else None), ("PCASDDICSetColors", I, colors),
              ("PCASDDICSetIterations", I, iterations), ("PCASDDICSetThreads", I, threads),
              ("PCASDDICSetLocalType", ctypes.c_int, local), ("PCASDDICSetSweepType", ctypes.c_int, sweep),
              ("PCASDDICSetShiftType", ctypes.c_int, shift), ("PCASDDICSetEstimateSteps", I, esteig_steps),

@@ -128,7 +128,7 @@ def test_local_blocks_against_colours(cube):
         assert ksp.getConvergedReason() > 0
         for _ in range(3):  # the C setter refuses, the KSP stays usable (no half-done set-up in KSPSolve)
             with pytest.raises(PETSc.Error, match="colour orderings"):
-                pipeksp.set_asddic(pc, ordering="cmrcm")
+                pipeksp.set_asddic(pc, ordering="cmrcm", colors=30)
             x.set(0)
             ksp.solve(cube.b, x)
             assert ksp.getConvergedReason() > 0 and cube.error(x) < 1e-5
@@ -161,8 +161,13 @@ def test_bad_arguments(comm):
             pipeksp.set_asddic(pc, local="ilu")
         with pytest.raises(ValueError, match="pair"):
             pipeksp.set_asddic(pc, eigenvalues=(1.0,))
-        with pytest.raises(PETSc.Error, match="damping"):  # the C setter's range check
+        with pytest.raises(ValueError, match="damping"):  # the C setter's range, checked before any change
             pipeksp.set_asddic(pc, damping=2.5)
+        with pytest.raises(ValueError, match="emin < emax"):
+            pipeksp.set_asddic(pc, local_blocks=2, iterations=3, eigenvalues=(2.0, 1.0))
+        with pytest.raises(ValueError, match="esteig_safety"):
+            pipeksp.set_asddic(pc, local_blocks=2, esteig_safety=0.5)
+        assert pipeksp.get_asddic_local_blocks(pc) == 1  # nothing was applied
         with pytest.raises(TypeError, match="PETSc.PC"):
             pipeksp.set_asddic(PETSc.KSP(), colors=2)
         with pytest.raises(PETSc.Error, match="PCSetUp"):  # C: colouring exists only after set-up
