@@ -12,8 +12,11 @@
 
 const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
 
-#define THR_MINROWS_DEF 20000 /* below this many local rows a parallel region costs more than it saves,
-                                 and far more when ranks x threads oversubscribe the cores */
+/* below this many local rows a parallel region costs more than it saves: about 5000 rows when the
+   threads have their own cores (2-core VM: 2 threads 0.6-1.0x the time of one at 6591 rows, 0.9-2x at
+   3993), and far more when ranks x threads oversubscribe the cores */
+#define THR_MINROWS_OWN  5000
+#define THR_MINROWS_OVER 20000
 
 static struct {
   PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
@@ -22,7 +25,36 @@ static struct {
   PetscInt            minrows;
   PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks_Private() */
   PetscInt            npart;
-} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, THR_MINROWS_DEF, NULL, 0};
+} Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, -1, NULL, 0}; /* minrows -1: the default below */
+
+/* ranks of this job on this node, from the launcher's environment (0: unknown) */
+static PetscInt LocalRanks(void)
+{
+  const char *v = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+
+  int         size = 0;
+
+  if (!v) v = getenv("MPI_LOCALNRANKS"); /* MPICH's hydra */
+  if (v) return (PetscInt)atoi(v);
+  if (PetscInitializeCalled && !MPI_Comm_size(PETSC_COMM_WORLD, &size) && size == 1) return 1; /* alone: a singleton run */
+  return 0;
+}
+
+/* -pipeksp_threads_min_rows, or its default: THR_MINROWS_OWN when this node's ranks times threads fit
+   in its cores, else (or when unknown) THR_MINROWS_OVER */
+static PetscInt MinRows(void)
+{
+  static PetscInt local = -1, cores = 1; /* read once: this is called by every threaded kernel */
+
+  if (Thr.minrows >= 0) return Thr.minrows;
+  if (local < 0) {
+    local = LocalRanks();
+#if defined(PIPEKSP_HAVE_OPENMP)
+    cores = omp_get_num_procs();
+#endif
+  }
+  return (local > 0 && local * Thr.nt <= cores) ? THR_MINROWS_OWN : THR_MINROWS_OVER;
+}
 
 /* called by PipeKSPFinalizePackage(): the next PetscInitialize() reads the options again */
 PetscErrorCode PipeKSPThreadsReset_Private(void)
@@ -46,7 +78,7 @@ static PetscInt DefaultThreads(void)
 /* the options, without -help output (first use outside any SetFromOptions) */
 static PetscErrorCode ThreadsReadOptions(void)
 {
-  PetscInt  nt = Thr.nt, minrows = Thr.minrows;
+  PetscInt  nt = Thr.nt, minrows = 0;
   PetscEnum sched = (PetscEnum)Thr.sched;
   PetscBool flg;
 
@@ -66,7 +98,7 @@ static PetscErrorCode ThreadsReadOptions(void)
 PetscInt PipeKSPThreadsFor_Private(PetscInt n)
 {
   const PetscInt nt = PipeKSPThreadsNum_Private();
-  return n >= Thr.minrows ? nt : 1;
+  return nt > 1 && n >= MinRows() ? nt : 1;
 }
 
 PetscInt PipeKSPThreadsNum_Private(void)
@@ -99,7 +131,7 @@ PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sche
   Options Database Keys:
 + -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
 . -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
-- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 20000)
+- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 5000 when the node's ranks x threads fit in its cores, else 20000)
 
   Note:
   pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
@@ -121,7 +153,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched));
-  PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", Thr.minrows, &nt, &flg));
+  PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", MinRows(), &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
@@ -219,8 +251,10 @@ PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched)
   Not Collective
 
   Input Parameter:
-. n - rows (>= 0, default 20000); a SpMV, vector kernel or asddic sweep on fewer local rows runs on
-      one thread. Results do not change: every kernel gives bitwise the same result on any thread count
+. n - rows (>= 0); a SpMV, vector kernel or asddic sweep on fewer local rows runs on one thread.
+      Results do not change: every kernel gives bitwise the same result on any thread count. Default:
+      5000 when this node's ranks times threads fit in its cores (`omp_get_num_procs()`; the ranks per
+      node from Open MPI's or MPICH's launcher), else, or when the launcher does not say, 20000
 
   Options Database Key:
 . -pipeksp_threads_min_rows <n> - the same
@@ -284,7 +318,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], Thr.minrows));
+  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], MinRows()));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s when threaded\n", PipeKSPScheduleTypes[sched]));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));
