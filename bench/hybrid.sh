@@ -18,7 +18,9 @@
 # usage: bash bench/hybrid.sh <builddir>
 # environment [default]: HYB_SIZES ["33 65"], HYB_PCS ["asddic jacobi"], HYB_ROUNDS [3], HYB_ROUNDS_65 [2],
 #   HYB_REPS [3] solves per launch, HYB_ITS [30], HYB_PSIM [4096] (empty: skip the emulated part),
-#   HYB_EMU_N [33], HYB_BW_N [65] (empty: skip the bandwidth part)
+#   HYB_EMU_N [33], HYB_BW_N [65] (empty: skip the bandwidth part),
+#   HYB_SMALL ["13 17"] small cubes (strong scaling: the reduction is a large part of an iteration), timed
+#   with and without the emulator, 1x2 against flat 2x1, HYB_ITS_SMALL [100] iterations (empty: skip)
 set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +35,8 @@ its=${HYB_ITS:-30}
 psim=${HYB_PSIM-4096}
 emun=${HYB_EMU_N:-33}
 bwn=${HYB_BW_N-65}
+small=${HYB_SMALL-"13 17"}
+itssmall=${HYB_ITS_SMALL:-100}
 drv=$build/bench/bench_cube
 emu=$build/libpipeksp_emu.so
 bwx=$build/bench/hybrid_bandwidth
@@ -97,6 +101,18 @@ if [ -n "$psim" ]; then
     t0=$(date +%s)
     run_set "$emun" "$pc" "$psim" "$rounds" hyb-dynamic hyb2x2 flatpg
     echo "  n=$emun $pc EMULATED P_sim=$psim: $(($(date +%s) - t0)) s"
+  done
+fi
+if [ -n "$small" ]; then
+  # below the floor of both PCs (asddic reaches it after about 170 iterations at 13^3 and 17^3)
+  common="-ksp_max_it $itssmall -ksp_convergence_test skip -ksp_norm_type unpreconditioned"
+  for n in $small; do
+    for pc in $pcs; do
+      t0=$(date +%s)
+      run_set "$n" "$pc" 1 "$rounds" hyb-dynamic flatpg
+      [ -n "$psim" ] && run_set "$n" "$pc" "$psim" "$rounds" hyb-dynamic flatpg
+      echo "  n=$n $pc small, $itssmall iterations, P_sim 1${psim:+ and EMULATED $psim}: $(($(date +%s) - t0)) s"
+    done
   done
 fi
 
