@@ -1,7 +1,8 @@
 static char help[] = "Breakdowns of pipegropp, pipegv, chrongear (and cg for reference): an indefinite matrix, an\n\
 indefinite preconditioner (PCSHELL returning -x) and a NaN in the right-hand side must end with\n\
 KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN; on the\n\
-cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason.\n\
+cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason; under\n\
+-ksp_convergence_test skip every KSP runs past the accuracy floor to the iteration limit, as cg.\n\
 Also checks that bad settings give errors. Exits with an error when a check fails.\n\n";
 
 #include "common/pipeksptest.h"
@@ -234,6 +235,60 @@ static PetscErrorCode CheckIndefiniteCube(PetscInt *fails)
   PetscFunctionReturn(0);
 }
 
+/* Under KSPConvergedSkip cg runs to the iteration limit, past the attainable accuracy: so must the
+   pipelined KSPs (they stop early at the floor only when cg would end converged there), with a true
+   residual no worse than 10x cg's */
+static PetscErrorCode CheckSkipPastFloor(PetscInt *fails)
+{
+  const char *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG};
+  PipeKSPCube cube;
+  Mat         A;
+  Vec         b, x, r;
+  PetscReal   cgres = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+  PetscCall(PipeKSPCubeSetSizes(cube, 7, 7, 7));
+  PetscCall(PipeKSPCubeSetUp(cube));
+  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
+  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  for (PetscInt t = 0; t < 5; t++) {
+    KSP                ksp;
+    PC                 pc;
+    KSPConvergedReason reason;
+    PetscInt           its;
+    PetscReal          rn, bn;
+
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, types[t]));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 800)); /* the floor comes near 500 */
+    PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &rn));
+    PetscCall(VecNorm(b, NORM_2, &bn));
+    if (!t) cgres = rn / bn;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     skip, 800 its      -> %s after %" PetscInt_FMT "\n", types[t], KSPConvergedReasons[reason], its));
+    if (reason != KSP_CONVERGED_ITS || its != 800 || !(rn / bn <= 10 * cgres + 1e-14)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected CONVERGED_ITS after 800 as cg, true residual %g against cg's %g\n", (double)(rn / bn), (double)cgres));
+      (*fails)++;
+    }
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PipeKSPCubeDestroy(&cube));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char *types[] = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR};
@@ -254,6 +309,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(CheckIndefiniteCube(&fails));
+  PetscCall(CheckSkipPastFloor(&fails));
   PetscCall(CheckRefused(&fails));
   PetscCall(CheckThreadFallback(&fails));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);

@@ -158,7 +158,8 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 
    At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
    solver restarts from it, and ends converged, as cg would, when that brings no progress. A breakdown that
-   comes back after such restarts far above the rounding floor ends with its reason, as cg's. The x returned
+   comes back after such restarts far above the rounding floor ends with its reason, as cg's. Under
+   `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. The x returned
    is never worse than the best iterate whose true residual the solver measured.
 
    Level: intermediate

@@ -658,7 +658,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
           ksp->reason = pipe->breakreason;
           PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bnorm));
         } else PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
-        PetscFunctionReturn(0);
+        if (ksp->reason) PetscFunctionReturn(0);
       }
     }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
@@ -793,7 +793,13 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
 
   PetscFunctionBegin;
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
-     with no norm, until beta = 0): it ends converged with x at its floor. We end there now. */
+     with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
+     KSPConvergedSkip cg never ends before the iteration limit, so neither do we: iterate on */
+  if (ksp->converged == KSPConvergedSkip) {
+    pipe->stalls = 0;
+    PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
+    PetscFunctionReturn(0);
+  }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
   else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
   PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));
