@@ -654,7 +654,8 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
         /* a breakdown that comes back after restarts from b - A x, far above any rounding floor, is
            the one cg meets: A or M is not SPD. cg ends with it, and so do we */
         PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bnorm));
-        if (pipe->breakreason != KSP_CONVERGED_ITERATING && pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bnorm)) {
+        /* without ||A|| (a shell operator) the floor is unknown: ended converged, as before */
+        if (pipe->breakreason != KSP_CONVERGED_ITERATING && pipe->anorm > 0 && pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bnorm)) {
           ksp->reason = pipe->breakreason;
           PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bnorm));
         } else PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));

@@ -205,9 +205,9 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
   PetscCall(PetscOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flglb));
   /* the two are checked against each other: set first the one that lifts a conflict */
-  if (flglb && lb == 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
+  if (flglb && lb <= 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb)); /* a bad k is refused before any change */
   if (flgord) PetscCall(PCASDDICSetOrdering(pc, ord));
-  if (flglb && lb != 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
+  if (flglb && lb > 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
   PetscCall(PetscOptionsBool("-pc_asddic_block", "Block kernel on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
   if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
   PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));

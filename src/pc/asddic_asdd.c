@@ -277,7 +277,7 @@ PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
       PetscCall(ChebPass(pc, ChebResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
       PetscCall(PCASDDICLocal_Private(pc, t, w));
       rhonew = 1 / (2 * sigma - rho);
-      PetscCall(ChebPass(pc, ChebUpdate, 2 * rhonew / delta, rhonew * rho, NULL, w, y, d, NULL, 4));
+      PetscCall(ChebPass(pc, ChebUpdate, 2 * rhonew / delta, rhonew * rho, NULL, w, y, d, NULL, 5));
       rho = rhonew;
     }
   }

@@ -9,6 +9,7 @@
   #include <omp.h>
 #endif
 #include <stdlib.h>
+#include <unistd.h>
 
 const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "PipeKSPScheduleType", "PIPEKSP_SCHEDULE_", NULL};
 
@@ -40,20 +41,27 @@ static PetscInt LocalRanks(void)
   return 0;
 }
 
-/* -pipeksp_threads_min_rows, or its default: THR_MINROWS_OWN when this node's ranks times threads fit
-   in its cores, else (or when unknown) THR_MINROWS_OVER */
+/* -pipeksp_threads_min_rows, or its default: THR_MINROWS_OWN when the threads have cores of their own,
+   else (or when that is unknown) THR_MINROWS_OVER. A process bound to fewer cores than the node's
+   (omp_get_num_procs() counts those it may use) needs nt of them; an unbound one shares the node's
+   cores with the node's other ranks */
 static PetscInt MinRows(void)
 {
-  static PetscInt local = -1, cores = 1; /* read once: this is called by every threaded kernel */
+  static PetscInt local = -1, procs = 1, online = 1; /* read once: every threaded kernel calls this */
+  PetscBool       own;
 
   if (Thr.minrows >= 0) return Thr.minrows;
   if (local < 0) {
-    local = LocalRanks();
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    local  = LocalRanks();
+    online = n > 0 ? (PetscInt)n : 1;
 #if defined(PIPEKSP_HAVE_OPENMP)
-    cores = omp_get_num_procs();
+    procs = omp_get_num_procs();
 #endif
   }
-  return (local > 0 && local * Thr.nt <= cores) ? THR_MINROWS_OWN : THR_MINROWS_OVER;
+  own = (PetscBool)(procs < online ? Thr.nt <= procs : (local > 0 && local * Thr.nt <= procs));
+  return own ? THR_MINROWS_OWN : THR_MINROWS_OVER;
 }
 
 /* called by PipeKSPFinalizePackage(): the next PetscInitialize() reads the options again */
@@ -61,8 +69,9 @@ PetscErrorCode PipeKSPThreadsReset_Private(void)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(Thr.part));
-  Thr.npart = 0;
-  Thr.read  = PETSC_FALSE;
+  Thr.npart   = 0;
+  Thr.read    = PETSC_FALSE;
+  Thr.minrows = -1;
   PetscFunctionReturn(0);
 }
 
@@ -253,8 +262,10 @@ PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched)
   Input Parameter:
 . n - rows (>= 0); a SpMV, vector kernel or asddic sweep on fewer local rows runs on one thread.
       Results do not change: every kernel gives bitwise the same result on any thread count. Default:
-      5000 when this node's ranks times threads fit in its cores (`omp_get_num_procs()`; the ranks per
-      node from Open MPI's or MPICH's launcher), else, or when the launcher does not say, 20000
+      5000 when the threads have cores of their own: a process bound to some of the node's cores
+      (`omp_get_num_procs()` below the online cores) needs one per thread, an unbound one needs the
+      node's ranks (from Open MPI's or MPICH's launcher; a singleton is one) times threads to fit in the
+      node's cores. Else, or when the launcher does not say, 20000
 
   Options Database Key:
 . -pipeksp_threads_min_rows <n> - the same
