@@ -121,6 +121,8 @@ PETSC_INTERN PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *, P
 PETSC_INTERN PetscErrorCode PCASDDICSolveLocalReference_Private(const PC_ASDDIC *, const PetscScalar *, PetscScalar *);
 
 /* asddic_asdd.c */
+/* threads of the sweeps on n local rows: -pc_asddic_threads, else the process's count for n rows */
+PETSC_INTERN PetscInt       PCASDDICThreads_Private(const PC_ASDDIC *, PetscInt);
 PETSC_INTERN PetscErrorCode PCASDDICLocal_Private(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCASDDICSetUpSweeps_Private(PC);
 PETSC_INTERN PetscErrorCode PCASDDICApply_Private(PC, Vec, Vec, PetscBool);

@@ -81,15 +81,13 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   PetscFunctionReturn(0);
 }
 
-/* threads of the sweeps: -pc_asddic_threads, else the process's count for this many local rows */
+/* threads of the sweeps on this PC's local rows */
 static PetscInt ASDDICThreads(PC pc)
 {
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-  PetscInt   m = 0;
+  PetscInt m = 0;
 
-  if (a->threads) return a->threads;
   if (pc->pmat) (void)MatGetLocalSize(pc->pmat, &m, NULL);
-  return PipeKSPThreadsFor_Private(m);
+  return PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
 }
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)

@@ -12,6 +12,11 @@
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
+PetscInt PCASDDICThreads_Private(const PC_ASDDIC *a, PetscInt n)
+{
+  return a->threads ? a->threads : PipeKSPThreadsFor_Private(n);
+}
+
 /* z = M^{-1} r: each rank's kernel on its own rows */
 PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
 {
@@ -24,7 +29,7 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(z, &za));
   if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
-  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent || a->nparts > 1 ? (a->threads ? a->threads : PipeKSPThreadsFor_Private(a->nb * a->bs)) : 1, ra, za)); /* threads share colours or local blocks */
+  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent || a->nparts > 1 ? PCASDDICThreads_Private(a, a->nb * a->bs) : 1, ra, za)); /* threads share colours or local blocks */
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
@@ -235,7 +240,7 @@ static PetscErrorCode ChebPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscSc
   if (y) PetscCall(VecGetArray(y, &c.y));
   if (d) PetscCall(VecGetArray(d, &c.d));
   if (t) PetscCall(VecGetArray(t, &c.t));
-  PetscCall(PipeKSPThreadedBlocks_Private(a->threads ? a->threads : PipeKSPThreadsFor_Private(n), n, 0, fn, &c, NULL));
+  PetscCall(PipeKSPThreadedBlocks_Private(PCASDDICThreads_Private(a, n), n, 0, fn, &c, NULL));
   if (t) PetscCall(VecRestoreArray(t, &c.t));
   if (d) PetscCall(VecRestoreArray(d, &c.d));
   if (y) PetscCall(VecRestoreArray(y, &c.y));
