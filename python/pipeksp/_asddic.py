@@ -71,7 +71,8 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     iterations = None if iterations is None else _count("iterations", iterations)
     threads = None if threads is None else _count("threads", threads)
     local_blocks = None if local_blocks is None else _count("local_blocks", local_blocks)
-    colour = (_enum_names("PCASDDICOrderingTypes").index("cmrcm"), _enum_names("PCASDDICOrderingTypes").index("mc"))
+    names = _enum_names("PCASDDICOrderingTypes")
+    colour = (names.index("cmrcm"), names.index("mc"))
     if ordering in colour and local_blocks is not None and local_blocks > 1:
         raise ValueError("set_asddic: the colour orderings (cmrcm, mc) cannot be combined with local_blocks > 1; "
                          "use ordering 'rcm' or 'natural'")
