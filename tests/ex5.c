@@ -176,19 +176,17 @@ static PetscErrorCode CheckThreadFallback(PetscInt *fails)
   PetscFunctionReturn(0);
 }
 
-/* one jacobi solve of A x = b from x = 0 (fixed iterations under skip); its reason, iterations, true
-   relative residual and, for our KSPs, restarts */
-static PetscErrorCode JacobiSolve(Mat A, Vec b, KSPType type, PetscInt maxit, PetscBool skip, KSPConvergedReason *reason, PetscInt *its, PetscReal *relres, PetscInt64 *restarts)
+/* one jacobi solve of A x = b on the cube from x = 0 (fixed iterations under skip), judged by
+   TestResultCollect() */
+static PetscErrorCode JacobiSolve(PipeKSPCube cube, Mat A, Vec b, KSPType type, PetscInt maxit, PetscBool skip, TestResult *res)
 {
   KSP       ksp;
   PC        pc;
-  Vec       x, r;
-  PetscReal rn, bn;
-  PetscBool ours;
+  Vec       x;
+  PetscBool cg;
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecDuplicate(b, &r));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, type));
@@ -197,23 +195,10 @@ static PetscErrorCode JacobiSolve(Mat A, Vec b, KSPType type, PetscInt maxit, Pe
   PetscCall(KSPSetTolerances(ksp, skip ? PETSC_DEFAULT : 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
   if (skip) PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetConvergedReason(ksp, reason));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  *relres   = rn / bn;
-  *restarts = 0;
-  PetscCall(PetscStrcmp(type, KSPCG, &ours));
-  if (!ours) {
-    PipeKSPStats st;
-    PetscCall(KSPPipeGetStats(ksp, &st));
-    *restarts = st.restarts;
-  }
+  PetscCall(PetscStrcmp(type, KSPCG, &cg));
+  PetscCall(TestResultCollect(ksp, (PetscBool)!cg, cube, A, b, x, res));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(0);
 }
 
@@ -228,10 +213,10 @@ static PetscErrorCode CheckCubeEdges(PetscInt *fails)
   PipeKSPCube        cube;
   Mat                A0, A;
   Vec                b;
-  PetscInt           rs, re, its;
-  PetscInt64         restarts;
-  PetscReal          res, cgres = 0;
-  KSPConvergedReason reason, cgreason = KSP_CONVERGED_ITERATING;
+  PetscInt           rs, re;
+  PetscReal          cgres = 0;
+  KSPConvergedReason cgreason = KSP_CONVERGED_ITERATING;
+  TestResult         res;
 
   PetscFunctionBeginUser;
   PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
@@ -246,25 +231,25 @@ static PetscErrorCode CheckCubeEdges(PetscInt *fails)
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   for (PetscInt t = 0; t < 5; t++) {
-    PetscCall(JacobiSolve(A, b, types[t], 200, PETSC_FALSE, &reason, &its, &res, &restarts));
-    if (!t) cgreason = reason;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     indefinite cube    -> %s, |b - A x| / |b| = %.2f\n", types[t], KSPConvergedReasons[reason], (double)res));
+    PetscCall(JacobiSolve(cube, A, b, types[t], 200, PETSC_FALSE, &res));
+    if (!t) cgreason = res.reason;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     indefinite cube    -> %s, |b - A x| / |b| = %.2f\n", types[t], KSPConvergedReasons[res.reason], (double)res.res));
     /* the pipelined recurrences meet it after the first step: the guard under test restarted them */
-    if (t >= 1 && t <= 3 && restarts < 1) {
+    if (t >= 1 && t <= 3 && res.stats.restarts < 1) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: no restart before the breakdown was reported\n"));
       (*fails)++;
     }
-    if (reason >= 0 || reason != cgreason || PetscIsInfOrNanReal(res)) {
+    if (res.reason >= 0 || res.reason != cgreason || PetscIsInfOrNanReal(res.res)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected cg's %s (negative)\n", KSPConvergedReasons[cgreason]));
       (*fails)++;
     }
   }
   for (PetscInt t = 0; t < 5; t++) {
-    PetscCall(JacobiSolve(A0, b, types[t], 800, PETSC_TRUE, &reason, &its, &res, &restarts)); /* the floor comes near 500 */
-    if (!t) cgres = res;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     skip, 800 its      -> %s after %" PetscInt_FMT "\n", types[t], KSPConvergedReasons[reason], its));
-    if (reason != KSP_CONVERGED_ITS || its != 800 || !(res <= 10 * cgres + 1e-14)) {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected CONVERGED_ITS after 800 as cg, true residual %g against cg's %g\n", (double)res, (double)cgres));
+    PetscCall(JacobiSolve(cube, A0, b, types[t], 800, PETSC_TRUE, &res)); /* the floor comes near 500 */
+    if (!t) cgres = res.res;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s jacobi     skip, 800 its      -> %s after %" PetscInt_FMT "\n", types[t], KSPConvergedReasons[res.reason], res.its));
+    if (res.reason != KSP_CONVERGED_ITS || res.its != 800 || !(res.res <= 10 * cgres + 1e-14)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected CONVERGED_ITS after 800 as cg, true residual %g against cg's %g\n", (double)res.res, (double)cgres));
       (*fails)++;
     }
   }
