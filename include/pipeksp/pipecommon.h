@@ -33,9 +33,9 @@ typedef struct {
   PetscReal           rmin;          /* least recursive ||r|| since the last true one */
   PetscInt            stalls;        /* restarts in a row that brought no progress */
   KSPConvergedReason  breakreason;   /* the breakdown behind the last restart (ITERATING: none) */
-  /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded */
+  /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
+     PC's own apply) */
   Vec                 pcdiag;
-  PetscBool           usediag;
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);

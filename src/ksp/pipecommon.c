@@ -341,7 +341,6 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(MatDestroy(&pipe->amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
-  pipe->usediag = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -508,7 +507,6 @@ static PetscErrorCode DiagSetUp(KSP ksp)
   Vec       ones;
 
   PetscFunctionBegin;
-  pipe->usediag = PETSC_FALSE;
   PetscCall(VecGetLocalSize(ksp->vec_rhs, &n));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jac));
   if (!jac || PipeKSPThreadsFor_Private(n) < 2) {
@@ -524,7 +522,6 @@ static PetscErrorCode DiagSetUp(KSP ksp)
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(ksp->pc, ones, pipe->pcdiag));
   PetscCall(VecDestroy(&ones));
-  pipe->usediag = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -535,7 +532,7 @@ PetscErrorCode KSPPipePCApplyLoop_Private(KSP ksp, Vec x, Vec y)
   PetscInt  n;
 
   PetscFunctionBegin;
-  if (!pipe->usediag) {
+  if (!pipe->pcdiag) {
     PetscCall(KSP_PCApply(ksp, x, y));
     PetscFunctionReturn(0);
   }
