@@ -195,11 +195,11 @@ typedef struct {
   PetscScalar        c1, c2;
   const PetscScalar *x, *w;
   PetscScalar       *y, *d, *t;
-} ChebCtx;
+} SweepCtx;
 
 static void ChebStart(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* y = c1 y, d = y */
 {
-  const ChebCtx *c = (const ChebCtx *)ctx;
+  const SweepCtx *c = (const SweepCtx *)ctx;
 
   (void)unused;
   for (PetscInt i = i0; i < i1; i++) {
@@ -208,9 +208,9 @@ static void ChebStart(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *un
   }
 }
 
-static void ChebResidual(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* t = x - t */
+static void SweepResidual(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* t = x - t */
 {
-  const ChebCtx *c = (const ChebCtx *)ctx;
+  const SweepCtx *c = (const SweepCtx *)ctx;
 
   (void)unused;
   for (PetscInt i = i0; i < i1; i++) c->t[i] = c->x[i] - c->t[i];
@@ -218,7 +218,7 @@ static void ChebResidual(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar 
 
 static void ChebUpdate(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *unused) /* d = c1 w + c2 d, y += d */
 {
-  const ChebCtx *c = (const ChebCtx *)ctx;
+  const SweepCtx *c = (const SweepCtx *)ctx;
 
   (void)unused;
   for (PetscInt i = i0; i < i1; i++) {
@@ -227,10 +227,10 @@ static void ChebUpdate(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *u
   }
 }
 
-static PetscErrorCode ChebPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscScalar c2, Vec x, Vec w, Vec y, Vec d, Vec t, PetscLogDouble flops)
+static PetscErrorCode SweepPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscScalar c2, Vec x, Vec w, Vec y, Vec d, Vec t, PetscLogDouble flops)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-  ChebCtx    c = {c1, c2, NULL, NULL, NULL, NULL, NULL};
+  SweepCtx   c = {c1, c2, NULL, NULL, NULL, NULL, NULL};
   PetscInt   n;
 
   PetscFunctionBegin;
@@ -269,20 +269,20 @@ PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
     if (a->omega != 1) PetscCall(VecScale(y, a->omega));
     for (PetscInt it = 1; it < a->iterations; it++) {
       PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(ChebPass(pc, ChebResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
+      PetscCall(SweepPass(pc, SweepResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
       PetscCall(PCASDDICLocal_Private(pc, t, w));
       PetscCall(VecAXPY(y, a->omega, w));
     }
   } else {
     const PetscReal theta = 0.5 * (a->emax + a->emin), delta = 0.5 * (a->emax - a->emin), sigma = theta / delta;
     PetscReal       rho = 1 / sigma, rhonew;
-    PetscCall(ChebPass(pc, ChebStart, 1 / theta, 0, NULL, NULL, y, d, NULL, 1));
+    PetscCall(SweepPass(pc, ChebStart, 1 / theta, 0, NULL, NULL, y, d, NULL, 1));
     for (PetscInt it = 1; it < a->iterations; it++) {
       PetscCall(ASDDIC_MATMULT(y, t));
-      PetscCall(ChebPass(pc, ChebResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
+      PetscCall(SweepPass(pc, SweepResidual, 0, 0, x, NULL, NULL, NULL, t, 1));
       PetscCall(PCASDDICLocal_Private(pc, t, w));
       rhonew = 1 / (2 * sigma - rho);
-      PetscCall(ChebPass(pc, ChebUpdate, 2 * rhonew / delta, rhonew * rho, NULL, w, y, d, NULL, 5));
+      PetscCall(SweepPass(pc, ChebUpdate, 2 * rhonew / delta, rhonew * rho, NULL, w, y, d, NULL, 5));
       rho = rhonew;
     }
   }
