@@ -31,8 +31,7 @@ static struct {
 /* ranks of this job on this node, from the launcher's environment (0: unknown) */
 static PetscInt LocalRanks(void)
 {
-  const char *v = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-
+  const char *v    = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
   int         size = 0;
 
   if (!v) v = getenv("MPI_LOCALNRANKS"); /* MPICH's hydra */
@@ -140,7 +139,7 @@ PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sche
   Options Database Keys:
 + -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
 . -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
-- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 5000 when the node's ranks x threads fit in its cores, else 20000)
+- -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 5000 when the threads have cores of their own, else 20000: see `PipeKSPSetThreadsMinRows()`)
 
   Note:
   pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
