@@ -45,7 +45,7 @@ typedef struct {
   PetscScalar     *work;       /* bs sums for BAIJ with bs > 8 */
   VecScatter       halo;       /* x -> ghost (the columns of Ao) */
   Vec              ghost, yseq;
-  PetscLayout      xmap, ymap; /* layouts of x and y already checked against A collectively */
+  PetscLayout      xmap, ymap; /* layouts of x and y other than A's, found congruent with them */
 } SpMVCtx;
 
 static PetscErrorCode SpMVThreaded(SpMVCtx *, Mat, Vec, Vec);
@@ -107,13 +107,15 @@ static PetscErrorCode SpMVGetCtx(Mat A, SpMVCtx **ctx)
   PetscFunctionReturn(0);
 }
 
-/* Sizes: global mismatches are seen by every rank; a local one is reduced so all ranks error. Done
-   once per layout (vectors from MatCreateVecs()/VecDuplicate() share it). */
+/* Sizes, checked without communication: a layout's ownership ranges are the same on every rank, so every
+   rank reaches the same verdict (no reduction in the product: a blocking one would stall the pending
+   reductions that the product is meant to overlap). Vectors of other layout objects that are congruent
+   with A's are remembered, one for x and one for y. */
 static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
 {
   PetscLayout rmap, cmap, xm, ym;
   PetscInt    M, N, m, n, xN, yN, xn, yn;
-  PetscMPIInt bad, anybad;
+  PetscBool   xok, yok;
 
   PetscFunctionBegin;
   PetscCall(MatGetLayouts(A, &rmap, &cmap));
@@ -128,9 +130,9 @@ static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
   PetscCall(VecGetLocalSize(y, &yn));
   PetscCheck(xN == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: Mat has %" PetscInt_FMT " columns but x has global size %" PetscInt_FMT "; create x with MatCreateVecs(A,&x,NULL)", N, xN);
   PetscCheck(yN == M, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: Mat has %" PetscInt_FMT " rows but y has global size %" PetscInt_FMT "; create y with MatCreateVecs(A,NULL,&y)", M, yN);
-  bad = (xn != n || yn != m) ? 1 : 0;
-  PetscCall(MPIU_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
-  PetscCheck(!anybad, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: the parallel layouts of x and/or y differ from the Mat's on some rank (here: Mat local %" PetscInt_FMT " x %" PetscInt_FMT ", x local %" PetscInt_FMT ", y local %" PetscInt_FMT "); create the vectors with MatCreateVecs()", m, n, xn, yn);
+  PetscCall(PetscLayoutCompare(xm, cmap, &xok));
+  PetscCall(PetscLayoutCompare(ym, rmap, &yok));
+  PetscCheck(xok && yok, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PipeKSPMatMult: the parallel layouts of x and/or y differ from the Mat's on some rank (here: Mat local %" PetscInt_FMT " x %" PetscInt_FMT ", x local %" PetscInt_FMT ", y local %" PetscInt_FMT "); create the vectors with MatCreateVecs()", m, n, xn, yn);
   if (xm != cmap && xm != c->xmap) {
     PetscCall(PetscLayoutDestroy(&c->xmap));
     PetscCall(PetscLayoutReference(xm, &c->xmap));
