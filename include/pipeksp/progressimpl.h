@@ -28,6 +28,7 @@ struct _n_PipeKSPRed {
   PetscBool           resolved;      /* requested -> type decided (auto measured, thread checked) */
   char                note[96];      /* e.g. "auto -> poll", shown by -ksp_view */
   PetscReal           interval_us;   /* least wall time between two tests (the only copy) */
+  PetscBool           interval_set;  /* given by the user: it throttles a thread team's master too */
   double              last_test;     /* wall time of the last MPI_Test from the poll hook */
   PipeKSPStats        stats;
   PipeKSPRedSlot      slot[PIPEKSP_RED_SLOTS];

@@ -112,7 +112,10 @@ def get_progress(ksp):
 
 
 def set_poll_interval(ksp, interval):
-    """Minimum time between two MPI_Test calls of the poll hook, microseconds (-ksp_pipe_poll_interval)."""
+    """Minimum time between two MPI_Test calls of the poll hook, microseconds (-ksp_pipe_poll_interval).
+
+    Default 5 (2 for pipeplcg); by default a thread team's master tests after every work item, and once
+    set, the interval applies to it too."""
     h = _ksp_handle(ksp, "set_poll_interval")
     interval = _check_interval(interval, "set_poll_interval")
     fn = _loader.function("KSPPipeSetPollInterval", ctypes.c_int, [ctypes.c_void_p, _c_real])

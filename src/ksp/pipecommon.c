@@ -37,8 +37,11 @@ static PetscErrorCode KSPPipeGetProgress_Pipe(KSP ksp, PipeKSPProgressType *type
 
 static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
 {
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedSetInterval_Private(((KSP_Pipe *)ksp->data)->red, us));
+  PetscCall(PipeKSPRedSetInterval_Private(pipe->red, us));
+  pipe->red->interval_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -162,8 +165,14 @@ PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
    Options Database Key:
 .  -ksp_pipe_poll_interval <us> - the interval
 
-   Note:
-   A no-op on other `KSP` types; applies to the poll policy only.
+   Notes:
+   A no-op on other `KSP` types; applies to the poll policy (and the helper thread's tests) only.
+
+   The default is 5 microseconds (2 for `KSPPIPEPLCG`) between poll points of one-thread work. The master
+   thread of a thread team (the threaded SpMV and `PCASDDIC`'s threaded sweeps, `-pipeksp_threads` > 1) is
+   not throttled by default: it tests after each of its work items while the other threads compute, so a
+   small local problem still advances the reduction by a round per item. Once set, the interval applies to
+   the master thread too.
 
    Level: advanced
 
@@ -395,7 +404,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObj
   /* validated on every type; chrongear has nothing to overlap, so it notes them as not applying */
   PetscCall(PetscOptionsEnum("-ksp_pipe_progress", blocking_only ? "How pending reductions progress (does not apply: one blocking reduction)" : "How pending reductions progress", "KSPPipeSetProgress", PipeKSPProgressTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(KSPPipeSetProgress(ksp, type));
-  PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", blocking_only ? "Microseconds between MPI_Test calls of the poll hook (does not apply: one blocking reduction)" : "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll)", "KSPPipeSetPollInterval", us, &us, &flg2));
+  PetscCall(PetscOptionsReal("-ksp_pipe_poll_interval", blocking_only ? "Microseconds between MPI_Test calls of the poll hook (does not apply: one blocking reduction)" : "Microseconds of wall time between MPI_Test calls of the poll hook (0 = every poll; unset, a thread team's master tests after every work item)", "KSPPipeSetPollInterval", us, &us, &flg2));
   if (flg2) PetscCall(KSPPipeSetPollInterval(ksp, us));
   if (blocking_only && (flg || flg2)) pipe->ignored_opts = PETSC_TRUE;
   if (pipe->replace == PETSC_DECIDE) PetscCall(PetscStrncpy(rep, "auto", sizeof(rep)));

@@ -501,7 +501,7 @@ static void MasterPoll(const PipeKSPSpMVParts *p, Vec x, PetscBool *pending, Pet
     *herr    = MasterComm(p, x, COMM_TEST, &hdone, NULL);
     *pending = (PetscBool)(!*herr && !hdone);
   }
-  if (!*perr) *perr = PipeKSPProgressPoll();
+  if (!*perr) *perr = PipeKSPProgressPollMaster_Private();
   (*polls)++;
   *hpolls += *pending;
 }
@@ -603,7 +603,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
     if (master) {
       /* its share is done (static: the others may still run theirs); wait for the halo, polling */
       while (pending && !herr) MasterPoll(p, x, &pending, &herr, &perr, &mpolls, &hpolls);
-      if (!perr) perr = PipeKSPProgressPoll();
+      if (!perr) perr = PipeKSPProgressPollMaster_Private();
       mpolls++;
       if (!herr) herr = PetscLogEventEnd(PIPEKSP_SpMVInner, 0, 0, 0, 0);
       if (p->halo && !herr) herr = MasterComm(p, x, COMM_END, NULL, &g);

@@ -153,14 +153,14 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
       for (PetscInt lo = pp[q]; lo < pp[q + 1]; lo += step) {
         fwd(a, lo, PetscMin(pp[q + 1], lo + step), r);
         if (master) {
-          PetscErrorCode e = PipeKSPProgressPoll();
+          PetscErrorCode e = nt > 1 ? PipeKSPProgressPollMaster_Private() : PipeKSPProgressPoll();
           if (e) perr = e;
         }
       }
       for (PetscInt hi = pp[q + 1]; hi > pp[q]; hi -= step) {
         bwd(a, PetscMax(pp[q], hi - step), hi, z);
         if (master) {
-          PetscErrorCode e = PipeKSPProgressPoll();
+          PetscErrorCode e = nt > 1 ? PipeKSPProgressPollMaster_Private() : PipeKSPProgressPoll();
           if (e) perr = e;
         }
       }
@@ -180,7 +180,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
   #pragma omp barrier
   #pragma omp master
         {
-          PetscErrorCode e = PipeKSPProgressPoll();
+          PetscErrorCode e = PipeKSPProgressPollMaster_Private();
           if (e) perr = e;
         }
       }

@@ -3,6 +3,7 @@
    (PipeKSPProgressPoll() from inside SpMV/PC), thread (a helper thread calling MPI_Test), auto
    (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
+#include <pipeksp/threadsimpl.h>
 #include <time.h>
 #include <sched.h>
 
@@ -119,6 +120,27 @@ static int RedTestSlots(PipeKSPRed r, int *all)
   return MPI_SUCCESS;
 }
 
+/* one test of the top engine's pending requests, at most once per interval (none on a team's master
+   unless the user set one) */
+static PetscErrorCode ProgressPoll(PetscBool master)
+{
+  PipeKSPRed r = RedTop;
+  double     now, us;
+  int        all = 0;
+
+  if (!r || r->type != PIPEKSP_PROGRESS_POLL || !r->nopen) return 0;
+  us  = (master && !r->interval_set) ? 0 : r->interval_us;
+  now = WallTime();
+  if (us > 0 && (now - r->last_test) * 1e6 < us) return 0;
+  PetscFunctionBegin;
+  r->last_test = now;
+  PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
+  PetscCallMPI(RedTestSlots(r, &all)); /* all pending requests of the engine, one MPI_Testsome */
+  PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
+  r->stats.polls++;
+  PetscFunctionReturn(0);
+}
+
 /*@
    PipeKSPProgressPoll - the poll hook. Call it from inside work that overlaps a reduction (SpMV row
    chunks, PC colours). Costs a pointer test when nothing is pending or the policy is not poll; otherwise
@@ -128,7 +150,8 @@ static int RedTestSlots(PipeKSPRed r, int *all)
 
    Notes:
    `PipeKSPMatMult()` and `PCASDDIC` call it between row chunks and colours; a user's own `PCSHELL` or
-   `MATSHELL` may call it too.
+   `MATSHELL` may call it too. (The master thread of their thread teams uses an internal variant that the
+   default interval does not throttle, see `KSPPipeSetPollInterval()`.)
 
    It tests the pending reductions of the innermost solve that has any (a pipelined `KSP` may run inside
    the `PC` of another one: the inner solve's reductions are tested while it runs, the outer's again
@@ -140,20 +163,16 @@ static int RedTestSlots(PipeKSPRed r, int *all)
 @*/
 PetscErrorCode PipeKSPProgressPoll(void)
 {
-  PipeKSPRed r = RedTop;
-  double     now;
-  int        all = 0;
+  return ProgressPoll(PETSC_FALSE);
+}
 
-  if (!r || r->type != PIPEKSP_PROGRESS_POLL || !r->nopen) return 0;
-  now = WallTime();
-  if (r->interval_us > 0 && (now - r->last_test) * 1e6 < r->interval_us) return 0;
-  PetscFunctionBegin;
-  r->last_test = now;
-  PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
-  PetscCallMPI(RedTestSlots(r, &all)); /* all pending requests of the engine, one MPI_Testsome */
-  PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
-  r->stats.polls++;
-  PetscFunctionReturn(0);
+/* The poll hook of the master thread of a team (threaded SpMV, asddic's threaded sweeps), called between
+   its work items. By default it is not throttled: the other threads keep computing while it tests, and
+   a work item (a chunk of rows) already spaces the tests; a small local problem then still makes a round
+   of the reduction per item. An interval set by the user applies here too. */
+PetscErrorCode PipeKSPProgressPollMaster_Private(void)
+{
+  return ProgressPoll(PETSC_TRUE);
 }
 
 /* Helper thread: sleeps on the condition variable until a request is handed over, then tests it
@@ -280,7 +299,7 @@ PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed r, PetscReal us)
 {
   PetscFunctionBegin;
   PetscCheck(us >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
-  r->interval_us = us;
+  r->interval_us  = us;
   PetscFunctionReturn(0);
 }
 
@@ -358,7 +377,10 @@ PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
   if (r->resolved && r->note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s [%s]\n", PipeKSPProgressTypes[r->type], r->note));
   else if (r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s\n", PipeKSPProgressTypes[r->type]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "progress: %s (decided at the first solve)\n", PipeKSPProgressTypes[r->requested]));
-  if (r->type == PIPEKSP_PROGRESS_POLL || r->type == PIPEKSP_PROGRESS_THREAD || !r->resolved) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
+  if (r->type == PIPEKSP_PROGRESS_POLL || r->type == PIPEKSP_PROGRESS_THREAD || !r->resolved) {
+    if (r->interval_set || r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls (default; a thread team's master tests after every work item)\n", (double)r->interval_us));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -68,6 +68,13 @@ pipeksp_emu_test(wall-p2p-point-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=point)
 add_test(NAME emulator-self-1 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/self_check.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
 set_tests_properties(emulator-self-1 PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "emulator self check passed"
   FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 LABELS emulator)
+
+# a thread team's master polls at every work item unless the user sets an interval (counts, not times)
+if(OpenMP_C_FOUND)
+  add_test(NAME emulator-master-poll COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/master_poll.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
+  set_tests_properties(emulator-master-poll PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "master poll check passed"
+    FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 LABELS emulator)
+endif()
 # no blocking reduction inside the iterations of the pipelined KSPs (the emulator counts them)
 add_test(NAME emulator-no-blocking COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/no_blocking.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
 set_tests_properties(emulator-no-blocking PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "no blocking reduction check passed"
