@@ -11,6 +11,9 @@
 #
 # Different layouts need different launches, so "one run" is one invocation of this script: the
 # launches are interleaved in an order rotated every round, and each launch solves -bench_reps times.
+# The report gives, beside the ratio of medians over the run, a paired ratio (median and IQR over rounds
+# of the ratio of one round's medians: this VM's speed drifts within seconds) and, under the emulator,
+# the exposed reduction latency per rank and iteration.
 # Every solve is a fixed number of iterations (-ksp_max_it, convergence test skipped), so the 'ok'
 # column of bench_cube (error vs exact solution) is 0 by design; iteration identity between 1 and 2
 # threads is checked by tests/threads.
@@ -47,7 +50,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 csv=$out/hybrid_$stamp.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "layout,n,pc,psim,label,rep,its,seconds,seconds_per_it" > "$csv"
+echo "layout,n,pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,ranks,round" > "$csv"
 echo "PipeKSP hybrid benchmark: $(nproc) cores (shared: timings are noisy), started $(date -u +%H:%M:%SZ)"
 echo "  cube sizes {$sizes}, PCs {$pcs}, $its iterations per solve, $reps solves per launch"
 
@@ -63,7 +66,7 @@ launch() {
   [ "$P" != 1 ] && emuenv=(-x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US=3 -x PIPEKSP_EMU_JITTER_US=0.5 -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_SELF=1)
   mpiexec --bind-to none -n "$np" -x OMP_NUM_THREADS="$nt" "${emuenv[@]}" "$drv" -bench_config "$tmp/cfg" -bench_reps "$reps" \
     -bench_tag "$lay,$n,$pc,$P" -cube_n "$n" -pipeksp_threads "$nt" -pipeksp_spmv_schedule "$sch" 2>&1 |
-    grep -E "^$lay,$n,$pc,$P,[^,]+,[0-9]+," | cut -d, -f1-9 >> "$csv"
+    grep -E "^$lay,$n,$pc,$P,[^,]+,[0-9]+," | cut -d, -f1-11 | sed "s/\$/,$np,$r/" >> "$csv"
 }
 
 run_set() { # n pc psim rounds layouts...
@@ -124,17 +127,30 @@ def q(v):
     if len(v) < 2: return v[0], 0.0
     qs = st.quantiles(v, n=4, method="inclusive")
     return st.median(v), qs[2] - qs[0]
-groups = {}
+groups, exposed, rounds = {}, {}, {}
 for r in rows:
-    groups.setdefault((r["n"], r["pc"], r["psim"]), {}).setdefault(r["label"], []).append(float(r["seconds_per_it"]))
-print("\nper-iteration time, median [IQR] over all solves; ratio = median / median(flat-pipegv)  (P_sim > 1: EMULATED latency)")
-print("%-4s %-7s %-6s %-15s %6s %12s %10s %7s" % ("n", "pc", "P_sim", "label", "solves", "s/it", "IQR", "ratio"))
+    key, t = (r["n"], r["pc"], r["psim"]), float(r["seconds_per_it"])
+    groups.setdefault(key, {}).setdefault(r["label"], []).append(t)
+    rounds.setdefault(key, {}).setdefault(r["label"], {}).setdefault(r["round"], []).append(t)
+    # the emulator's exposed reduction latency, summed over ranks: per rank and iteration
+    exposed.setdefault(key, {}).setdefault(r["label"], []).append(float(r["red_exposed_s"]) / (int(r["ranks"]) * int(r["its"])))
+def paired(key, lab):
+    # this VM's speed drifts over seconds to minutes: the ratio of the two medians of one round (launched
+    # back to back) cancels the drift that a ratio of medians over the whole run keeps
+    g, b = rounds[key][lab], rounds[key].get("flat-pipegv", {})
+    return q([st.median(g[k]) / st.median(b[k]) for k in g if k in b] or [float("nan")])
+print("\nper-iteration time, median [IQR] over all solves; ratio = median / median(flat-pipegv); paired = median [IQR]")
+print("over rounds of the ratio of the round's medians (launched back to back)  (P_sim > 1: EMULATED latency;")
+print("exposed = median reduction latency per rank and iteration that the emulator modelled after a wait began)")
+print("%-4s %-7s %-6s %-15s %6s %12s %10s %7s %16s %11s" % ("n", "pc", "P_sim", "label", "solves", "s/it", "IQR", "ratio", "paired [IQR]", "exposed us"))
 for (n, pc, P), g in groups.items():
     base = st.median(g["flat-pipegv"]) if "flat-pipegv" in g else None
     for lab in ["hyb-static", "hyb-dynamic", "hyb-blocks", "hyb2x2-pipegv", "hyb2x2-blocks", "flat-pipegv", "cg", "pipecg"]:
         if lab not in g: continue
         m, iqr = q(g[lab])
-        print("%-4s %-7s %-6s %-15s %6d %12.4e %10.2e %7.3f" % (n, pc, P, lab, len(g[lab]), m, iqr, m / base if base else float("nan")))
+        pm, piqr = paired((n, pc, P), lab)
+        ex = "%11.2f" % (1e6 * st.median(exposed[(n, pc, P)][lab])) if P != "1" else "%11s" % "-"
+        print("%-4s %-7s %-6s %-15s %6d %12.4e %10.2e %7.3f %7.3f [%6.3f] %s" % (n, pc, P, lab, len(g[lab]), m, iqr, m / base if base else float("nan"), pm, piqr, ex))
 EOF
 
 if [ -n "$bwn" ]; then
