@@ -16,7 +16,7 @@ PETSC_INTERN PetscInt PipeKSPThreadsNum_Private(void);
 PETSC_INTERN PetscInt PipeKSPThreadsFor_Private(PetscInt);
 /* the settings read together: threads and SpMV schedule */
 PETSC_INTERN PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *, PipeKSPScheduleType *);
-/* the poll hook on a team's master thread, between its work items (src/sys/progress.c) */
+/* the poll hook on a team's master thread, between its work items and in its halo wait (src/sys/progress.c) */
 PETSC_INTERN PetscErrorCode PipeKSPProgressPollMaster_Private(void);
 
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries

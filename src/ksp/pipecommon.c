@@ -171,8 +171,8 @@ PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
    The default is 5 microseconds (2 for `KSPPIPEPLCG`) between poll points of one-thread work. The master
    thread of a thread team (the threaded SpMV and `PCASDDIC`'s threaded sweeps, `-pipeksp_threads` > 1) is
    not throttled by default: it tests after each of its work items while the other threads compute, so a
-   small local problem still advances the reduction by a round per item. Once set, the interval applies to
-   the master thread too.
+   small local problem still advances the reduction by a round per item, and on every pass of its wait for
+   the halo messages once it has no item left. Once set, the interval applies to the master thread too.
 
    Level: advanced
 

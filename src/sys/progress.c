@@ -167,9 +167,9 @@ PetscErrorCode PipeKSPProgressPoll(void)
 }
 
 /* The poll hook of the master thread of a team (threaded SpMV, asddic's threaded sweeps), called between
-   its work items. By default it is not throttled: the other threads keep computing while it tests, and
-   a work item (a chunk of rows) already spaces the tests; a small local problem then still makes a round
-   of the reduction per item. An interval set by the user applies here too. */
+   its work items and on each pass of its halo wait. By default it is not throttled: the other threads keep
+   computing while it tests, and a work item (a chunk of rows) already spaces the tests, so a small local
+   problem still makes a round of the reduction per item. An interval set by the user applies here too. */
 PetscErrorCode PipeKSPProgressPollMaster_Private(void)
 {
   return ProgressPoll(PETSC_TRUE);
