@@ -336,6 +336,7 @@ PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
 
   PetscFunctionBegin;
   PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s supports only left preconditioning; remove -ksp_pc_side", ((PetscObject)ksp)->type_name);
+  PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here, before KSPSolve touches x */
   PetscCall(PipeKSPRedSetUp_Private(pipe->red));
   PetscCall(KSPSetWorkVecs(ksp, nwork));
   PetscFunctionReturn(0);

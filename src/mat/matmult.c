@@ -425,6 +425,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCheck(y && ((PetscObject)y)->classid == VEC_CLASSID, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PipeKSPMatMult: argument 3 must be a Vec");
   PetscCheck(x != y, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_IDN, "PipeKSPMatMult: x and y must be different vectors (y = A x cannot be done in place); use a work vector");
   PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)A)));
+  PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here */
   PetscCall(MatGetType(A, &type));
   if (type) {
     if (PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQBAIJ;

@@ -100,6 +100,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
+  PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here */
   PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster.
@@ -186,7 +187,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
 {
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PCASDDICOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads ? a->threads : PipeKSPThreadsNum_Private(), steps = a->eststeps, neig = 2;
+  PetscInt            K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads, steps = a->eststeps, neig = 2;
   PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg, flgord, flglb;
   PCASDDICShiftType   sh  = a->shifttype;
   PCASDDICLocalType   loc = a->local;
@@ -195,6 +196,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOpti
   PetscReal           eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
 
   PetscFunctionBegin;
+  if (!nt) PetscCall(PipeKSPThreadsGet_Private(&nt, NULL));
   PetscOptionsHeadBegin(PetscOptionsObject, "ASDD preconditioner (asddic) options");
   PetscCall(PetscOptionsEnum("-pc_asddic_local", "Local kernel: ic (IC(0)) or sgs (symmetric Gauss-Seidel, GeoFEM's)", "PCASDDICSetLocalType", PCASDDICLocalTypes, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
   if (flg) PetscCall(PCASDDICSetLocalType(pc, loc));

@@ -84,22 +84,39 @@ static PetscInt DefaultThreads(void)
 }
 
 /* the options, without -help output (first use outside any SetFromOptions) */
-static PetscErrorCode ThreadsReadOptions(void)
+static PetscErrorCode ThreadsReadOptionsOnce(void)
 {
-  PetscInt  nt = Thr.nt, minrows = 0;
-  PetscEnum sched = (PetscEnum)Thr.sched;
-  PetscBool flg;
+  PetscInt  nt = Thr.nt, minrows = 0, sched;
+  PetscBool flg, found;
+  char      name[64];
 
   PetscFunctionBegin;
-  Thr.read = PETSC_TRUE;
+  Thr.read = PETSC_TRUE; /* first: the setters below read the options only while it is false */
   Thr.nt   = DefaultThreads();
   nt       = Thr.nt;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, &sched, &flg));
-  if (flg) PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched));
+  /* not PetscOptionsGetEnum(), which leaks a value it refuses: a bad one is refused at every entry point */
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pipeksp_spmv_schedule", name, sizeof(name), &flg));
+  if (flg) {
+    PetscCall(PetscEListFind(3, PipeKSPScheduleTypes, name, &sched, &found));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-pipeksp_spmv_schedule %s: unknown schedule; use static, dynamic or guided", name);
+    PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched));
+  }
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
+  PetscFunctionReturn(0);
+}
+
+/* A bad value is refused again at every entry point (PipeKSPThreadsGet_Private()) until it is fixed,
+   rather than once and then run on the defaults. */
+static PetscErrorCode ThreadsReadOptions(void)
+{
+  PetscErrorCode ierr = ThreadsReadOptionsOnce();
+
+  PetscFunctionBegin;
+  if (ierr) Thr.read = PETSC_FALSE;
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -109,6 +126,8 @@ PetscInt PipeKSPThreadsFor_Private(PetscInt n)
   return nt > 1 && n >= MinRows() ? nt : 1;
 }
 
+/* No error channel: the entry points (PipeKSPMatMult(), the KSPs' and asddic's set-up) call
+   PipeKSPThreadsGet_Private() first, which reports a bad option. */
 PetscInt PipeKSPThreadsNum_Private(void)
 {
 #if defined(PIPEKSP_HAVE_OPENMP)
@@ -143,6 +162,8 @@ PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sche
 
   Note:
   pipegropp, pipegv and chrongear call this from KSPSetFromOptions(); settings are read lazily otherwise.
+  Then a bad value is refused by the first `PipeKSPMatMult()`, `KSPSetUp()` of our KSPs or `PCSetUp()` of
+  `PCASDDIC`, on every rank, and again by each later one until it is fixed.
 
   Level: intermediate
 
