@@ -47,7 +47,7 @@ int main(int argc, char **argv)
   Mat         A;
   Vec         b, x, y, y2;
   KSP         ksp;
-  PC          pc;
+  PC          pc, ic;
   PetscBool   all, same, bad = PETSC_FALSE, flg;
   TestResult  res;
   PetscReal   diff;
@@ -72,10 +72,13 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
 
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &ic));
+  PetscCall(PCSetType(ic, PCASDDIC));
+  PetscCall(PCSetOperators(ic, A, A));
+
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   for (int rep = 0; rep < 2; rep++) { /* refused again, not once */
     PetscErrorCode ierr;
-    PC             ic;
 
     PetscCall(VecSet(y, 7.0));
     ierr = PipeKSPMatMult(A, b, y);
@@ -89,17 +92,19 @@ int main(int argc, char **argv)
     PetscCall(AllEqual(x, 3.0, &same));
     PetscCall(Check((PetscBool)(all && same), "KSPSolve of pipegv refuses the option on every rank and leaves x"));
 
-    PetscCall(PCCreate(PETSC_COMM_WORLD, &ic));
-    PetscCall(PCSetType(ic, PCASDDIC));
-    PetscCall(PCSetOperators(ic, A, A));
     ierr = PCSetUp(ic);
     PetscCall(AllFailed(ierr, &all));
     PetscCall(Check(all, "PCSetUp of asddic refuses the option on every rank"));
-    PetscCall(PCDestroy(&ic));
   }
   PetscCall(PetscPopErrorHandler());
 
   for (int k = 0; k < 3; k++) PetscCall(PetscOptionsClearValue(NULL, opts[k]));
+  {
+    PipeKSPScheduleType sched;
+
+    PetscCall(PipeKSPGetSpMVSchedule(&sched)); /* a good option that a refused read applied must not stay */
+    PetscCall(Check((PetscBool)(sched == PIPEKSP_SCHEDULE_DYNAMIC), "with the options removed, the schedule is the default"));
+  }
   PetscCall(PipeKSPMatMult(A, b, y));
   PetscCall(MatMult(A, b, y2));
   PetscCall(VecAXPY(y2, -1.0, y));
@@ -108,8 +113,17 @@ int main(int argc, char **argv)
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(TestResultCollect(ksp, PETSC_TRUE, cube, A, b, x, &res));
   PetscCall(Check((PetscBool)(res.reason > 0 && res.err < 1e-6), "then the same KSP converges to the exact solution"));
+  {
+    PetscScalar bz;
+
+    PetscCall(PCSetUp(ic));
+    PetscCall(PCApply(ic, b, y));
+    PetscCall(VecDot(b, y, &bz));
+    PetscCall(Check((PetscBool)(PetscRealPart(bz) > 0 && !PetscIsInfOrNanScalar(bz)), "and the same asddic PC sets up and applies, with (b, M^-1 b) > 0"));
+  }
 
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(PCDestroy(&ic));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&y2));
@@ -140,5 +154,9 @@ int main(int argc, char **argv)
          suffix: threads_bad_minrows_np4
          nsize: 4
          args: -pipeksp_threads_min_rows -3
+      test:
+         suffix: threads_bad_minrows_static_np2
+         nsize: 2
+         args: -pipeksp_spmv_schedule static -pipeksp_threads_min_rows -3
 
 TEST*/

@@ -91,9 +91,10 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
   char      name[64];
 
   PetscFunctionBegin;
-  Thr.read = PETSC_TRUE; /* first: the setters below read the options only while it is false */
-  Thr.nt   = DefaultThreads();
-  nt       = Thr.nt;
+  Thr.read  = PETSC_TRUE; /* first: the setters below read the options only while it is false */
+  Thr.nt    = DefaultThreads();
+  Thr.sched = PIPEKSP_SCHEDULE_DYNAMIC; /* the defaults again: an earlier, refused read may have set one */
+  nt        = Thr.nt;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   /* not PetscOptionsGetEnum(), which leaks a value it refuses: a bad one is refused at every entry point */
