@@ -12,7 +12,7 @@
 # Different layouts need different launches, so "one run" is one invocation of this script: the
 # launches are interleaved in an order rotated every round, and each launch solves -bench_reps times.
 # The report gives, beside the ratio of medians over the run, a paired ratio (median and IQR over rounds
-# of the ratio of one round's medians: this VM's speed drifts within seconds) and, under the emulator,
+# of the ratio of one round's medians: this VM's speed drifts over minutes) and, under the emulator,
 # the exposed reduction latency per rank and iteration.
 # Every solve is a fixed number of iterations (-ksp_max_it, convergence test skipped), so the 'ok'
 # column of bench_cube (error vs exact solution) is 0 by design; iteration identity between 1 and 2
@@ -133,14 +133,14 @@ for r in rows:
     groups.setdefault(key, {}).setdefault(r["label"], []).append(t)
     rounds.setdefault(key, {}).setdefault(r["label"], {}).setdefault(r["round"], []).append(t)
     # the emulator's exposed reduction latency, summed over ranks: per rank and iteration
-    exposed.setdefault(key, {}).setdefault(r["label"], []).append(float(r["red_exposed_s"]) / (int(r["ranks"]) * int(r["its"])))
+    exposed.setdefault(key, {}).setdefault(r["label"], []).append(float(r["red_exposed_s"]) / (int(r["ranks"]) * max(1, int(r["its"]))))
 def paired(key, lab):
-    # this VM's speed drifts over seconds to minutes: the ratio of the two medians of one round (launched
-    # back to back) cancels the drift that a ratio of medians over the whole run keeps
+    # this VM's speed drifts over minutes: the ratio of the two medians of one round (launched one after
+    # another, seconds apart) cancels the drift that a ratio of medians over the whole run keeps
     g, b = rounds[key][lab], rounds[key].get("flat-pipegv", {})
     return q([st.median(g[k]) / st.median(b[k]) for k in g if k in b] or [float("nan")])
 print("\nper-iteration time, median [IQR] over all solves; ratio = median / median(flat-pipegv); paired = median [IQR]")
-print("over rounds of the ratio of the round's medians (launched back to back)  (P_sim > 1: EMULATED latency;")
+print("over rounds of the ratio of the round's medians (launched one after another)  (P_sim > 1: EMULATED latency;")
 print("exposed = median reduction latency per rank and iteration that the emulator modelled after a wait began)")
 print("%-4s %-7s %-6s %-15s %6s %12s %10s %7s %16s %11s" % ("n", "pc", "P_sim", "label", "solves", "s/it", "IQR", "ratio", "paired [IQR]", "exposed us"))
 for (n, pc, P), g in groups.items():
