@@ -178,8 +178,11 @@ static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscI
 
 /* Orders the graph (n nodes, symmetric adjacency xadj/adj without self loops).
    Out: perm[new] = old, ncolors and colorptr[ncolors+1] (allocated here), independent (colours are
-   independent sets), nlevels (RCM levels, 0 when not computed). Within one colour nodes keep their
-   RCM (cmrcm) or natural (mc) order. natural and rcm give one sequential "colour". */
+   independent sets), nlevels (RCM levels, 0 when not computed). Within one colour nodes are in natural
+   order: they are not coupled, so the factor is the same up to rounding, and a sweep thread's
+   contiguous share of a colour then lies in the part of the rows it has in the other kernels (with RCM
+   order inside the colours, the 2-thread sweep on 33^3 took ~1.29x the local blocks' against ~1.16x).
+   natural and rcm give one sequential "colour". */
 static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscInt *adj, PCASDDICOrderingType type, PetscInt K, PetscInt *perm, PetscInt *ncolors, PetscInt **colorptr, PetscBool *independent, PetscInt *nlevels)
 {
   PetscInt *order, *lev, *color, nc = 1;
@@ -238,6 +241,7 @@ static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
     PetscCall(PetscMalloc1(nc + 1, colorptr));
     PetscCall(PetscArraycpy(*colorptr, cnt, nc + 1));
     for (PetscInt k = 0; k < n; k++) perm[cnt[color[order[k]]]++] = order[k];
+    for (PetscInt c = 0; c < nc; c++) PetscCall(PetscSortInt((*colorptr)[c + 1] - (*colorptr)[c], perm + (*colorptr)[c]));
     PetscCall(PetscFree(cnt));
     *ncolors     = nc;
     *independent = PETSC_TRUE;
