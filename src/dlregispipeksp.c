@@ -14,7 +14,7 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC);
 PetscClassId  PIPEKSP_CLASSID = 0; /* also the package's "initialized" flag */
 PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;
 PetscLogEvent PIPEKSP_MatMult, PIPEKSP_SpMVComm, PIPEKSP_SpMVInner, PIPEKSP_SpMVBound;
-PetscLogEvent PIPEKSP_CubeAssembly;
+PetscLogEvent PIPEKSP_CubeAssembly, PIPEKSP_VecPass;
 
 /*@C
   PipeKSPFinalizePackage - Drops what `PipeKSPInitializePackage()` set up; called by `PetscFinalize()`
@@ -82,6 +82,8 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscCall(PetscLogEventRegister("PipeSpMVComm", PIPEKSP_CLASSID, &PIPEKSP_SpMVComm));
   PetscCall(PetscLogEventRegister("PipeSpMVInner", PIPEKSP_CLASSID, &PIPEKSP_SpMVInner));
   PetscCall(PetscLogEventRegister("PipeSpMVBound", PIPEKSP_CLASSID, &PIPEKSP_SpMVBound));
+  /* the threaded vector passes: the KSPs' fused updates and local dots, the jacobi apply, asddic's passes */
+  PetscCall(PetscLogEventRegister("PipeVecPass", PIPEKSP_CLASSID, &PIPEKSP_VecPass));
   PetscCall(PetscRegisterFinalize(PipeKSPFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -45,8 +45,13 @@ PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
 /* log, monitor and test convergence of residual norm dp at iteration its */
 PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscReal);
-/* y = A x with poll points (plain MatMultTranspose for transpose solves) */
+/* y = A x with poll points (plain MatMultTranspose for transpose solves), completing the pending
+   reduction on an error */
 PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
+/* y = A x outside the overlapped work (start, restarts, replacements, the final check): the same
+   threaded SpMV, so a hybrid run multiplies on all its threads everywhere (MatMultTranspose for
+   transpose solves, as KSP_MatMult) */
+PETSC_INTERN PetscErrorCode KSPPipeMatMult_Private(KSP, Mat, Vec, Vec);
 /* y = M^{-1} x with polls around it (the PC may poll inside too) */
 PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 /* y = M^{-1} x, no polls: KSP_PCApply(), or for PCJACOBI on a thread team y = d .* x threaded */

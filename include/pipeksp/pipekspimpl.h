@@ -14,7 +14,7 @@ PETSC_INTERN PetscClassId PIPEKSP_CLASSID;
 /* Log events, all registered by the registrar */
 PETSC_INTERN PetscLogEvent PIPEKSP_RedStart, PIPEKSP_RedWait, PIPEKSP_RedPoll, PIPEKSP_Overlap;
 PETSC_INTERN PetscLogEvent PIPEKSP_MatMult, PIPEKSP_SpMVComm, PIPEKSP_SpMVInner, PIPEKSP_SpMVBound;
-PETSC_INTERN PetscLogEvent PIPEKSP_CubeAssembly;
+PETSC_INTERN PetscLogEvent PIPEKSP_CubeAssembly, PIPEKSP_VecPass;
 
 /* Entry check of the modules' constructors: a clear error instead of unregistered log events */
 #define PipeKSPCheckInitialized(comm) \

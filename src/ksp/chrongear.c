@@ -106,7 +106,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   loc[CG_RED_PP] = 0.0;
   for (;;) {
     PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
-    PetscCall(KSP_MatMult(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
+    PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
     PetscCall(KSPPipeLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
     PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait_Private(red, glob));
@@ -122,7 +122,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
-      PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       continue;
     }
@@ -133,9 +133,9 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     coef.alphaold = coef.alpha;
     i++;
     if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
-      PetscCall(KSP_MatMult(ksp, A, X, v[CG_R]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
-      PetscCall(KSP_MatMult(ksp, A, v[CG_P], v[CG_S]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_P], v[CG_S]));
       pipe->truenow = PETSC_TRUE;
     }
   }

@@ -482,13 +482,20 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode KSPPipeMatMult_Private(KSP ksp, Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  if (ksp->transpose_solve) PetscCall(KSP_MatMult(ksp, A, x, y));
+  else PetscCall(PipeKSPMatMult(A, x, y));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
 {
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (ksp->transpose_solve) ierr = KSP_MatMult(ksp, A, x, y);
-  else ierr = PipeKSPMatMult(A, x, y);
+  ierr = KSPPipeMatMult_Private(ksp, A, x, y);
   if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
   PetscFunctionReturn(0);
 }
@@ -582,7 +589,7 @@ PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
     PetscCall(VecSet(ksp->vec_sol, 0.0));
     PetscCall(VecCopy(ksp->vec_rhs, r));
   } else {
-    PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, r));
+    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
     PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   }
   PetscFunctionReturn(0);
@@ -718,7 +725,7 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 
   PetscFunctionBegin;
   if (pipe->best == PETSC_MAX_REAL || ksp->reason == KSP_DIVERGED_NANORINF) PetscFunctionReturn(0);
-  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, T));
+  PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, T));
   PetscCall(VecAYPX(T, -1.0, ksp->vec_rhs));
   PetscCall(VecNorm(T, NORM_2, &tn));
   if (!(tn <= pipe->best)) { /* NaN too */

@@ -179,7 +179,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   Q   = ksp->work[5];
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, R)); /* r = b - A x */
-  PetscCall(KSP_PCApply(ksp, R, U));     /* u = M^{-1} r */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));     /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));
 
   for (;;) {
@@ -195,9 +195,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     PetscCall(KSPPipeTestIteration_Private(ksp, its, glob[GR_R2_RR], glob[GR_R2_UU], gammanew, rn, xn, NULL, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
-      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
-      PetscCall(KSP_PCApply(ksp, R, U));
+      PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
     }
@@ -207,10 +207,10 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
     if (its && KSPPipeReplaceNow_Private(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
       PetscScalar d4[GR_R2_N];
-      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
-      PetscCall(KSP_PCApply(ksp, R, U));
-      PetscCall(KSP_MatMult(ksp, A, P, S));
+      PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, P, S));
       PetscCall(LocalDot(P, S, &loc1[GR_R1_DELTA]));
       PetscCall(LocalDots4(R, U, X, d4));
       loc1[GR_R1_GAMMA] = d4[GR_R2_GAMMA];
@@ -243,9 +243,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
       if (ksp->reason) break;
-      PetscCall(KSP_MatMult(ksp, A, X, R));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
-      PetscCall(KSP_PCApply(ksp, R, U));
+      PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
     }

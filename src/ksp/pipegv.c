@@ -127,10 +127,10 @@ static PetscErrorCode TrueResidual(KSP ksp, Mat A)
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(KSP_MatMult(ksp, A, ksp->vec_sol, v[GV_R]));
+  PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[GV_R]));
   PetscCall(VecAYPX(v[GV_R], -1.0, ksp->vec_rhs));
-  PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));
-  PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
   PetscFunctionReturn(0);
 }
 
@@ -151,8 +151,8 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   v   = ksp->work;
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));              /* r = b - A x */
-  PetscCall(KSP_PCApply(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
-  PetscCall(KSP_MatMult(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
   PetscCall(FreshDots(ksp, loc));
 
   for (;;) {
@@ -187,9 +187,9 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
     i++;
     if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
       PetscCall(TrueResidual(ksp, A));
-      PetscCall(KSP_MatMult(ksp, A, v[GV_P], v[GV_S]));
-      PetscCall(KSP_PCApply(ksp, v[GV_S], v[GV_Q]));
-      PetscCall(KSP_MatMult(ksp, A, v[GV_Q], v[GV_Z]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_P], v[GV_S]));
+      PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_Q], v[GV_Z]));
       PetscCall(FreshDots(ksp, loc));
       pipe->truenow = PETSC_TRUE;
     }

@@ -424,10 +424,10 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 
     if (st.first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
     else {
-      PetscCall(KSP_MatMult(ksp, A, X, UV(0)));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, X, UV(0)));
       PetscCall(VecAYPX(UV(0), -1.0, B));
     }
-    PetscCall(KSP_PCApply(ksp, UV(0), ZV(0)));
+    PetscCall(KSPPipePCApplyLoop_Private(ksp, UV(0), ZV(0)));
     w[0] = ZV(0);
     w[1] = UV(0);
     PetscCall(LocalDots(UV(0), 2, w, ZV(0), loc)); /* w = {z, r}: RS_RZ, RS_RR, then (z,z) RS_ZZ */

@@ -372,6 +372,7 @@ PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt n
   }
   part = Thr.part;
   (void)nt;
+  PetscCall(PetscLogEventBegin(PIPEKSP_VecPass, 0, 0, 0, 0));
 #if defined(PIPEKSP_HAVE_OPENMP)
   #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
 #endif
@@ -382,5 +383,6 @@ PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt n
   for (PetscInt k = 0; k < nd; k++) d[k] = 0;
   for (PetscInt b = 0; b < nb; b++)
     for (PetscInt k = 0; k < nd; k++) d[k] += part[b * nd + k];
+  PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

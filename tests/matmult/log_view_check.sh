@@ -1,6 +1,7 @@
 #!/bin/sh
 # -log_view's MatMult row must count every SpMV of our solvers as it does for PETSc's cg (our poll-point
-# SpMV is logged as MatMult with PipeMatMult nested in it), and -pipeksp_spmv_chunk must be a real option:
+# SpMV is logged as MatMult with PipeMatMult nested in it), the fused vector pass of each iteration must show
+# as PipeVecPass, and -pipeksp_spmv_chunk must be a real option:
 # listed by -help with its setter, honoured, and shown by -ksp_view.
 # usage: log_view_check.sh <mpiexec> <ex1>
 set -u
@@ -14,8 +15,12 @@ for k in cg pipecg pipegv pipegropp chrongear; do
   its=$(echo "$out" | sed -n 's/.*converged after \([0-9]*\) iterations.*/\1/p')
   mm=$(echo "$out" | awk '$1 == "MatMult" { print $2; exit }')
   pm=$(echo "$out" | awk '$1 == "PipeMatMult" { print $2; exit }')
+  vp=$(echo "$out" | awk '$1 == "PipeVecPass" { print $2; exit }')
   [ -n "$its" ] && [ -n "$mm" ] || { echo "FAILED: $k: no iteration count or no MatMult row"; echo "$out" | tail -20; bad=1; continue; }
-  echo "$k: $its iterations, MatMult $mm, PipeMatMult ${pm:-0}"
+  echo "$k: $its iterations, MatMult $mm, PipeMatMult ${pm:-0}, PipeVecPass ${vp:-0}"
+  case $k in pipegv | pipegropp | chrongear)
+    [ "${vp:-0}" -ge "$its" ] || { echo "FAILED: $k: PipeVecPass ${vp:-0} below its $its iterations (one fused pass each)"; bad=1; } ;;
+  esac
   eval "its_$k=$its mm_$k=$mm pm_$k=${pm:-0}"
 done
 awk -v c="${its_cg:-0} ${mm_cg:-0}" -v l="pipegv ${its_pipegv:-0} ${mm_pipegv:-0} ${pm_pipegv:-0}
