@@ -8,15 +8,25 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   -bench_order <shuffle|rotate|fixed> : order of the configurations in each repetition (shuffle)\n\
   -bench_seed <s>      : seed of the shuffle (1); printed with every repetition's order\n\
   -bench_warmup <n>    : untimed solves of every configuration before the first timed one (1)\n\
+  -bench_base <label>  : configuration the paired ratios compare with (default: the first)\n\
+  A configuration's options may also hold -pipeksp_threads <t> and -pipeksp_spmv_schedule <s> (its own\n\
+  thread count and schedule; the others keep the launch's) and -bench_ranks 1: it then runs on rank 0\n\
+  alone (PETSC_COMM_SELF, its own copy of the cube) while the other ranks sleep, so a hybrid layout\n\
+  (1 rank x t threads) and flat MPI (all ranks x 1 thread) share one launch, the same cores and the same\n\
+  minutes. Launch with --bind-to none so that rank 0's threads may use the sleeping ranks' cores.\n\
+  -bench_settle_ms <ms> : after a solve on rank 0 alone, rank 0 sleeps this long before the next\n\
+                         configuration (20), so that its idle OpenMP threads stop spinning first\n\
   plus -cube_* options. Prints one CSV line per solve: tag,label,rep,its,seconds,seconds_per_it,\n\
   red_model_s,red_exposed_s,hidden,ok,pos (red_*: reduction latency the emulator modelled / left exposed,\n\
   summed over ranks; hidden = 1 - exposed/model, -1 without the emulator; pos: place of the solve in its\n\
   repetition). Lines starting with # give the seed, each repetition's order, and at the end every\n\
-  configuration's median and IQR of seconds per iteration and the check that configurations with identical\n\
-  options agree within that noise band. A configuration whose set-up fails is reported as FAILED and skipped.\n";
+  configuration's median and IQR of seconds per iteration, its paired ratio to the base (median and IQR\n\
+  over repetitions of the ratio of its solve to the base's solve of the same repetition), and the check\n\
+  that configurations with identical options agree within the noise band. A configuration whose set-up fails is reported as FAILED and skipped.\n";
 
 #include <pipeksp.h>
 #include <dlfcn.h>
+#include <time.h>
 
 #define MAXCFG 32
 
@@ -88,24 +98,52 @@ static PetscErrorCode PrefixOptions(const char *opts, const char *prefix, char *
   PetscFunctionReturn(0);
 }
 
+/* wait for every rank without spinning: the ranks that sit out a configuration run on rank 0 alone must
+   leave their cores to its threads (Open MPI's MPI_Barrier busy-polls) */
+static PetscErrorCode SleepyBarrier(MPI_Comm comm)
+{
+  MPI_Request     req;
+  int             done = 0;
+  struct timespec ts   = {0, 1000000}; /* 1 ms: a wake-up costs the solving threads a few us of a core */
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibarrier(comm, &req));
+  for (;;) {
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    if (done) break;
+    nanosleep(&ts, NULL);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the valid entries (> 0) of v[0..n-1] into w; returns their count */
+static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
+{
+  PetscInt k = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (v[i] > 0) w[k++] = v[i];
+  return k;
+}
+
 int main(int argc, char **argv)
 {
-  PipeKSPCube   cube;
-  Mat           A;
-  Vec           b, x;
-  KSP           ksp[MAXCFG];
-  PetscLogStage stage[MAXCFG];
-  char          cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048];
-  PetscBool     flg, failed[MAXCFG];
-  PetscInt      reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt[MAXCFG];
-  PetscInt      seed = 1;
-  BenchOrder    order = ORDER_SHUFFLE;
-  unsigned long long state;
-  PetscReal    *spi; /* [cfg * reps + rep]: seconds per iteration, rank 0 */
-  PetscReal     check = 1e-3;
-  EmuStatsFn    emustats;
-  PetscMPIInt   rank;
-  FILE         *fp;
+  PipeKSPCube         cube, scube = NULL;
+  Mat                 A, sA = NULL;
+  Vec                 b, x, sb = NULL, sx = NULL;
+  KSP                 ksp[MAXCFG];
+  PetscLogStage       stage[MAXCFG];
+  char                cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
+  PetscBool           flg, failed[MAXCFG], alone[MAXCFG];
+  PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], csched[MAXCFG], ib = 0;
+  PetscInt            seed = 1, settle = 20;
+  PipeKSPScheduleType sched0 = PIPEKSP_SCHEDULE_DYNAMIC;
+  BenchOrder          order = ORDER_SHUFFLE;
+  unsigned long long  state;
+  PetscReal          *spi, *w; /* spi[cfg * reps + rep]: seconds per iteration on rank 0, 0 where none */
+  PetscReal           check = 1e-3;
+  EmuStatsFn          emustats;
+  PetscMPIInt         rank, size;
+  FILE               *fp;
 
   /* the thread progress policy needs MPI_THREAD_MULTIPLE */
   PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
@@ -113,18 +151,26 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_config", cfgfile, sizeof(cfgfile), &flg));
   PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Give the configurations with -bench_config <file> (lines \"label|options\")");
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_reps", &reps, NULL));
   PetscCheck(reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_reps %" PetscInt_FMT " must be >= 1", reps);
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_tag", tag, sizeof(tag), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_base", base, sizeof(base), NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bench_check", &check, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_seed", &seed, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_warmup", &warmup, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_settle_ms", &settle, NULL));
+  PetscCheck(settle >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_settle_ms %" PetscInt_FMT " must be >= 0", settle);
   PetscCheck(warmup >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_warmup %" PetscInt_FMT " must be >= 0", warmup);
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_order", BenchOrders, (PetscEnum *)&order, NULL));
   state = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
+  /* the launch's hybrid settings, which configurations without their own get back */
+  PetscCall(PipeKSPThreadsSetFromOptions(PETSC_COMM_WORLD));
+  PetscCall(PipeKSPGetThreads(&nt0));
+  PetscCall(PipeKSPGetSpMVSchedule(&sched0));
 
   PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
   PetscCall(PipeKSPCubeSetFromOptions(cube));
@@ -137,31 +183,60 @@ int main(int argc, char **argv)
   fp = fopen(cfgfile, "r");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open -bench_config %s", cfgfile);
   while (fgets(line, sizeof(line), fp)) {
-    char *bar = strchr(line, '|'), *nl = strchr(line, '\n');
+    char     *bar = strchr(line, '|'), *nl = strchr(line, '\n');
+    PetscInt  ranks = 0;
+    PetscBool same;
+
     if (nl) *nl = 0;
     if (!bar || line[0] == '#') continue;
     PetscCheck(ncfg < MAXCFG, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "At most %d configurations in %s", MAXCFG, cfgfile);
     *bar = 0;
     PetscCall(PetscStrncpy(label[ncfg], line, sizeof(label[ncfg])));
     PetscCall(PetscStrncpy(opts[ncfg], bar + 1, sizeof(opts[ncfg])));
+    PetscCall(PetscStrcmp(label[ncfg], base, &same));
+    if (same) ib = ncfg;
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "b%" PetscInt_FMT "_", ncfg));
     PetscCall(PrefixOptions(bar + 1, prefix, popts, sizeof(popts)));
     PetscCall(PetscOptionsInsertString(NULL, popts));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp[ncfg]));
-    PetscCall(KSPSetOptionsPrefix(ksp[ncfg], prefix));
-    PetscCall(KSPSetOperators(ksp[ncfg], A, A));
-    /* a solver that cannot be set up (e.g. not built yet) is skipped, not fatal */
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
-    PetscCall(PetscPopErrorHandler());
+    /* the configuration's own layout */
+    cthreads[ncfg] = nt0;
+    csched[ncfg]   = (PetscInt)sched0;
+    PetscCall(PetscOptionsGetInt(NULL, prefix, "-pipeksp_threads", &cthreads[ncfg], NULL));
+    PetscCall(PetscOptionsGetEnum(NULL, prefix, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, (PetscEnum *)&csched[ncfg], NULL));
+    PetscCall(PetscOptionsGetInt(NULL, prefix, "-bench_ranks", &ranks, NULL));
+    PetscCheck(ranks == 0 || ranks == 1 || ranks == size, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: -bench_ranks %" PetscInt_FMT " must be 1 or all %d ranks", label[ncfg], ranks, size);
+    alone[ncfg] = (PetscBool)(ranks == 1 && size > 1);
+    PetscCall(PipeKSPSetThreads(cthreads[ncfg]));
+    PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)csched[ncfg]));
+    ksp[ncfg] = NULL;
+    if (alone[ncfg] && !scube && !rank) { /* rank 0's own copy of the whole cube */
+      PetscCall(PipeKSPCubeCreate(PETSC_COMM_SELF, &scube));
+      PetscCall(PipeKSPCubeSetFromOptions(scube));
+      PetscCall(PipeKSPCubeSetUp(scube));
+      PetscCall(PipeKSPCubeGetMatrix(scube, &sA));
+      PetscCall(PipeKSPCubeGetRHS(scube, &sb));
+      PetscCall(VecDuplicate(sb, &sx));
+    }
+    failed[ncfg] = PETSC_FALSE;
+    if (!alone[ncfg] || !rank) {
+      PetscCall(KSPCreate(alone[ncfg] ? PETSC_COMM_SELF : PETSC_COMM_WORLD, &ksp[ncfg]));
+      PetscCall(KSPSetOptionsPrefix(ksp[ncfg], prefix));
+      PetscCall(KSPSetOperators(ksp[ncfg], alone[ncfg] ? sA : A, alone[ncfg] ? sA : A));
+      /* a solver that cannot be set up (e.g. not built yet) is skipped, not fatal */
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
+      PetscCall(PetscPopErrorHandler());
+    }
+    if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
     if (failed[ncfg]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,FAILED set-up\n", tag, label[ncfg]));
     PetscCall(PetscLogStageRegister(label[ncfg], &stage[ncfg]));
     ncfg++;
   }
   fclose(fp);
-  PetscCall(PetscCalloc1(ncfg * reps + 1, &spi));
-  PetscCall(PetscArrayzero(nt, MAXCFG));
+  PetscCall(PetscCalloc2(ncfg * reps + 1, &spi, reps + 1, &w));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# order %s, seed %" PetscInt_FMT ", %" PetscInt_FMT " untimed warm-up solve(s) of every configuration first\n", BenchOrders[order], seed, warmup));
+  for (i = 0; i < ncfg; i++)
+    if (alone[i]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s: rank 0 alone, %" PetscInt_FMT " thread(s), schedule %s; the other %d rank(s) sleep\n", label[i], cthreads[i], PipeKSPScheduleTypes[csched[i]], size - 1));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# tag,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos\n"));
 
   /* repetition -1 .. -warmup: warm-up (caches, first-touch pages, the auto policy's probe, thread start) */
@@ -173,24 +248,38 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
     }
     for (k = 0; k < ncfg; k++) {
-      double             s0[8] = {0}, s1[8] = {0}, loc[2], glob[2] = {0, 0}, t0, t1, tloc, tmax = 0;
-      PetscInt           its;
-      PetscReal          err;
-      KSPConvergedReason reason;
-      PetscErrorCode     ierr;
+      double             s0[8] = {0}, s1[8] = {0}, loc[2], glob[2] = {0, 0}, t0 = 0, t1 = 0, tloc, tmax = 0;
+      PetscInt           its = 0;
+      PetscReal          err = 0;
+      KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+      PetscErrorCode     ierr = 0;
+      PetscBool          solver;
 
       i = perm[k];
       if (failed[i]) continue;
-      PetscCall(VecZeroEntries(x));
+      solver = (PetscBool)(!alone[i] || !rank);
+      PetscCall(PipeKSPSetThreads(cthreads[i]));
+      PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)csched[i]));
+      if (solver) PetscCall(VecZeroEntries(alone[i] ? sx : x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
       if (emustats) emustats(s0);
       PetscCall(PetscLogStagePush(stage[i]));
-      t0 = MPI_Wtime();
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = KSPSolve(ksp[i], b, x);
-      PetscCall(PetscPopErrorHandler());
-      t1 = MPI_Wtime();
+      if (solver) {
+        t0 = MPI_Wtime();
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = KSPSolve(ksp[i], alone[i] ? sb : b, alone[i] ? sx : x);
+        PetscCall(PetscPopErrorHandler());
+        t1 = MPI_Wtime();
+      }
       PetscCall(PetscLogStagePop());
+      if (alone[i]) {
+        if (!rank && settle) { /* libgomp's idle threads spin for about 7 ms here: not into the next solve */
+          struct timespec ts = {(time_t)(settle / 1000), (long)(settle % 1000) * 1000000L};
+          nanosleep(&ts, NULL);
+        }
+        PetscCall(SleepyBarrier(PETSC_COMM_WORLD));
+        PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+      }
       if (ierr) {
         failed[i] = PETSC_TRUE;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,FAILED solve (error %d)\n", tag, label[i], (int)ierr));
@@ -205,32 +294,51 @@ int main(int argc, char **argv)
       /* MPI_Reduce: not emulated, so the bookkeeping adds no latency */
       PetscCallMPI(MPI_Reduce(&tloc, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, PETSC_COMM_WORLD));
       PetscCallMPI(MPI_Reduce(loc, glob, 2, MPI_DOUBLE, MPI_SUM, 0, PETSC_COMM_WORLD));
-      PetscCall(KSPGetIterationNumber(ksp[i], &its));
-      PetscCall(KSPGetConvergedReason(ksp[i], &reason));
-      PetscCall(PipeKSPCubeComputeError(cube, x, &err));
-      if (its) spi[i * reps + nt[i]++] = tmax / its;
+      if (solver) {
+        PetscCall(KSPGetIterationNumber(ksp[i], &its));
+        PetscCall(KSPGetConvergedReason(ksp[i], &reason));
+        PetscCall(PipeKSPCubeComputeError(alone[i] ? scube : cube, alone[i] ? sx : x, &err));
+      }
+      if (its) spi[i * reps + r] = tmax / its;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d,%" PetscInt_FMT "\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1],
                             emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
     }
   }
+  PetscCall(PipeKSPSetThreads(nt0));
+  PetscCall(PipeKSPSetSpMVSchedule(sched0));
 
-  /* the noise band of each configuration, and configurations with identical options must agree within it */
+  /* the noise band of each configuration, the paired ratios, and configurations with identical options
+     must agree within the band */
   if (!rank) {
     PetscReal q1[MAXCFG], med[MAXCFG], q3[MAXCFG];
+    PetscInt  nv[MAXCFG];
     for (i = 0; i < ncfg; i++) {
       q1[i] = med[i] = q3[i] = 0;
-      if (!nt[i]) continue;
-      q1[i]  = Quartile(spi + i * reps, nt[i], 0.25);
-      med[i] = Quartile(spi + i * reps, nt[i], 0.5);
-      q3[i]  = Quartile(spi + i * reps, nt[i], 0.75);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s,%s: median %.1f us/it, IQR %.1f us/it (%.1f%%), %" PetscInt_FMT " repetitions\n", tag, label[i], 1e6 * med[i], 1e6 * (q3[i] - q1[i]), med[i] > 0 ? 100 * (q3[i] - q1[i]) / med[i] : 0.0, nt[i]));
+      nv[i]                  = Valid(spi + i * reps, reps, w);
+      if (!nv[i]) continue;
+      q1[i]  = Quartile(w, nv[i], 0.25);
+      med[i] = Quartile(w, nv[i], 0.5);
+      q3[i]  = Quartile(w, nv[i], 0.75);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s,%s: median %.1f us/it, IQR %.1f us/it (%.1f%%), %" PetscInt_FMT " repetitions\n", tag, label[i], 1e6 * med[i], 1e6 * (q3[i] - q1[i]), med[i] > 0 ? 100 * (q3[i] - q1[i]) / med[i] : 0.0, nv[i]));
+    }
+    /* the ratio of two solves of one repetition, seconds apart: the machine's drift over the run cancels */
+    for (i = 0; i < ncfg; i++) {
+      PetscInt  m = 0;
+      PetscReal p1, p3;
+      if (i == ib) continue;
+      for (r = 0; r < reps; r++)
+        if (spi[i * reps + r] > 0 && spi[ib * reps + r] > 0) w[m++] = spi[i * reps + r] / spi[ib * reps + r];
+      if (!m) continue;
+      p1 = Quartile(w, m, 0.25);
+      p3 = Quartile(w, m, 0.75);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# paired %s,%s/%s: median %.4f, IQR %.4f [%.4f, %.4f], %" PetscInt_FMT " repetitions\n", tag, label[i], label[ib], Quartile(w, m, 0.5), p3 - p1, p1, p3, m));
     }
     for (i = 0; i < ncfg; i++)
       for (k = i + 1; k < ncfg; k++) {
         PetscBool same;
         PetscReal band, ratio;
         PetscCall(PetscStrcmp(opts[i], opts[k], &same));
-        if (!same || !nt[i] || !nt[k] || med[i] <= 0) continue;
+        if (!same || !nv[i] || !nv[k] || med[i] <= 0) continue;
         /* band: the larger relative IQR of the two (at least 1%: a quiet machine gives tiny IQRs) */
         band  = PetscMax(0.01, PetscMax((q3[i] - q1[i]) / med[i], (q3[k] - q1[k]) / med[k]));
         ratio = med[k] / med[i];
@@ -240,10 +348,12 @@ int main(int argc, char **argv)
                                                              : "agree"));
       }
   }
-  PetscCall(PetscFree(spi));
+  PetscCall(PetscFree2(spi, w));
   for (i = 0; i < ncfg; i++) PetscCall(KSPDestroy(&ksp[i]));
   PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&sx));
   PetscCall(PipeKSPCubeDestroy(&cube));
+  if (scube) PetscCall(PipeKSPCubeDestroy(&scube));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,29 +1,35 @@
 #!/bin/bash
 # Hybrid MPI+OpenMP benchmark: per-iteration time of pipegv on the GeoFEM/Cube as
-#   hyb-static / hyb-dynamic : 1 rank x 2 threads (-pipeksp_threads 2, SpMV schedule static / dynamic)
+#   hyb-static / hyb-dynamic : 1 rank x 2 threads (SpMV schedule static / dynamic)
 #   hyb-blocks               : the same, dynamic, asddic only, with -pc_asddic_local_blocks 2 (each
 #                              thread sweeps its own block in RCM order) instead of the default CM-RCM colours
-#   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours)
+#   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours): the base of every ratio
 #   cg, pipecg               : PETSc's own on 2 ranks x 1 thread
-# as ratios to flat-pipegv, for asddic and jacobi; then, under the reduction-latency EMULATOR at P_sim
-# (EMULATED, see bench/README.md), flat 2x1 against hybrid 2x2 and 1x2; then the SpMV's GB/s against a
-# STREAM triad measured in the same process, for 1 and 2 threads (bench/hybrid_bandwidth.c). Not a timed test: a benchmark to run by hand.
+# for asddic and jacobi, without and with the reduction-latency EMULATOR at P_sim (EMULATED, see
+# bench/README.md); then the SpMV's GB/s against a STREAM triad measured in the same process, for 1 and
+# 2 threads (bench/hybrid_bandwidth.c). Not a timed test: a benchmark to run by hand.
 #
-# Different layouts need different launches, so "one run" is one invocation of this script: the
-# launches are interleaved in an order rotated every round, and each launch solves -bench_reps times.
-# The report gives, beside the ratio of medians over the run, a paired ratio (median and IQR over rounds
-# of the ratio of one round's medians: this VM's speed drifts over minutes) and, under the emulator,
-# the exposed reduction latency per rank and iteration.
+# One launch per (cube, PC, P_sim) holds every layout: 2 ranks with --bind-to none; the flat
+# configurations run on both, the hybrid ones on rank 0 alone with 2 threads while rank 1 sleeps
+# (bench_cube's -bench_ranks 1; after each such solve rank 0 waits until its idle OpenMP threads have
+# stopped spinning). Each repetition solves every configuration once, in a seeded shuffled order, so a
+# hybrid solve and the flat one it is compared with ran within a second or two of each other on the same
+# cores. A launch's ratios still move by a few per cent from one launch to the next (where its pages and
+# threads land), so every case is launched HYB_LAUNCHES times, minutes apart. The report gives, per
+# configuration, the median [IQR] of the per-repetition ratios to flat-pipegv over all launches, the
+# distribution-free 95% confidence interval of that median (order statistics), the range of the launches'
+# own medians, and, under the emulator, the exposed reduction latency per rank and iteration.
 # Every solve is a fixed number of iterations (-ksp_max_it, convergence test skipped), so the 'ok'
 # column of bench_cube (error vs exact solution) is 0 by design; iteration identity between 1 and 2
-# threads is checked by tests/threads.
+# threads is checked by tests/ex16.
 #
 # usage: bash bench/hybrid.sh <builddir>
-# environment [default]: HYB_SIZES ["33 65"], HYB_PCS ["asddic jacobi"], HYB_ROUNDS [3], HYB_ROUNDS_65 [2],
-#   HYB_REPS [3] solves per launch, HYB_ITS [30], HYB_PSIM [4096] (empty: skip the emulated part),
-#   HYB_EMU_N [33], HYB_BW_N [65] (empty: skip the bandwidth part),
-#   HYB_SMALL ["13 17"] small cubes (strong scaling: the reduction is a large part of an iteration), timed
-#   with and without the emulator, 1x2 against flat 2x1, HYB_ITS_SMALL [100] iterations (empty: skip)
+# environment [default]: HYB_SIZES ["33 65"], HYB_PCS ["asddic jacobi"], HYB_LAUNCHES [3] launches of every
+#   case, HYB_REPS [10] repetitions per launch, HYB_REPS_65 [5] at 65^3, HYB_ITS [50] iterations per solve,
+#   HYB_ITS_65 [30], HYB_PSIM [4096] (empty: no emulated part), HYB_EMU_SIZES ["33"] cubes timed under the
+#   emulator, HYB_BW_N [65] (empty: skip the bandwidth part), HYB_SMALL ["13 17"] small cubes (strong
+#   scaling: the reduction is a large part of an iteration), timed with and without the emulator,
+#   HYB_ITS_SMALL [200], HYB_REPS_SMALL [15], HYB_SEED [1] (launch k uses HYB_SEED + k)
 set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,15 +37,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd) || exit 2
 sizes=${HYB_SIZES:-"33 65"}
 pcs=${HYB_PCS:-"asddic jacobi"}
-rounds=${HYB_ROUNDS:-3}
-rounds65=${HYB_ROUNDS_65:-2}
-reps=${HYB_REPS:-3}
-its=${HYB_ITS:-30}
+launches=${HYB_LAUNCHES:-3}
+reps=${HYB_REPS:-10}
+reps65=${HYB_REPS_65:-5}
+its=${HYB_ITS:-50}
+its65=${HYB_ITS_65:-30}
 psim=${HYB_PSIM-4096}
-emun=${HYB_EMU_N:-33}
+emusizes=${HYB_EMU_SIZES-33}
 bwn=${HYB_BW_N-65}
 small=${HYB_SMALL-"13 17"}
-itssmall=${HYB_ITS_SMALL:-100}
+itssmall=${HYB_ITS_SMALL:-200}
+repssmall=${HYB_REPS_SMALL:-15}
+seed=${HYB_SEED:-1}
 drv=$build/bench/bench_cube
 emu=$build/libpipeksp_emu.so
 bwx=$build/bench/hybrid_bandwidth
@@ -48,114 +57,111 @@ out=$here/results
 mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 csv=$out/hybrid_$stamp.csv
+log=$out/hybrid_$stamp.log
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "layout,n,pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,ranks,round" > "$csv"
+echo "launch,n,pc,psim,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos" > "$csv"
 echo "PipeKSP hybrid benchmark: $(nproc) cores (shared: timings are noisy), started $(date -u +%H:%M:%SZ)"
-echo "  cube sizes {$sizes}, PCs {$pcs}, $its iterations per solve, $reps solves per launch"
+echo "  cube sizes {$sizes}, PCs {$pcs}, $its iterations per solve ($its65 at 65^3); small cubes {$small}, $itssmall iterations; $launches launches of every case"
 
-common="-ksp_max_it $its -ksp_convergence_test skip -ksp_norm_type unpreconditioned"
-pcopts() { case $1 in asddic) echo "-pc_type asddic" ;; *) echo "-pc_type $1" ;; esac; }
-
-# one launch: layout name, ranks, threads, schedule, n, pc, psim, config lines...
+# one launch: n pc psim its reps; every layout in it ($L: the launch's number)
 launch() {
-  local lay=$1 np=$2 nt=$3 sch=$4 n=$5 pc=$6 P=$7
-  shift 7
-  printf '%s\n' "$@" > "$tmp/cfg"
+  local n=$1 pc=$2 P=$3 it=$4 R=$5 t0 c hyb="-bench_ranks 1 -pipeksp_threads 2"
+  c="-pc_type $pc -ksp_max_it $it -ksp_convergence_test skip -ksp_norm_type unpreconditioned"
+  {
+    echo "flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $c"
+    echo "cg|-ksp_type cg $c"
+    echo "pipecg|-ksp_type pipecg $c"
+    echo "hyb-static|$hyb -pipeksp_spmv_schedule static -ksp_type pipegv -ksp_pipe_progress poll $c"
+    echo "hyb-dynamic|$hyb -pipeksp_spmv_schedule dynamic -ksp_type pipegv -ksp_pipe_progress poll $c"
+    [ "$pc" = asddic ] && echo "hyb-blocks|$hyb -pipeksp_spmv_schedule dynamic -ksp_type pipegv -ksp_pipe_progress poll $c -pc_asddic_local_blocks 2"
+  } > "$tmp/cfg"
   local emuenv=()
   [ "$P" != 1 ] && emuenv=(-x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US=3 -x PIPEKSP_EMU_JITTER_US=0.5 -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_SELF=1)
-  mpiexec --bind-to none -n "$np" -x OMP_NUM_THREADS="$nt" "${emuenv[@]}" "$drv" -bench_config "$tmp/cfg" -bench_reps "$reps" \
-    -bench_tag "$lay,$n,$pc,$P" -cube_n "$n" -pipeksp_threads "$nt" -pipeksp_spmv_schedule "$sch" 2>&1 |
-    grep -E "^$lay,$n,$pc,$P,[^,]+,[0-9]+," | cut -d, -f1-11 | sed "s/\$/,$np,$r/" >> "$csv"
+  t0=$(date +%s)
+  # -pipeksp_threads_min_rows 5000: the default of a real 1 x 2 launch, whose threads have the 2 cores
+  mpiexec --bind-to none -n 2 -x OMP_NUM_THREADS=1 -x OMPI_MCA_mpi_yield_when_idle=1 "${emuenv[@]}" "$drv" -bench_config "$tmp/cfg" -bench_reps "$R" \
+    -bench_seed $((seed + L)) -bench_tag "$L,$n,$pc,$P" -cube_n "$n" -pipeksp_threads_min_rows 5000 > "$tmp/out" 2>&1
+  cat "$tmp/out" >> "$log"
+  grep -E "^$L,$n,$pc,$P,[^,]+,[0-9]+," "$tmp/out" >> "$csv"
+  grep -E "FAILED|ERROR|DISAGREE" "$tmp/out" | sed 's/^/  /'
+  local what="P_sim=$P (EMULATED)"
+  [ "$P" = 1 ] && what="no emulation"
+  echo "  launch $L, n=$n $pc $what: $R repetitions of $it iterations, $(($(date +%s) - t0)) s"
 }
 
-run_set() { # n pc psim rounds layouts...
-  local n=$1 pc=$2 P=$3 R=$4
-  shift 4
-  local lays=("$@") k r blk=()
-  for ((r = 0; r < R; r++)); do
-    for ((k = 0; k < ${#lays[@]}; k++)); do
-      local L=${lays[$(((k + r) % ${#lays[@]}))]} pco
-      pco="$(pcopts "$pc") $common"
-      blk=()
-      [ "$pc" = asddic ] && blk=("hyb-blocks|-ksp_type pipegv -ksp_pipe_progress poll $pco -pc_asddic_local_blocks 2")
-      case $L in
-        hyb-static) launch hyb-static 1 2 static "$n" "$pc" "$P" "hyb-static|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
-        hyb-dynamic) launch hyb-dynamic 1 2 dynamic "$n" "$pc" "$P" "hyb-dynamic|-ksp_type pipegv -ksp_pipe_progress poll $pco" "${blk[@]}" ;;
-        hyb2x2) launch hyb2x2 2 2 dynamic "$n" "$pc" "$P" "hyb2x2-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" "${blk[@]/#hyb-blocks/hyb2x2-blocks}" ;;
-        flat) launch flat 2 1 dynamic "$n" "$pc" "$P" "flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" "cg|-ksp_type cg $pco" "pipecg|-ksp_type pipecg $pco" ;;
-        flatpg) launch flat 2 1 dynamic "$n" "$pc" "$P" "flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $pco" ;;
-      esac
+for ((L = 1; L <= launches; L++)); do
+  for n in $sizes; do
+    R=$reps I=$its
+    [ "$n" -ge 65 ] && R=$reps65 I=$its65
+    for pc in $pcs; do launch "$n" "$pc" 1 "$I" "$R"; done
+  done
+  if [ -n "$psim" ]; then
+    for n in $emusizes; do
+      for pc in $pcs; do launch "$n" "$pc" "$psim" "$its" "$reps"; done
     done
-  done
-}
-
-for n in $sizes; do
-  R=$rounds
-  [ "$n" -ge 65 ] && R=$rounds65
-  for pc in $pcs; do
-    t0=$(date +%s)
-    run_set "$n" "$pc" 1 "$R" hyb-static hyb-dynamic flat
-    echo "  n=$n $pc (no emulation): $(($(date +%s) - t0)) s"
-  done
-done
-if [ -n "$psim" ]; then
-  for pc in $pcs; do
-    t0=$(date +%s)
-    run_set "$emun" "$pc" "$psim" "$rounds" hyb-dynamic hyb2x2 flatpg
-    echo "  n=$emun $pc EMULATED P_sim=$psim: $(($(date +%s) - t0)) s"
-  done
-fi
-if [ -n "$small" ]; then
-  # below the floor of both PCs (asddic reaches it after about 170 iterations at 13^3 and 17^3)
-  common="-ksp_max_it $itssmall -ksp_convergence_test skip -ksp_norm_type unpreconditioned"
+  fi
   for n in $small; do
     for pc in $pcs; do
-      t0=$(date +%s)
-      run_set "$n" "$pc" 1 "$rounds" hyb-dynamic flatpg
-      [ -n "$psim" ] && run_set "$n" "$pc" "$psim" "$rounds" hyb-dynamic flatpg
-      echo "  n=$n $pc small, $itssmall iterations, P_sim 1${psim:+ and EMULATED $psim}: $(($(date +%s) - t0)) s"
+      launch "$n" "$pc" 1 "$itssmall" "$repssmall"
+      [ -n "$psim" ] && launch "$n" "$pc" "$psim" "$itssmall" "$repssmall"
     done
   done
-fi
+done
 
 /usr/bin/python3 - "$csv" <<'EOF'
-import csv, sys, statistics as st
+import csv, math, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
-def q(v):
+def quart(v):
     v = sorted(v)
     if len(v) < 2: return v[0], 0.0
-    qs = st.quantiles(v, n=4, method="inclusive")
-    return st.median(v), qs[2] - qs[0]
-groups, exposed, rounds = {}, {}, {}
+    q = st.quantiles(v, n=4, method="inclusive")
+    return st.median(v), q[2] - q[0]
+def median_ci(v):
+    # distribution-free 95% interval of the median: order statistics k..n+1-k of the sorted sample,
+    # with k the largest for which P(Binomial(n, 1/2) < k) <= 0.025
+    v, n = sorted(v), len(v)
+    k, cum = 0, 0.0
+    while True:
+        p = math.comb(n, k) / 2.0 ** n
+        if cum + p > 0.025: break
+        cum += p
+        k += 1
+    return (v[k - 1], v[n - k]) if k >= 1 else (float("nan"), float("nan"))
+spi, exp_ = {}, {}
 for r in rows:
-    key, t = (r["n"], r["pc"], r["psim"]), float(r["seconds_per_it"])
-    groups.setdefault(key, {}).setdefault(r["label"], []).append(t)
-    rounds.setdefault(key, {}).setdefault(r["label"], {}).setdefault(r["round"], []).append(t)
-    # the emulator's exposed reduction latency, summed over ranks: per rank and iteration
-    exposed.setdefault(key, {}).setdefault(r["label"], []).append(float(r["red_exposed_s"]) / (int(r["ranks"]) * max(1, int(r["its"]))))
-def paired(key, lab):
-    # this VM's speed drifts over minutes: the ratio of the two medians of one round (launched one after
-    # another, seconds apart) cancels the drift that a ratio of medians over the whole run keeps
-    g, b = rounds[key][lab], rounds[key].get("flat-pipegv", {})
-    return q([st.median(g[k]) / st.median(b[k]) for k in g if k in b] or [float("nan")])
-print("\nper-iteration time, median [IQR] over all solves; ratio = median / median(flat-pipegv); paired = median [IQR]")
-print("over rounds of the ratio of the round's medians (launched one after another)  (P_sim > 1: EMULATED latency;")
-print("exposed = median reduction latency per rank and iteration that the emulator modelled after a wait began)")
-print("%-4s %-7s %-6s %-15s %6s %12s %10s %7s %16s %11s" % ("n", "pc", "P_sim", "label", "solves", "s/it", "IQR", "ratio", "paired [IQR]", "exposed us"))
-for (n, pc, P), g in groups.items():
-    base = st.median(g["flat-pipegv"]) if "flat-pipegv" in g else None
-    for lab in ["hyb-static", "hyb-dynamic", "hyb-blocks", "hyb2x2-pipegv", "hyb2x2-blocks", "flat-pipegv", "cg", "pipecg"]:
-        if lab not in g: continue
-        m, iqr = q(g[lab])
-        pm, piqr = paired((n, pc, P), lab)
-        ex = "%11.2f" % (1e6 * st.median(exposed[(n, pc, P)][lab])) if P != "1" else "%11s" % "-"
-        print("%-4s %-7s %-6s %-15s %6d %12.4e %10.2e %7.3f %7.3f [%6.3f] %s" % (n, pc, P, lab, len(g[lab]), m, iqr, m / base if base else float("nan"), pm, piqr, ex))
+    key, lab, rep = (r["n"], r["pc"], r["psim"]), r["label"], (r["launch"], int(r["rep"]))
+    its = max(1, int(r["its"]))
+    spi.setdefault(key, {}).setdefault(lab, {})[rep] = float(r["seconds_per_it"])
+    ranks = 1 if lab.startswith("hyb") else 2  # the hybrid layouts ran on rank 0 alone
+    exp_.setdefault(key, {}).setdefault(lab, []).append(float(r["red_exposed_s"]) / (ranks * its))
+print("\nper-iteration time; paired = per-repetition ratio to flat-pipegv (both solves of one repetition ran seconds")
+print("apart), over all launches: median [IQR], the 95% confidence interval of that median, and the range of the")
+print("launches' own medians; P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and")
+print("iteration that the emulator modelled after a wait began")
+print("%-4s %-7s %-6s %-12s %5s %9s %6s %15s %16s %14s %8s" % ("n", "pc", "P_sim", "label", "reps", "us/it", "IQR%", "paired [IQR]", "95% CI", "launches", "exposed"))
+order = ["flat-pipegv", "cg", "pipecg", "hyb-static", "hyb-dynamic", "hyb-blocks"]
+for key in spi:
+    n, pc, P = key
+    base = spi[key].get("flat-pipegv", {})
+    for lab in order:
+        if lab not in spi[key]: continue
+        t = spi[key][lab]
+        m, iqr = quart(list(t.values()))
+        ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
+        if lab == "flat-pipegv" or not ratios: pr = "%15s %16s %14s" % ("1", "", "")
+        else:
+            pm, piqr = quart(list(ratios.values()))
+            lo, hi = median_ci(list(ratios.values()))
+            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
+            pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (pm, piqr, lo, hi, min(per), max(per))
+        ex = "%8.2f" % (1e6 * st.median(exp_[key][lab])) if P != "1" else "%8s" % "-"
+        print("%-4s %-7s %-6s %-12s %5d %9.1f %6.1f %s %s" % (n, pc, P, lab, len(t), 1e6 * m, 100 * iqr / m, pr, ex))
 EOF
 
 if [ -n "$bwn" ]; then
   echo
   echo "SpMV bandwidth, 1 rank, cube $bwn^3 (bench/hybrid_bandwidth: triad and SpMV with 1 and 2 threads interleaved in one process):"
-  OMPI_ALLOW_RUN_AS_ROOT=1 mpiexec --bind-to none -n 1 "$bwx" -cube_n "$bwn" -rounds 15 2>&1 | sed 's/^/  /'
+  mpiexec --bind-to none -n 1 "$bwx" -cube_n "$bwn" -rounds 15 2>&1 | sed 's/^/  /'
 fi
-echo "results: $csv (finished $(date -u +%H:%M:%SZ))"
+echo "results: $csv, $log (finished $(date -u +%H:%M:%SZ))"

@@ -60,6 +60,11 @@ foreach(np 2 4)
   set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench smoke passed"
     FAIL_REGULAR_EXPRESSION "bench smoke FAILED;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 120 LABELS emulator)
 endforeach()
+# the driver's layouts (bench/hybrid.sh): hybrid configurations on rank 0 alone, flat ones on both ranks
+add_test(NAME emulator-bench-layouts-2 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_layouts.sh ${PIPEKSP_MPIEXEC}
+  $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:bench_cube>)
+set_tests_properties(emulator-bench-layouts-2 PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench layouts check passed"
+  FAIL_REGULAR_EXPRESSION "bench layouts check FAILED" TIMEOUT 120 LABELS emulator)
 # how blocking point-to-point calls count (PIPEKSP_EMU_P2P), wall clock
 pipeksp_emu_test(wall-p2p-interval-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=interval)
 pipeksp_emu_test(wall-p2p-point-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=point)
