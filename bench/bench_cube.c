@@ -14,6 +14,7 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   alone (PETSC_COMM_SELF, its own copy of the cube) while the other ranks sleep, so a hybrid layout\n\
   (1 rank x t threads) and flat MPI (all ranks x 1 thread) share one launch, the same cores and the same\n\
   minutes. Launch with --bind-to none so that rank 0's threads may use the sleeping ranks' cores.\n\
+  (-da_processors_* options that do not fit one rank fail those configurations.)\n\
   -bench_settle_ms <ms> : after a solve on rank 0 alone, rank 0 sleeps this long before the next\n\
                          configuration (20), so that its idle OpenMP threads stop spinning first\n\
   plus -cube_* options. Prints one CSV line per solve: tag,label,rep,its,seconds,seconds_per_it,\n\
@@ -116,6 +117,28 @@ static PetscErrorCode SleepyBarrier(MPI_Comm comm)
   PetscFunctionReturn(0);
 }
 
+/* rank 0's own copy of the cube for the configurations run on it alone: the same sizes, material, load
+   and matrix type, on PETSC_COMM_SELF (a launch's -da_processors_* that do not fit one rank make it
+   fail, and those configurations are reported FAILED on every rank) */
+static PetscErrorCode SelfCube(PipeKSPCube cube, Mat A, PipeKSPCube *scube)
+{
+  PetscInt  nx, ny, nz;
+  PetscReal E, nu, load;
+  PetscBool sb, b;
+
+  PetscFunctionBegin;
+  PetscCall(PipeKSPCubeGetInfo(cube, &nx, &ny, &nz, &E, &nu, &load));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &sb, MATSEQSBAIJ, MATMPISBAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &b, MATSEQBAIJ, MATMPIBAIJ, ""));
+  PetscCall(PipeKSPCubeCreate(PETSC_COMM_SELF, scube));
+  PetscCall(PipeKSPCubeSetSizes(*scube, nx, ny, nz));
+  PetscCall(PipeKSPCubeSetMaterial(*scube, E, nu));
+  PetscCall(PipeKSPCubeSetLoad(*scube, load));
+  PetscCall(PipeKSPCubeSetMatType(*scube, sb ? MATSBAIJ : b ? MATBAIJ : MATAIJ));
+  PetscCall(PipeKSPCubeSetUp(*scube));
+  PetscFunctionReturn(0);
+}
+
 /* the valid entries (> 0) of v[0..n-1] into w; returns their count */
 static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
 {
@@ -133,9 +156,10 @@ int main(int argc, char **argv)
   KSP                 ksp[MAXCFG];
   PetscLogStage       stage[MAXCFG];
   char                cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
-  PetscBool           flg, failed[MAXCFG], alone[MAXCFG];
-  PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], csched[MAXCFG], ib = 0;
+  PetscBool           flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
+  PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
   PetscInt            seed = 1, settle = 20;
+  PipeKSPScheduleType csched[MAXCFG];
   PipeKSPScheduleType sched0 = PIPEKSP_SCHEDULE_DYNAMIC;
   BenchOrder          order = ORDER_SHUFFLE;
   unsigned long long  state;
@@ -194,37 +218,49 @@ int main(int argc, char **argv)
     PetscCall(PetscStrncpy(label[ncfg], line, sizeof(label[ncfg])));
     PetscCall(PetscStrncpy(opts[ncfg], bar + 1, sizeof(opts[ncfg])));
     PetscCall(PetscStrcmp(label[ncfg], base, &same));
-    if (same) ib = ncfg;
+    if (same) {
+      ib    = ncfg;
+      based = PETSC_TRUE;
+    }
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "b%" PetscInt_FMT "_", ncfg));
     PetscCall(PrefixOptions(bar + 1, prefix, popts, sizeof(popts)));
     PetscCall(PetscOptionsInsertString(NULL, popts));
     /* the configuration's own layout */
     cthreads[ncfg] = nt0;
-    csched[ncfg]   = (PetscInt)sched0;
+    csched[ncfg]   = sched0;
     PetscCall(PetscOptionsGetInt(NULL, prefix, "-pipeksp_threads", &cthreads[ncfg], NULL));
     PetscCall(PetscOptionsGetEnum(NULL, prefix, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, (PetscEnum *)&csched[ncfg], NULL));
     PetscCall(PetscOptionsGetInt(NULL, prefix, "-bench_ranks", &ranks, NULL));
     PetscCheck(ranks == 0 || ranks == 1 || ranks == size, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: -bench_ranks %" PetscInt_FMT " must be 1 or all %d ranks", label[ncfg], ranks, size);
     alone[ncfg] = (PetscBool)(ranks == 1 && size > 1);
     PetscCall(PipeKSPSetThreads(cthreads[ncfg]));
-    PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)csched[ncfg]));
+    PetscCall(PipeKSPSetSpMVSchedule(csched[ncfg]));
     ksp[ncfg] = NULL;
-    if (alone[ncfg] && !scube && !rank) { /* rank 0's own copy of the whole cube */
-      PetscCall(PipeKSPCubeCreate(PETSC_COMM_SELF, &scube));
-      PetscCall(PipeKSPCubeSetFromOptions(scube));
-      PetscCall(PipeKSPCubeSetUp(scube));
-      PetscCall(PipeKSPCubeGetMatrix(scube, &sA));
-      PetscCall(PipeKSPCubeGetRHS(scube, &sb));
-      PetscCall(VecDuplicate(sb, &sx));
+    if (alone[ncfg] && !selftried) { /* rank 0's own copy of the whole cube; its failure is collective */
+      selftried = PETSC_TRUE;
+      if (!rank) {
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        selffailed = SelfCube(cube, A, &scube) ? PETSC_TRUE : PETSC_FALSE;
+        PetscCall(PetscPopErrorHandler());
+        if (selffailed) PetscCall(PipeKSPCubeDestroy(&scube));
+        else {
+          PetscCall(PipeKSPCubeGetMatrix(scube, &sA));
+          PetscCall(PipeKSPCubeGetRHS(scube, &sb));
+          PetscCall(VecDuplicate(sb, &sx));
+        }
+      }
+      PetscCallMPI(MPI_Bcast(&selffailed, 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
     }
-    failed[ncfg] = PETSC_FALSE;
-    if (!alone[ncfg] || !rank) {
+    failed[ncfg] = (PetscBool)(alone[ncfg] && selffailed);
+    if (!failed[ncfg] && (!alone[ncfg] || !rank)) {
       PetscCall(KSPCreate(alone[ncfg] ? PETSC_COMM_SELF : PETSC_COMM_WORLD, &ksp[ncfg]));
       PetscCall(KSPSetOptionsPrefix(ksp[ncfg], prefix));
       PetscCall(KSPSetOperators(ksp[ncfg], alone[ncfg] ? sA : A, alone[ncfg] ? sA : A));
       /* a solver that cannot be set up (e.g. not built yet) is skipped, not fatal */
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
+      /* the configuration's threads again: our KSPs' SetFromOptions reads the launch's -pipeksp_threads,
+         and the set-up (asddic's default ordering) must see the count the solves will run with */
+      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || PipeKSPSetThreads(cthreads[ncfg]) || PipeKSPSetSpMVSchedule(csched[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
       PetscCall(PetscPopErrorHandler());
     }
     if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
@@ -233,6 +269,7 @@ int main(int argc, char **argv)
     ncfg++;
   }
   fclose(fp);
+  PetscCheck(!base[0] || based, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-bench_base %s: no configuration has that label", base);
   PetscCall(PetscCalloc2(ncfg * reps + 1, &spi, reps + 1, &w));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# order %s, seed %" PetscInt_FMT ", %" PetscInt_FMT " untimed warm-up solve(s) of every configuration first\n", BenchOrders[order], seed, warmup));
   for (i = 0; i < ncfg; i++)
@@ -259,7 +296,7 @@ int main(int argc, char **argv)
       if (failed[i]) continue;
       solver = (PetscBool)(!alone[i] || !rank);
       PetscCall(PipeKSPSetThreads(cthreads[i]));
-      PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)csched[i]));
+      PetscCall(PipeKSPSetSpMVSchedule(csched[i]));
       if (solver) PetscCall(VecZeroEntries(alone[i] ? sx : x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
       if (emustats) emustats(s0);

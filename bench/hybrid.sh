@@ -17,8 +17,9 @@
 # cores. A launch's ratios still move by a few per cent from one launch to the next (where its pages and
 # threads land), so every case is launched HYB_LAUNCHES times, minutes apart. The report gives, per
 # configuration, the median [IQR] of the per-repetition ratios to flat-pipegv over all launches, the
-# distribution-free 95% confidence interval of that median (order statistics), the range of the launches'
-# own medians, and, under the emulator, the exposed reduction latency per rank and iteration.
+# distribution-free 95% confidence interval of that median (order statistics; it takes the repetitions
+# as independent, so it is narrower than the spread between launches), the range of the launches' own
+# medians, and, under the emulator, the exposed reduction latency per rank and iteration.
 # Every solve is a fixed number of iterations (-ksp_max_it, convergence test skipped), so the 'ok'
 # column of bench_cube (error vs exact solution) is 0 by design; iteration identity between 1 and 2
 # threads is checked by tests/ex16.
@@ -136,9 +137,10 @@ for r in rows:
     ranks = 1 if lab.startswith("hyb") else 2  # the hybrid layouts ran on rank 0 alone
     exp_.setdefault(key, {}).setdefault(lab, []).append(float(r["red_exposed_s"]) / (ranks * its))
 print("\nper-iteration time; paired = per-repetition ratio to flat-pipegv (both solves of one repetition ran seconds")
-print("apart), over all launches: median [IQR], the 95% confidence interval of that median, and the range of the")
-print("launches' own medians; P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and")
-print("iteration that the emulator modelled after a wait began")
+print("apart), over all launches: median [IQR], the 95% confidence interval of that median (the repetitions")
+print("taken as independent, which the launches are not quite: see the range of the launches' own medians beside")
+print("it); P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and iteration that the")
+print("emulator modelled after a wait began")
 print("%-4s %-7s %-6s %-12s %5s %9s %6s %15s %16s %14s %8s" % ("n", "pc", "P_sim", "label", "reps", "us/it", "IQR%", "paired [IQR]", "95% CI", "launches", "exposed"))
 order = ["flat-pipegv", "cg", "pipecg", "hyb-static", "hyb-dynamic", "hyb-blocks"]
 for key in spi:

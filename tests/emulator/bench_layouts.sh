@@ -3,7 +3,9 @@
 # rank 0 alone, on its own copy of the cube, while the other rank sleeps; the others on both ranks. Under
 # the emulator with PIPEKSP_EMU_SELF=1 every solve must reach the exact solution with cg's iterations (+-2),
 # the one-rank blocking chrongear must pay its whole modelled latency and the one-rank pipegv+poll hide most of
-# it, the paired ratios to the base must be printed, no leak; -bench_ranks other than 1 or all is refused.
+# it, the paired ratios to the base (not the first configuration) must be printed, no leak. A processor
+# grid that rank 0's copy of the cube cannot take fails the hybrid configurations on every rank (FAILED,
+# no hang) while the flat ones run; an unknown -bench_base and -bench_ranks other than 1 or all are refused.
 # usage: bench_layouts.sh <mpiexec> <libpipeksp_emu.so> <bench_cube>
 set -u
 mpiexec=$1 emu=$2 drv=$3
@@ -11,8 +13,8 @@ cfg=$(mktemp)
 trap 'rm -f "$cfg"' EXIT
 c="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi"
 cat > "$cfg" <<CFG
-flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $c
 flat-cg|-ksp_type cg $c
+flat-pipegv|-ksp_type pipegv -ksp_pipe_progress poll $c
 hyb-pipegv|-bench_ranks 1 -pipeksp_threads 2 -pipeksp_spmv_schedule static -ksp_type pipegv -ksp_pipe_progress poll -ksp_pipe_poll_interval 0 $c
 hyb-chrongear|-bench_ranks 1 -pipeksp_threads 2 -ksp_type chrongear $c
 CFG
@@ -30,6 +32,7 @@ echo "$out" | awk -F, '
   /^# flat-pipegv: rank 0 alone/ { print "flat configuration ran alone"; bad = 1 }
   /^# paired lay,hyb-pipegv\/flat-pipegv: median [0-9.]+, IQR [0-9.]+ \[[0-9.]+, [0-9.]+\], 2 repetitions/ { p1 = 1 }
   /^# paired lay,flat-cg\/flat-pipegv: / { p2 = 1 }
+  /^# paired lay,flat-pipegv\// { print "the base was compared with itself: -bench_base ignored"; bad = 1 }
   END {
     if (n != 8) { print "expected 8 solves, got " n; bad = 1 }
     if (!alone1 || !alone2) { print "the hybrid configurations were not announced as rank 0 alone with their threads"; bad = 1 }
@@ -39,6 +42,14 @@ echo "$out" | awk -F, '
     if (!(hid["hyb-pipegv"] > 0.5)) { print "one-rank pipegv+poll hid only " hid["hyb-pipegv"]; bad = 1 }
     exit bad
   }' || bad=1
+# -da_processors_x 2 fits the 2-rank cube, not rank 0's copy
+out=$("$mpiexec" --oversubscribe --bind-to none -n 2 "$drv" -bench_config "$cfg" -bench_reps 1 -bench_tag grid -cube_n 7 -da_processors_x 2 -da_processors_y 1 -da_processors_z 1 -malloc_debug -malloc_dump 2>&1)
+echo "$out" | grep -q "^grid,hyb-pipegv,FAILED set-up" && echo "$out" | grep -q "^grid,hyb-chrongear,FAILED set-up" &&
+  echo "$out" | grep -Eq "^grid,flat-cg,0,[0-9]+,.*,1,[0-9]+$" && ! echo "$out" | grep -q "bytes [A-Za-z_0-9]*() at" ||
+  { echo "$out" | tail -8; echo "a copy that cannot be built did not fail the hybrid configurations cleanly"; bad=1; }
+# an unknown base is refused
+out=$("$mpiexec" --oversubscribe -n 2 "$drv" -bench_config "$cfg" -bench_base nosuch -cube_n 5 2>&1)
+echo "$out" | grep -q "bench_base nosuch: no configuration has that label" || { echo "$out" | tail -5; echo "unknown -bench_base not refused"; bad=1; }
 # -bench_ranks must be 1 or all ranks
 printf 'odd|-bench_ranks 3 -ksp_type cg\n' > "$cfg"
 out=$("$mpiexec" --oversubscribe -n 2 "$drv" -bench_config "$cfg" -cube_n 5 2>&1)
