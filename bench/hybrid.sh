@@ -4,6 +4,8 @@
 #   hyb-blocks               : the same, dynamic, asddic only, with -pc_asddic_local_blocks 2 (each
 #                              thread sweeps its own block in RCM order) instead of the default CM-RCM colours
 #   flat-pipegv              : 2 ranks x 1 thread (flat MPI, ours): the base of every ratio
+#   flat-cmrcm               : the same, asddic only, with the CM-RCM ordering that 1 x 2 uses by default
+#                              (flat uses RCM): hybrid against it isolates the threads from the ordering
 #   cg, pipecg               : PETSc's own on 2 ranks x 1 thread
 # for asddic and jacobi, without and with the reduction-latency EMULATOR at P_sim (EMULATED, see
 # bench/README.md); then the SpMV's GB/s against a STREAM triad measured in the same process, for 1 and
@@ -76,6 +78,7 @@ launch() {
     echo "hyb-static|$hyb -pipeksp_spmv_schedule static -ksp_type pipegv -ksp_pipe_progress poll $c"
     echo "hyb-dynamic|$hyb -pipeksp_spmv_schedule dynamic -ksp_type pipegv -ksp_pipe_progress poll $c"
     [ "$pc" = asddic ] && echo "hyb-blocks|$hyb -pipeksp_spmv_schedule dynamic -ksp_type pipegv -ksp_pipe_progress poll $c -pc_asddic_local_blocks 2"
+    [ "$pc" = asddic ] && echo "flat-cmrcm|-ksp_type pipegv -ksp_pipe_progress poll $c -pc_asddic_ordering cmrcm"
   } > "$tmp/cfg"
   local emuenv=()
   [ "$P" != 1 ] && emuenv=(-x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US=3 -x PIPEKSP_EMU_JITTER_US=0.5 -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_SELF=1)
@@ -142,7 +145,7 @@ print("taken as independent, which the launches are not quite: see the range of 
 print("it); P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and iteration that the")
 print("emulator modelled after a wait began")
 print("%-4s %-7s %-6s %-12s %5s %9s %6s %15s %16s %14s %8s" % ("n", "pc", "P_sim", "label", "reps", "us/it", "IQR%", "paired [IQR]", "95% CI", "launches", "exposed"))
-order = ["flat-pipegv", "cg", "pipecg", "hyb-static", "hyb-dynamic", "hyb-blocks"]
+order = ["flat-pipegv", "cg", "pipecg", "flat-cmrcm", "hyb-static", "hyb-dynamic", "hyb-blocks"]
 for key in spi:
     n, pc, P = key
     base = spi[key].get("flat-pipegv", {})
@@ -159,6 +162,20 @@ for key in spi:
             pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (pm, piqr, lo, hi, min(per), max(per))
         ex = "%8.2f" % (1e6 * st.median(exp_[key][lab])) if P != "1" else "%8s" % "-"
         print("%-4s %-7s %-6s %-12s %5d %9.1f %6.1f %s %s" % (n, pc, P, lab, len(t), 1e6 * m, 100 * iqr / m, pr, ex))
+# the same ordering on both sides: 1 x 2 with CM-RCM colours against 2 x 1 with them
+same = [k for k in spi if "flat-cmrcm" in spi[k]]
+if same:
+    print("\nasddic, the same CM-RCM ordering in both layouts: paired ratio to flat-cmrcm, median [IQR] (95% CI) launches")
+    for key in same:
+        base = spi[key]["flat-cmrcm"]
+        for lab in ["hyb-static", "hyb-dynamic"]:
+            t = spi[key].get(lab, {})
+            ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
+            if not ratios: continue
+            pm, piqr = quart(list(ratios.values()))
+            lo, hi = median_ci(list(ratios.values()))
+            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
+            print("%-4s %-7s %-6s %-12s %6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (key + (lab, pm, piqr, lo, hi, min(per), max(per))))
 EOF
 
 if [ -n "$bwn" ]; then
