@@ -27,6 +27,7 @@
 # threads is checked by tests/ex16.
 #
 # usage: bash bench/hybrid.sh <builddir>
+#        bash bench/hybrid.sh --report <csv>...   the report alone, pooled over the runs' CSVs
 # environment [default]: HYB_SIZES ["33 65"], HYB_PCS ["asddic jacobi"], HYB_LAUNCHES [3] launches of every
 #   case, HYB_REPS [10] repetitions per launch, HYB_REPS_65 [5] at 65^3, HYB_ITS [50] iterations per solve,
 #   HYB_ITS_65 [30], HYB_PSIM [4096] (empty: no emulated part), HYB_EMU_SIZES ["33"] cubes timed under the
@@ -36,8 +37,89 @@
 set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { echo "usage: bash bench/hybrid.sh <builddir>"; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash bench/hybrid.sh <builddir> | --report <csv>..."; exit 2; }
+report_only=0
+if [ "$1" = --report ]; then
+  shift
+  [ $# -ge 1 ] || { echo "usage: bash bench/hybrid.sh --report <csv>..."; exit 2; }
+  report_only=1
+fi
+report() { # the tables, from one or more of this script's CSVs (launches of different files kept apart)
+/usr/bin/python3 - "$@" <<'EOF'
+import csv, math, sys, statistics as st
+rows = []
+for f, name in enumerate(sys.argv[1:]):
+    for r in csv.DictReader(open(name)):
+        r["launch"] = "%d:%s" % (f, r["launch"])
+        rows.append(r)
+def quart(v):
+    v = sorted(v)
+    if len(v) < 2: return v[0], 0.0
+    q = st.quantiles(v, n=4, method="inclusive")
+    return st.median(v), q[2] - q[0]
+def median_ci(v):
+    # distribution-free 95% interval of the median: order statistics k..n+1-k of the sorted sample,
+    # with k the largest for which P(Binomial(n, 1/2) < k) <= 0.025
+    v, n = sorted(v), len(v)
+    k, cum = 0, 0.0
+    while True:
+        p = math.comb(n, k) / 2.0 ** n
+        if cum + p > 0.025: break
+        cum += p
+        k += 1
+    return (v[k - 1], v[n - k]) if k >= 1 else (float("nan"), float("nan"))
+spi, exp_ = {}, {}
+for r in rows:
+    key, lab, rep = (r["n"], r["pc"], r["psim"]), r["label"], (r["launch"], int(r["rep"]))
+    its = max(1, int(r["its"]))
+    spi.setdefault(key, {}).setdefault(lab, {})[rep] = float(r["seconds_per_it"])
+    ranks = 1 if lab.startswith("hyb") else 2  # the hybrid layouts ran on rank 0 alone
+    exp_.setdefault(key, {}).setdefault(lab, []).append(float(r["red_exposed_s"]) / (ranks * its))
+print("\nper-iteration time; paired = per-repetition ratio to flat-pipegv (both solves of one repetition ran seconds")
+print("apart), over all launches: median [IQR], the 95% confidence interval of that median (the repetitions")
+print("taken as independent, which the launches are not quite: see the range of the launches' own medians beside")
+print("it); P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and iteration that the")
+print("emulator modelled after a wait began")
+print("%-4s %-7s %-6s %-12s %5s %9s %6s %15s %16s %14s %8s" % ("n", "pc", "P_sim", "label", "reps", "us/it", "IQR%", "paired [IQR]", "95% CI", "launches", "exposed"))
+order = ["flat-pipegv", "cg", "pipecg", "flat-cmrcm", "hyb-static", "hyb-dynamic", "hyb-blocks"]
+for key in spi:
+    n, pc, P = key
+    base = spi[key].get("flat-pipegv", {})
+    for lab in order:
+        if lab not in spi[key]: continue
+        t = spi[key][lab]
+        m, iqr = quart(list(t.values()))
+        ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
+        if lab == "flat-pipegv" or not ratios: pr = "%15s %16s %14s" % ("1", "", "")
+        else:
+            pm, piqr = quart(list(ratios.values()))
+            lo, hi = median_ci(list(ratios.values()))
+            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
+            pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (pm, piqr, lo, hi, min(per), max(per))
+        ex = "%8.2f" % (1e6 * st.median(exp_[key][lab])) if P != "1" else "%8s" % "-"
+        print("%-4s %-7s %-6s %-12s %5d %9.1f %6.1f %s %s" % (n, pc, P, lab, len(t), 1e6 * m, 100 * iqr / m, pr, ex))
+# the same ordering on both sides: 1 x 2 with CM-RCM colours against 2 x 1 with them
+same = [k for k in spi if "flat-cmrcm" in spi[k]]
+if same:
+    print("\nasddic, the same CM-RCM ordering in both layouts: paired ratio to flat-cmrcm, median [IQR] (95% CI) launches")
+    for key in same:
+        base = spi[key]["flat-cmrcm"]
+        for lab in ["hyb-static", "hyb-dynamic"]:
+            t = spi[key].get(lab, {})
+            ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
+            if not ratios: continue
+            pm, piqr = quart(list(ratios.values()))
+            lo, hi = median_ci(list(ratios.values()))
+            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
+            print("%-4s %-7s %-6s %-12s %6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (key + (lab, pm, piqr, lo, hi, min(per), max(per))))
+EOF
+}
+if [ $report_only = 1 ]; then
+  report "$@"
+  exit
+fi
 build=$(cd "$1" && pwd) || exit 2
+
 sizes=${HYB_SIZES:-"33 65"}
 pcs=${HYB_PCS:-"asddic jacobi"}
 launches=${HYB_LAUNCHES:-3}
@@ -113,70 +195,7 @@ for ((L = 1; L <= launches; L++)); do
   done
 done
 
-/usr/bin/python3 - "$csv" <<'EOF'
-import csv, math, sys, statistics as st
-rows = list(csv.DictReader(open(sys.argv[1])))
-def quart(v):
-    v = sorted(v)
-    if len(v) < 2: return v[0], 0.0
-    q = st.quantiles(v, n=4, method="inclusive")
-    return st.median(v), q[2] - q[0]
-def median_ci(v):
-    # distribution-free 95% interval of the median: order statistics k..n+1-k of the sorted sample,
-    # with k the largest for which P(Binomial(n, 1/2) < k) <= 0.025
-    v, n = sorted(v), len(v)
-    k, cum = 0, 0.0
-    while True:
-        p = math.comb(n, k) / 2.0 ** n
-        if cum + p > 0.025: break
-        cum += p
-        k += 1
-    return (v[k - 1], v[n - k]) if k >= 1 else (float("nan"), float("nan"))
-spi, exp_ = {}, {}
-for r in rows:
-    key, lab, rep = (r["n"], r["pc"], r["psim"]), r["label"], (r["launch"], int(r["rep"]))
-    its = max(1, int(r["its"]))
-    spi.setdefault(key, {}).setdefault(lab, {})[rep] = float(r["seconds_per_it"])
-    ranks = 1 if lab.startswith("hyb") else 2  # the hybrid layouts ran on rank 0 alone
-    exp_.setdefault(key, {}).setdefault(lab, []).append(float(r["red_exposed_s"]) / (ranks * its))
-print("\nper-iteration time; paired = per-repetition ratio to flat-pipegv (both solves of one repetition ran seconds")
-print("apart), over all launches: median [IQR], the 95% confidence interval of that median (the repetitions")
-print("taken as independent, which the launches are not quite: see the range of the launches' own medians beside")
-print("it); P_sim > 1: EMULATED latency, exposed = median reduction latency per rank and iteration that the")
-print("emulator modelled after a wait began")
-print("%-4s %-7s %-6s %-12s %5s %9s %6s %15s %16s %14s %8s" % ("n", "pc", "P_sim", "label", "reps", "us/it", "IQR%", "paired [IQR]", "95% CI", "launches", "exposed"))
-order = ["flat-pipegv", "cg", "pipecg", "flat-cmrcm", "hyb-static", "hyb-dynamic", "hyb-blocks"]
-for key in spi:
-    n, pc, P = key
-    base = spi[key].get("flat-pipegv", {})
-    for lab in order:
-        if lab not in spi[key]: continue
-        t = spi[key][lab]
-        m, iqr = quart(list(t.values()))
-        ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
-        if lab == "flat-pipegv" or not ratios: pr = "%15s %16s %14s" % ("1", "", "")
-        else:
-            pm, piqr = quart(list(ratios.values()))
-            lo, hi = median_ci(list(ratios.values()))
-            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
-            pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (pm, piqr, lo, hi, min(per), max(per))
-        ex = "%8.2f" % (1e6 * st.median(exp_[key][lab])) if P != "1" else "%8s" % "-"
-        print("%-4s %-7s %-6s %-12s %5d %9.1f %6.1f %s %s" % (n, pc, P, lab, len(t), 1e6 * m, 100 * iqr / m, pr, ex))
-# the same ordering on both sides: 1 x 2 with CM-RCM colours against 2 x 1 with them
-same = [k for k in spi if "flat-cmrcm" in spi[k]]
-if same:
-    print("\nasddic, the same CM-RCM ordering in both layouts: paired ratio to flat-cmrcm, median [IQR] (95% CI) launches")
-    for key in same:
-        base = spi[key]["flat-cmrcm"]
-        for lab in ["hyb-static", "hyb-dynamic"]:
-            t = spi[key].get(lab, {})
-            ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
-            if not ratios: continue
-            pm, piqr = quart(list(ratios.values()))
-            lo, hi = median_ci(list(ratios.values()))
-            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
-            print("%-4s %-7s %-6s %-12s %6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (key + (lab, pm, piqr, lo, hi, min(per), max(per))))
-EOF
+report "$csv"
 
 if [ -n "$bwn" ]; then
   echo
