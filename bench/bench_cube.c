@@ -139,6 +139,15 @@ static PetscErrorCode SelfCube(PipeKSPCube cube, Mat A, PipeKSPCube *scube)
   PetscFunctionReturn(0);
 }
 
+/* the process's hybrid settings for one configuration (the library keeps one count per process) */
+static PetscErrorCode SetLayout(PetscInt nt, PipeKSPScheduleType sched)
+{
+  PetscFunctionBegin;
+  PetscCall(PipeKSPSetThreads(nt));
+  PetscCall(PipeKSPSetSpMVSchedule(sched));
+  PetscFunctionReturn(0);
+}
+
 /* the valid entries (> 0) of v[0..n-1] into w; returns their count */
 static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
 {
@@ -233,9 +242,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetInt(NULL, prefix, "-bench_ranks", &ranks, NULL));
     PetscCheck(ranks == 0 || ranks == 1 || ranks == size, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: -bench_ranks %" PetscInt_FMT " must be 1 or all %d ranks", label[ncfg], ranks, size);
     alone[ncfg] = (PetscBool)(ranks == 1 && size > 1);
-    PetscCall(PipeKSPSetThreads(cthreads[ncfg]));
-    PetscCall(PipeKSPSetSpMVSchedule(csched[ncfg]));
-    ksp[ncfg] = NULL;
+    ksp[ncfg]   = NULL;
     if (alone[ncfg] && !selftried) { /* rank 0's own copy of the whole cube; its failure is collective */
       selftried = PETSC_TRUE;
       if (!rank) {
@@ -258,9 +265,9 @@ int main(int argc, char **argv)
       PetscCall(KSPSetOperators(ksp[ncfg], alone[ncfg] ? sA : A, alone[ncfg] ? sA : A));
       /* a solver that cannot be set up (e.g. not built yet) is skipped, not fatal */
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      /* the configuration's threads again: our KSPs' SetFromOptions reads the launch's -pipeksp_threads,
-         and the set-up (asddic's default ordering) must see the count the solves will run with */
-      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || PipeKSPSetThreads(cthreads[ncfg]) || PipeKSPSetSpMVSchedule(csched[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
+      /* the configuration's threads after SetFromOptions, which reads the launch's -pipeksp_threads: the
+         set-up (asddic's default ordering) must see the count the solves will run with */
+      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || SetLayout(cthreads[ncfg], csched[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
       PetscCall(PetscPopErrorHandler());
     }
     if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
@@ -295,8 +302,7 @@ int main(int argc, char **argv)
       i = perm[k];
       if (failed[i]) continue;
       solver = (PetscBool)(!alone[i] || !rank);
-      PetscCall(PipeKSPSetThreads(cthreads[i]));
-      PetscCall(PipeKSPSetSpMVSchedule(csched[i]));
+      PetscCall(SetLayout(cthreads[i], csched[i]));
       if (solver) PetscCall(VecZeroEntries(alone[i] ? sx : x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
       if (emustats) emustats(s0);
@@ -341,8 +347,7 @@ int main(int argc, char **argv)
                             emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
     }
   }
-  PetscCall(PipeKSPSetThreads(nt0));
-  PetscCall(PipeKSPSetSpMVSchedule(sched0));
+  PetscCall(SetLayout(nt0, sched0));
 
   /* the noise band of each configuration, the paired ratios, and configurations with identical options
      must agree within the band */
@@ -390,7 +395,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&sx));
   PetscCall(PipeKSPCubeDestroy(&cube));
-  if (scube) PetscCall(PipeKSPCubeDestroy(&scube));
+  PetscCall(PipeKSPCubeDestroy(&scube));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -68,6 +68,14 @@ def median_ci(v):
         cum += p
         k += 1
     return (v[k - 1], v[n - k]) if k >= 1 else (float("nan"), float("nan"))
+def paired(t, base):
+    # per-repetition ratios of t to base: median, IQR, the interval of the median, the launches' range
+    ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
+    if not ratios: return None
+    pm, piqr = quart(list(ratios.values()))
+    lo, hi = median_ci(list(ratios.values()))
+    per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
+    return pm, piqr, lo, hi, min(per), max(per)
 spi, exp_ = {}, {}
 for r in rows:
     key, lab, rep = (r["n"], r["pc"], r["psim"]), r["label"], (r["launch"], int(r["rep"]))
@@ -89,13 +97,8 @@ for key in spi:
         if lab not in spi[key]: continue
         t = spi[key][lab]
         m, iqr = quart(list(t.values()))
-        ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
-        if lab == "flat-pipegv" or not ratios: pr = "%15s %16s %14s" % ("1", "", "")
-        else:
-            pm, piqr = quart(list(ratios.values()))
-            lo, hi = median_ci(list(ratios.values()))
-            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
-            pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (pm, piqr, lo, hi, min(per), max(per))
+        p = None if lab == "flat-pipegv" else paired(t, base)
+        pr = "%6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % p if p else "%15s %16s %14s" % ("1", "", "")
         ex = "%8.2f" % (1e6 * st.median(exp_[key][lab])) if P != "1" else "%8s" % "-"
         print("%-4s %-7s %-6s %-12s %5d %9.1f %6.1f %s %s" % (n, pc, P, lab, len(t), 1e6 * m, 100 * iqr / m, pr, ex))
 # the same ordering on both sides: 1 x 2 with CM-RCM colours against 2 x 1 with them
@@ -105,13 +108,8 @@ if same:
     for key in same:
         base = spi[key]["flat-cmrcm"]
         for lab in ["hyb-static", "hyb-dynamic"]:
-            t = spi[key].get(lab, {})
-            ratios = {k: t[k] / base[k] for k in t if k in base and base[k] > 0}
-            if not ratios: continue
-            pm, piqr = quart(list(ratios.values()))
-            lo, hi = median_ci(list(ratios.values()))
-            per = [st.median([v for k, v in ratios.items() if k[0] == l]) for l in sorted({k[0] for k in ratios})]
-            print("%-4s %-7s %-6s %-12s %6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (key + (lab, pm, piqr, lo, hi, min(per), max(per))))
+            p = paired(spi[key].get(lab, {}), base)
+            if p: print("%-4s %-7s %-6s %-12s %6.3f [%6.3f] [%6.3f,%6.3f] %6.3f-%6.3f" % (key + (lab,) + p))
 EOF
 }
 if [ $report_only = 1 ]; then

@@ -179,7 +179,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   Q   = ksp->work[5];
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, R)); /* r = b - A x */
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));     /* u = M^{-1} r */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U)); /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));
 
   for (;;) {

@@ -150,9 +150,9 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   red = pipe->red;
   v   = ksp->work;
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));              /* r = b - A x */
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));            /* u = M^{-1} r */
-  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));         /* w = A u */
+  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));          /* r = b - A x */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(FreshDots(ksp, loc));
 
   for (;;) {

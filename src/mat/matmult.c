@@ -404,14 +404,14 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
       any other type is multiplied by MatMult() with polls before and after
 - x - input vector (layout of A's columns)
 
+  Output Parameter:
+. y - output vector, must differ from x
+
   Note:
   The split product is formed from the matrix's entries, chosen by the type's name: a multiply installed
   on such a matrix with `MatSetOperation()` (MATOP_MULT) is not called. Use a `MATSHELL` for an operator
   of your own. The pipelined KSPs make all their products with the operator through this function
   (`MatMultTranspose()` in transposed solves).
-
-  Output Parameter:
-. y - output vector, must differ from x
 
   Level: developer
 
