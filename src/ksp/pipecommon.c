@@ -535,10 +535,13 @@ static PetscErrorCode DiagSetUp(KSP ksp)
     PetscCall(VecDestroy(&pipe->pcdiag));
     PetscCall(VecDuplicate(ksp->vec_rhs, &pipe->pcdiag));
   }
-  PetscCall(VecDuplicate(pipe->pcdiag, &ones));
+  /* a work vector holds nothing yet at the start of a solve: a new vector per solve would cost an
+     allocation, and with a DMDA's vectors a blocking reduction (the new layout's sizes) */
+  if (ksp->nwork > 0) ones = ksp->work[0];
+  else PetscCall(VecDuplicate(pipe->pcdiag, &ones));
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(ksp->pc, ones, pipe->pcdiag));
-  PetscCall(VecDestroy(&ones));
+  if (ksp->nwork == 0) PetscCall(VecDestroy(&ones));
   PetscFunctionReturn(0);
 }
 
