@@ -30,7 +30,7 @@
 #        bash bench/hybrid.sh --report <csv>...   the report alone, pooled over the runs' CSVs
 # environment [default]: HYB_SIZES ["33 65"], HYB_PCS ["asddic jacobi"], HYB_LAUNCHES [3] launches of every
 #   case, HYB_REPS [10] repetitions per launch, HYB_REPS_65 [5] at 65^3, HYB_ITS [50] iterations per solve,
-#   HYB_ITS_65 [30], HYB_PSIM [4096] (empty: no emulated part), HYB_EMU_SIZES ["33"] cubes timed under the
+#   HYB_ITS_65 [30], HYB_PSIM [4096] (empty: no emulated part), HYB_EMU_SIZES ["33 65"] cubes timed under the
 #   emulator, HYB_BW_N [65] (empty: skip the bandwidth part), HYB_SMALL ["13 17"] small cubes (strong
 #   scaling: the reduction is a large part of an iteration), timed with and without the emulator,
 #   HYB_ITS_SMALL [200], HYB_REPS_SMALL [15], HYB_SEED [1] (launch k uses HYB_SEED + k)
@@ -126,7 +126,7 @@ reps65=${HYB_REPS_65:-5}
 its=${HYB_ITS:-50}
 its65=${HYB_ITS_65:-30}
 psim=${HYB_PSIM-4096}
-emusizes=${HYB_EMU_SIZES-33}
+emusizes=${HYB_EMU_SIZES-"33 65"}
 bwn=${HYB_BW_N-65}
 small=${HYB_SMALL-"13 17"}
 itssmall=${HYB_ITS_SMALL:-200}
@@ -182,7 +182,9 @@ for ((L = 1; L <= launches; L++)); do
   done
   if [ -n "$psim" ]; then
     for n in $emusizes; do
-      for pc in $pcs; do launch "$n" "$pc" "$psim" "$its" "$reps"; done
+      R=$reps I=$its
+      [ "$n" -ge 65 ] && R=$reps65 I=$its65
+      for pc in $pcs; do launch "$n" "$pc" "$psim" "$I" "$R"; done
     done
   fi
   for n in $small; do
