@@ -818,6 +818,17 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
     PetscFunctionReturn(0);
   }
+  if (pipe->anorm > 0) { /* far above the rounding floor it is slow progress (short restarts), not the floor */
+    PetscReal xn, bn;
+
+    PetscCall(VecNorm(ksp->vec_sol, NORM_2, &xn));
+    PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bn));
+    if (pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bn)) {
+      pipe->stalls = 0;
+      PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->best, why, (double)pipe->anorm, (double)xn, (double)bn));
+      PetscFunctionReturn(0);
+    }
+  }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
   else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
   PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));

@@ -237,6 +237,7 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
 
 /* the true residual confirms a claimed convergence up to this factor of the tolerance */
 #define PLCG_CONFIRM 2.0
+#define PLCG_GAIN    0.99 /* a replacement whose residual is below this times the best is progress */
 /* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
 #define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
 /* a convergence the recursive norm claims is checked against the true residual unless the estimated gap is
@@ -342,16 +343,21 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;
-      pipe->best = PetscMin(pipe->best, dp);
+      if (dp < pipe->best) { /* the iterate goes with its residual: it may be the one returned */
+        pipe->best = dp;
+        PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
+      }
       /* no better than at the last such check: the attainable accuracy, where cg would end converged */
       if (!(dp < 0.5 * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
     if (st->replacing && !ksp->reason) {
-      /* b - A x measured: keep the best iterate; twice in a row no better than half the best is the attainable
-         accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg would */
-      if (dp < 0.5 * pipe->best) pipe->stalls = 0;
+      /* b - A x measured: keep the best iterate; twice in a row no better than the best is the attainable
+         accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg would.
+         Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted recurrence gains
+         little per period, far from the floor */
+      if (dp < PLCG_GAIN * pipe->best) pipe->stalls = 0;
       else if (++pipe->stalls >= 2) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
       if (dp < pipe->best) {
         pipe->best = dp;
