@@ -373,16 +373,14 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* the operator's poll-point SpMV settings: read its options, or view them (chrongear multiplies
-   with plain MatMult: nothing to read or show) */
+/* the operator's poll-point SpMV settings: read its options, or view them (chrongear too: its products
+   run through the same SpMV, whose chunk is the threads' work item) */
 static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptions)(Mat), PetscViewer viewer)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscBool set;
   Mat       A;
 
   PetscFunctionBegin;
-  if (pipe->red->blocking_only) PetscFunctionReturn(0);
   PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
   if (!set) PetscFunctionReturn(0);
   PetscCall(KSPGetOperators(ksp, &A, NULL));

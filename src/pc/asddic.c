@@ -286,6 +286,11 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
 #endif
+  if (pc->pmat) { /* the ASDD corrections' products */
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PipeKSPMatViewSpMV(pc->pmat, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   if (pc->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
     if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
@@ -648,6 +653,7 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
   PetscFunctionBegin;
   PetscCall(PCASDDICGet(pc, &a));
   PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
+  PetscCheck(nt <= PIPEKSP_THREADS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: at most %d threads per process, got %" PetscInt_FMT, PIPEKSP_THREADS_MAX, nt);
 #if !defined(PIPEKSP_HAVE_OPENMP)
   nt = 1;
 #endif

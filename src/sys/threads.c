@@ -8,6 +8,7 @@
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@ const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "Pipe
    3993), and far more when ranks x threads oversubscribe the cores */
 #define THR_MINROWS_OWN  5000
 #define THR_MINROWS_OVER 20000
+#define THR_MAX          PIPEKSP_THREADS_MAX
 
 static struct {
   PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
@@ -74,13 +76,33 @@ PetscErrorCode PipeKSPThreadsReset_Private(void)
   PetscFunctionReturn(0);
 }
 
-static PetscInt DefaultThreads(void)
+/* OMP_NUM_THREADS when set (its first entry): MPI ranks usually fill the cores already. A value that is
+   not a positive integer gives 1, as unset does (libgomp would take all the cores instead) */
+static PetscErrorCode DefaultThreads(PetscInt *nt)
 {
+  const char *env = getenv("OMP_NUM_THREADS");
+  char       *end;
+  long        v;
+
+  PetscFunctionBegin;
+  *nt = 1;
 #if defined(PIPEKSP_HAVE_OPENMP)
-  /* OMP_NUM_THREADS when set: MPI ranks usually fill the cores already */
-  if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
+  if (!env) PetscFunctionReturn(0);
+  errno = 0;
+  v     = strtol(env, &end, 10);
+  while (*end == ' ') end++;
+  if (errno || end == env || v < 1 || (*end && *end != ',')) {
+    PetscCall(PetscInfo(NULL, "OMP_NUM_THREADS=\"%s\" is not a positive number of threads: 1 thread\n", env));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(v <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process", env, THR_MAX);
+  *nt = (PetscInt)v;
+#else
+  (void)env;
+  (void)end;
+  (void)v;
 #endif
-  return 1;
+  PetscFunctionReturn(0);
 }
 
 /* the options, without -help output (first use outside any SetFromOptions) */
@@ -92,7 +114,7 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
 
   PetscFunctionBegin;
   Thr.read  = PETSC_TRUE; /* first: the setters below read the options only while it is false */
-  Thr.nt    = DefaultThreads();
+  PetscCall(DefaultThreads(&Thr.nt));
   Thr.sched = PIPEKSP_SCHEDULE_DYNAMIC; /* the defaults again: an earlier, refused read may have set one */
   nt        = Thr.nt;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
@@ -195,10 +217,13 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   Not Collective
 
   Input Parameter:
-. nt - threads (>= 1); 1 keeps the single-threaded kernels. Ignored (1) when built without OpenMP
+. nt - threads (1 to 4096); 1 keeps the single-threaded kernels. Ignored (1) when built without OpenMP
 
   Options Database Key:
 . -pipeksp_threads <t> - the same
+
+  The default is the first entry of the environment variable OMP_NUM_THREADS when that is a positive
+  number, else 1 (libgomp would take every core instead); above 4096 it is an error.
 
   Note:
   In a hybrid run the master thread does all MPI of the SpMV (halo exchange and the reduction poll
@@ -212,7 +237,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
 PetscErrorCode PipeKSPSetThreads(PetscInt nt)
 {
   PetscFunctionBegin;
-  PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be at least 1", nt);
+  PetscCheck(nt >= 1 && nt <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be 1 to %d", nt, THR_MAX);
   if (!Thr.read) PetscCall(ThreadsReadOptions()); /* first, so that this call wins over them */
 #if defined(PIPEKSP_HAVE_OPENMP)
   Thr.nt = nt;

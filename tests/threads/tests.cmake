@@ -17,3 +17,35 @@ if(OpenMP_C_FOUND)
     PASS_REGULAR_EXPRESSION "ordering cmrcm \\(default for 2 threads.*converged after"
     FAIL_REGULAR_EXPRESSION "ERROR|diverged")
 endif()
+
+# the SpMV chunk (the threads' work item) shows wherever the SpMV runs: chrongear's -ksp_view, asddic's
+# -pc_view under PETSc's cg (the ASDD corrections' products)
+add_test(NAME threads-view-chunk-chrongear
+  COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type chrongear -pc_type jacobi
+          -pipeksp_threads 2 -pipeksp_spmv_chunk 7 -pipeksp_threads_min_rows 0 -ksp_view)
+set_tests_properties(threads-view-chunk-chrongear PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "type: chrongear.*SpMV: split product, a poll point every 7 rows.*converged after"
+  FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+add_test(NAME threads-view-chunk-asddic
+  COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type cg -pc_type asddic
+          -pipeksp_threads 2 -pipeksp_spmv_chunk 9 -pipeksp_threads_min_rows 0 -ksp_view)
+set_tests_properties(threads-view-chunk-asddic PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "type: asddic.*SpMV: split product, a poll point every 9 rows.*converged after"
+  FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+
+# OMP_NUM_THREADS that is not a positive number gives 1 thread, as unset does (libgomp would take every
+# core); one above PipeKSP's limit is refused, as -pipeksp_threads and -pc_asddic_threads above it are
+if(OpenMP_C_FOUND)
+  add_test(NAME threads-omp-env-invalid
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -ksp_view)
+  set_tests_properties(threads-omp-env-invalid PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=abc" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "threads 1 \\(OpenMP available.*converged after" FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+  add_test(NAME threads-omp-env-huge
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv)
+  set_tests_properties(threads-omp-env-huge PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=99999999999" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "OMP_NUM_THREADS=99999999999: PipeKSP takes at most 4096 threads per process")
+  add_test(NAME threads-option-huge
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 5000)
+  set_tests_properties(threads-option-huge PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "-pipeksp_threads 5000: the number of threads must be 1 to 4096")
+endif()
