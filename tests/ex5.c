@@ -1,6 +1,8 @@
 static char help[] = "Breakdowns of pipegropp, pipegv, chrongear (and cg for reference): an indefinite matrix, an\n\
-indefinite preconditioner (PCSHELL returning -x) and a NaN in the right-hand side must end with\n\
-KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and KSP_DIVERGED_NANORINF, never NaN; on the\n\
+indefinite preconditioner (PCSHELL flipping the sign of a quarter of the entries) and a NaN in the\n\
+right-hand side must end with KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINITE_PC and\n\
+KSP_DIVERGED_NANORINF, never NaN; a negative definite preconditioner (-I) or matrix (-A) converges to\n\
+the solution, as in cg, whose breakdown is a change of sign of (r,M^{-1}r) or (p,Ap); on the\n\
 cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason; under\n\
 -ksp_convergence_test skip every KSP runs past the accuracy floor to the iteration limit, as cg.\n\
 Also checks that bad settings give errors. Exits with an error when a check fails.\n\n";
@@ -15,7 +17,24 @@ static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-typedef enum { CASE_MAT, CASE_PC, CASE_NAN } Case;
+/* indefinite: -1 on the first quarter of the rows, +1 on the rest */
+static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
+{
+  PetscInt     rs, re, n;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecGetSize(y, &n));
+  PetscCall(VecGetOwnershipRange(y, &rs, &re));
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt i = rs; i < re; i++)
+    if (i < n / 4) a[i - rs] = -a[i - rs];
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(0);
+}
+
+typedef enum { CASE_MAT, CASE_PC, CASE_NAN, CASE_NEGPC, CASE_NEGMAT } Case;
 
 static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConvergedReason expect, PetscInt *fails)
 {
@@ -26,10 +45,11 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   PC                 pc;
   KSPConvergedReason reason;
   PetscReal          rnorm, xnorm;
-  const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
+  const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b", "PC -I", "matrix -A"};
 
   PetscFunctionBeginUser;
   PetscCall(TestDiagMatrix(n, (PetscBool)(c == CASE_MAT), &A));
+  if (c == CASE_NEGMAT) PetscCall(MatScale(A, -1.0)); /* negative definite: cg solves it */
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   if (c == CASE_NAN) {
@@ -43,9 +63,9 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, type));
   PetscCall(KSPGetPC(ksp, &pc));
-  if (c == CASE_PC) {
+  if (c == CASE_PC || c == CASE_NEGPC) {
     PetscCall(PCSetType(pc, PCSHELL));
-    PetscCall(PCShellSetApply(pc, NegApply));
+    PetscCall(PCShellSetApply(pc, c == CASE_PC ? MixedApply : NegApply));
   } else PetscCall(PCSetType(pc, PCNONE));
   PetscCall(KSPSetFromOptions(ksp));
   if (policy) {
@@ -62,6 +82,19 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   if (reason != expect) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected %s\n", KSPConvergedReasons[expect]));
     (*fails)++;
+  }
+  if ((c == CASE_NEGPC || c == CASE_NEGMAT) && reason > 0) { /* the solution of A x = 1 (or -A x = 1) */
+    Vec       e;
+    PetscReal en;
+    PetscCall(VecDuplicate(x, &e));
+    PetscCall(MatMult(A, x, e));
+    PetscCall(VecShift(e, -1.0));
+    PetscCall(VecNorm(e, NORM_2, &en));
+    if (!(en <= 1e-4 * PetscSqrtReal((PetscReal)n))) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: converged, but ||b - A x|| = %g\n", (double)en));
+      (*fails)++;
+    }
+    PetscCall(VecDestroy(&e));
   }
   if (c != CASE_NAN && (PetscIsInfOrNanReal(rnorm) || PetscIsInfOrNanReal(xnorm))) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: NaN/Inf propagated (rnorm %g, |x| %g)\n", (double)rnorm, (double)xnorm));
@@ -272,9 +305,11 @@ int main(int argc, char **argv)
     for (p = 0; p < np; p++) {
       const char *pol = np > 1 ? pols[p] : NULL;
       PetscCall(RunCase(types[t], pol, CASE_MAT, KSP_DIVERGED_INDEFINITE_MAT, &fails));
-      /* cg is left out here: with M = -I its iterates equal those with M = I, and it converges */
-      if (t > 0) PetscCall(RunCase(types[t], pol, CASE_PC, KSP_DIVERGED_INDEFINITE_PC, &fails));
+      PetscCall(RunCase(types[t], pol, CASE_PC, KSP_DIVERGED_INDEFINITE_PC, &fails));
       PetscCall(RunCase(types[t], pol, CASE_NAN, KSP_DIVERGED_NANORINF, &fails));
+      /* cg breaks down on a change of sign, not on a sign: M = -I and -A (negative definite) converge */
+      PetscCall(RunCase(types[t], pol, CASE_NEGPC, KSP_CONVERGED_RTOL, &fails));
+      PetscCall(RunCase(types[t], pol, CASE_NEGMAT, KSP_CONVERGED_RTOL, &fails));
     }
   }
   PetscCall(CheckCubeEdges(&fails));

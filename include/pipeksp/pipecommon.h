@@ -33,6 +33,8 @@ typedef struct {
   PetscReal           rmin;          /* least recursive ||r|| since the last true one */
   PetscInt            stalls;        /* restarts in a row that brought no progress */
   KSPConvergedReason  breakreason;   /* the breakdown behind the last restart (ITERATING: none) */
+  PetscReal           gsign, dsign;  /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
+                                        first: as in cg, a change of sign is the breakdown, not a sign */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
      PC's own apply) */
   Vec                 pcdiag;
@@ -95,8 +97,11 @@ PETSC_INTERN PetscErrorCode KSPPipeLocalDots_Private(Vec, Vec, Vec, PetscScalar[
 PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq_Private(Vec, PetscScalar *);
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
-/* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: < 0 indefinite PC, = 0 exact solution */
-PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar);
+/* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than
+   the solve's earlier ones indefinite PC, as cg (strict: any gamma < 0, for a method that needs M > 0) */
+PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar, PetscBool);
+/* (p,Ap) of the other sign than the solve's earlier ones, or 0: indefinite matrix, as cg */
+PETSC_INTERN PetscBool KSPPipeSignChanged_Private(KSP, PetscReal *, PetscScalar);
 /* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
    (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
 PETSC_INTERN PetscErrorCode KSPPipeCoefficients_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);

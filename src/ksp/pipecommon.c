@@ -628,6 +628,7 @@ static PetscErrorCode SolveBegin(KSP ksp, Mat A)
   pipe->truenow   = PETSC_TRUE;
   pipe->frombreak = PETSC_FALSE;
   pipe->breakreason = KSP_CONVERGED_ITERATING;
+  pipe->gsign = pipe->dsign = 0.0;
   pipe->suspect   = PETSC_FALSE;
   pipe->rmin      = PETSC_MAX_REAL;
   pipe->rn0       = -1.0;
@@ -905,15 +906,30 @@ PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScal
   }
 }
 
-PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma)
+/* cg breaks down when (r,M^{-1}r) or (p,Ap) changes sign during a solve: a negative definite M or A
+   (or both) gives the same iterates as the positive one. The first value sets the sign; a value of
+   the other sign (or a zero (p,Ap)) is the breakdown and does not change the sign kept */
+PetscBool KSPPipeSignChanged_Private(KSP ksp, PetscReal *sign, PetscScalar v)
 {
+  const PetscReal r = PetscRealPart(v);
+
+  (void)ksp;
+  if (r == 0.0 || *sign * r < 0.0) return PETSC_TRUE;
+  *sign = r > 0.0 ? 1.0 : -1.0;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma, PetscBool strict)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   PetscFunctionBegin;
-  if (PetscRealPart(gamma) < 0.0) {
-    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
-    PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
-  } else if (gamma == 0.0) {
+  if (gamma == 0.0) {
     ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
     PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
+  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(ksp, &pipe->gsign, gamma)) {
+    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g%s\n", (double)PetscRealPart(gamma), strict ? "" : " after values of the other sign"));
   }
   PetscFunctionReturn(0);
 }
@@ -939,9 +955,9 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
     ksp->reason = KSP_DIVERGED_NANORINF;
     PetscFunctionReturn(0);
   }
-  if (PetscRealPart(den) <= 0.0) {
+  if (KSPPipeSignChanged_Private(ksp, &((KSP_Pipe *)ksp->data)->dsign, den)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-    PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g\n", (double)PetscRealPart(den)));
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
     PetscFunctionReturn(0);
   }
   *alpha = gamma / den;
@@ -961,7 +977,7 @@ PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar r
     *stop = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma));
+  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
   if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
     *stop = PETSC_TRUE;
     PetscFunctionReturn(0);

@@ -232,15 +232,15 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       withgamma = PETSC_FALSE;
       rn        = PetscSqrtReal(PetscAbsScalar(glob[GR_R1_RR]));
       PetscCall(KSPPipeReplaced_Private(ksp, rn, PetscSqrtReal(PetscAbsScalar(glob[GR_R1_XX]))));
-      if (PetscRealPart(gamma) <= 0.0) {
-        ksp->reason = PetscRealPart(gamma) < 0.0 ? KSP_DIVERGED_INDEFINITE_PC : KSP_CONVERGED_ATOL; /* 0: exact solution */
+      PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE)); /* 0: exact solution; a change of sign: indefinite PC */
+      if (ksp->reason) {
         PetscCall(PetscInfo(ksp, "after residual replacement (r,M^{-1}r) = %g\n", (double)PetscRealPart(gamma)));
         break;
       }
     }
-    if (PetscRealPart(delta) <= 0.0) {
+    if (KSPPipeSignChanged_Private(ksp, &pipe->dsign, delta)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
-      PetscCall(PetscInfo(ksp, "(p,Ap) = %g\n", (double)PetscRealPart(delta)));
+      PetscCall(PetscInfo(ksp, "(p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
       if (ksp->reason) break;
       PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));

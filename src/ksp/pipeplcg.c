@@ -368,7 +368,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(0);
-  PetscCall(KSPPipeCheckGamma_Private(ksp, g0[RS_RZ]));
+  PetscCall(KSPPipeCheckGamma_Private(ksp, g0[RS_RZ], PETSC_TRUE)); /* its Lanczos basis is scaled by sqrt((r,M^{-1}r)) */
   if (ksp->reason) PetscFunctionReturn(0);
   st->beta   = PetscSqrtScalar(g0[RS_RZ]);
   st->gamma0 = PetscRealPart(g0[RS_RZ]);
