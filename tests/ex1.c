@@ -40,6 +40,7 @@ static PetscErrorCode CheckBadInput(void)
   EXPECT_FAIL(PipeKSPCubeSetLoad(c, (PetscReal)INFINITY), "load must be a finite");
   EXPECT_FAIL(PipeKSPCubeSetLoad(c, (PetscReal)NAN), "load must be a finite");
   EXPECT_FAIL(PipeKSPCubeSetMaterial(c, (PetscReal)NAN, 0.3), "Young's modulus");
+  EXPECT_FAIL(PipeKSPCubeSetMatType(c, MATIS), "is not supported"); /* assembled wrongly on 2+ ranks before */
   /* a processor grid whose product is not the rank count */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscSNPrintf(buf, sizeof(buf), "%d", (int)size + 1));
