@@ -20,18 +20,17 @@ endif()
 
 # the SpMV chunk (the threads' work item) shows wherever the SpMV runs: chrongear's -ksp_view, asddic's
 # -pc_view under PETSc's cg (the ASDD corrections' products)
-add_test(NAME threads-view-chunk-chrongear
-  COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type chrongear -pc_type jacobi
-          -pipeksp_threads 2 -pipeksp_spmv_chunk 7 -pipeksp_threads_min_rows 0 -ksp_view)
-set_tests_properties(threads-view-chunk-chrongear PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
-  PASS_REGULAR_EXPRESSION "type: chrongear.*SpMV: split product, a poll point every 7 rows.*converged after"
-  FAIL_REGULAR_EXPRESSION "ERROR|diverged")
-add_test(NAME threads-view-chunk-asddic
-  COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type cg -pc_type asddic
-          -pipeksp_threads 2 -pipeksp_spmv_chunk 9 -pipeksp_threads_min_rows 0 -ksp_view)
-set_tests_properties(threads-view-chunk-asddic PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
-  PASS_REGULAR_EXPRESSION "type: asddic.*SpMV: split product, a poll point every 9 rows.*converged after"
-  FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+foreach(case "chrongear;jacobi;7" "cg;asddic;9")
+  list(GET case 0 ksp)
+  list(GET case 1 pc)
+  list(GET case 2 chunk)
+  add_test(NAME threads-view-chunk-${pc}
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type ${ksp} -pc_type ${pc}
+            -pipeksp_threads 2 -pipeksp_spmv_chunk ${chunk} -pipeksp_threads_min_rows 0 -ksp_view)
+  set_tests_properties(threads-view-chunk-${pc} PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "SpMV: split product, a poll point every ${chunk} rows.*converged after"
+    FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+endforeach()
 
 # OMP_NUM_THREADS that is not a positive number gives 1 thread, as unset does (libgomp would take every
 # core); one above PipeKSP's limit is refused, as -pipeksp_threads and -pc_asddic_threads above it are
