@@ -349,6 +349,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       }
       /* no better than at the last such check: the attainable accuracy, where cg would end converged */
       if (!(dp < 0.5 * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
+      if (ksp->reason && dp > pipe->best) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol)); /* end with the best */
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;

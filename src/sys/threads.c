@@ -8,6 +8,7 @@
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -90,12 +91,12 @@ static PetscErrorCode DefaultThreads(PetscInt *nt)
   if (!env) PetscFunctionReturn(0);
   errno = 0;
   v     = strtol(env, &end, 10);
-  while (*end == ' ') end++;
-  if (errno || end == env || v < 1 || (*end && *end != ',')) {
+  while (isspace((unsigned char)*end)) end++;
+  if (end == env || (*end && *end != ',') || (!errno && v < 1) || (errno && errno != ERANGE)) {
     PetscCall(PetscInfo(NULL, "OMP_NUM_THREADS=\"%s\" is not a positive number of threads: 1 thread\n", env));
     PetscFunctionReturn(0);
   }
-  PetscCheck(v <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process", env, THR_MAX);
+  PetscCheck(!errno && v <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process; set -pipeksp_threads", env, THR_MAX);
   *nt = (PetscInt)v;
 #else
   (void)env;
@@ -114,11 +115,11 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
 
   PetscFunctionBegin;
   Thr.read  = PETSC_TRUE; /* first: the setters below read the options only while it is false */
-  PetscCall(DefaultThreads(&Thr.nt));
+  Thr.nt    = 1;
   Thr.sched = PIPEKSP_SCHEDULE_DYNAMIC; /* the defaults again: an earlier, refused read may have set one */
-  nt        = Thr.nt;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
+  else PetscCall(DefaultThreads(&Thr.nt)); /* the option overrides OMP_NUM_THREADS, even one refused */
   /* not PetscOptionsGetEnum(), which leaks a value it refuses: a bad one is refused at every entry point */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pipeksp_spmv_schedule", name, sizeof(name), &flg));
   if (flg) {

@@ -33,7 +33,8 @@ foreach(case "chrongear;jacobi;7" "cg;asddic;9")
 endforeach()
 
 # OMP_NUM_THREADS that is not a positive number gives 1 thread, as unset does (libgomp would take every
-# core); one above PipeKSP's limit is refused, as -pipeksp_threads and -pc_asddic_threads above it are
+# core); one above PipeKSP's limit is refused unless -pipeksp_threads overrides it, as -pipeksp_threads and
+# -pc_asddic_threads above it are
 if(OpenMP_C_FOUND)
   add_test(NAME threads-omp-env-invalid
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -ksp_view)
@@ -43,6 +44,10 @@ if(OpenMP_C_FOUND)
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv)
   set_tests_properties(threads-omp-env-huge PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=99999999999" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "OMP_NUM_THREADS=99999999999: PipeKSP takes at most 4096 threads per process")
+  add_test(NAME threads-omp-env-huge-overridden
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 2 -ksp_view)
+  set_tests_properties(threads-omp-env-huge-overridden PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=5000" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "threads 2 \\(OpenMP\\).*converged after" FAIL_REGULAR_EXPRESSION "ERROR|diverged")
   add_test(NAME threads-option-huge
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 5000)
   set_tests_properties(threads-option-huge PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
