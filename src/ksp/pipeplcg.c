@@ -302,7 +302,7 @@ typedef struct {
   PetscBool   check;     /* this restart checks a convergence claimed by the recursive norm */
   PetscInt    claimits;  /* ... of this iteration */
   PetscReal   lastcheck; /* true norm at the last such check */
-  PetscBool   replacing; /* this restart is an auto residual replacement */
+  PetscBool   replacing; /* this restart is a residual replacement (or follows a lucky breakdown) */
   PetscReal   lastrep;   /* true norm at the last one */
   PetscInt    nupd;      /* iterate updates so far */
   PetscScalar beta;      /* sqrt((r,z)) of the (re)start */
@@ -366,6 +366,9 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       } else if (ksp->reason) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol));
     }
     st->replacing = PETSC_FALSE;
+    /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
+       or an exact preconditioner with an unreachable tolerance restarted forever */
+    if (!ksp->reason && st->nupd >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(0);
@@ -510,6 +513,13 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           }
           if (ksp->reason) break;
         }
+        if (!tiny && !(PetscRealPart(t) > 0) && upd_at_restart == st.nupd) {
+          /* the same breakdown right after a restart, with no step between: the basis cannot be extended
+             from this residual (an exact preconditioner makes the space invariant up to rounding that the
+             test above does not see as tiny). Take the step the basis allows, as in a lucky breakdown */
+          PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g) again, with no step since the restart: the space is taken as invariant\n", c, (double)PetscRealPart(t)));
+          tiny = PETSC_TRUE;
+        }
         if (tiny) {
           /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
              last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
@@ -518,10 +528,6 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
           d->nrestarts++;
-          if (upd_at_restart == st.nupd) { /* no progress since the last restart */
-            ksp->reason = KSP_DIVERGED_BREAKDOWN;
-            break;
-          }
           upd_at_restart = st.nupd;
           break; /* restart */
         }
@@ -589,7 +595,10 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           }
           if (ksp->reason) break;
         }
-        if (lucky) break; /* restart from the true residual */
+        if (lucky) { /* restart from the true residual, judged as a replacement: no gain twice is the floor */
+          st.replacing = PETSC_TRUE;
+          break;
+        }
         PLCGGapStep(ksp, d, i, PetscRealPart(eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
         /* a fixed period, or auto: the gap estimate has reached the residual asked for (pipecommon.c's rule)
            and PLCG_GAP_NEAR of the recursive residual, which is about to lose touch with the true one. Here a
@@ -946,7 +955,8 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
    also keeps M-images of the auxiliary bases (3l more vectors).
 
    A square-root breakdown (the basis lost rank in finite precision) restarts from the true residual
-   (-info reports it, -ksp_view counts it).
+   (-info reports it, -ksp_view counts it); met again right after the restart, it is taken as an invariant
+   Krylov space: the last CG step, then a restart.
 
    Level: intermediate
 

@@ -50,3 +50,12 @@ foreach(per 1 3)
   set_tests_properties(plcg-short-replace-${per}-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL" FAIL_REGULAR_EXPRESSION "NOT below;ERROR;DIVERGED")
 endforeach()
+
+# an exact preconditioner (lu) with a tolerance below the rounding floor: every restart meets an invariant
+# Krylov space (a lucky or square-root breakdown); the solve must stop at the floor, converged as cg does
+# (it restarted forever before, -ksp_max_it ignored)
+add_test(NAME plcg-exact-pc-floor
+  COMMAND ${PIPEKSP_MPIEXEC} -n 1 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type pipeplcg -pc_type lu -ksp_rtol 1e-22
+          -ksp_max_it 50 -ksp_converged_reason)
+set_tests_properties(plcg-exact-pc-floor PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL iterations [0-9]" FAIL_REGULAR_EXPRESSION "ERROR|DIVERGED")
