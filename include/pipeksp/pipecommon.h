@@ -79,7 +79,9 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest_Private(KSP, PetscReal, PetscR
    residual is round-off: clears the reason and asks for a restart from b - A x (*restart). Right
    after a restart the quantities come from true vectors and the reason stands, as cg's would. */
 PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
-/* stop at the attainable accuracy with the reason cg reports when its recursive residual gets there */
+/* no progress from restarts: stop at the attainable accuracy with the reason cg reports when its recursive
+   residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
+   iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
 /* the local dot products KSPPipeLocalDots_Private() computes, in this order; the solvers' packed reductions
@@ -100,8 +102,9 @@ PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscS
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than
    the solve's earlier ones indefinite PC, as cg (strict: any gamma < 0, for a method that needs M > 0) */
 PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar, PetscBool);
-/* (p,Ap) of the other sign than the solve's earlier ones, or 0: indefinite matrix, as cg */
-PETSC_INTERN PetscBool KSPPipeSignChanged_Private(KSP, PetscReal *, PetscScalar);
+/* v of the other sign than *sign (the sign of the solve's earlier values, kept there; 0 before the
+   first), or 0: cg's breakdown test for (r,M^{-1}r) and (p,Ap) */
+PETSC_INTERN PetscBool KSPPipeSignChanged_Private(PetscReal *, PetscScalar);
 /* CG coefficients from gamma and delta = (u,Au) of the single-reduction recurrences
    (Chronopoulos-Gear, Ghysels-Vanroose); sets ksp->reason on a breakdown */
 PETSC_INTERN PetscErrorCode KSPPipeCoefficients_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscScalar, PetscScalar, PetscScalar *, PetscScalar *);

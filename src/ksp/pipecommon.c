@@ -533,13 +533,12 @@ static PetscErrorCode DiagSetUp(KSP ksp)
     PetscCall(VecDestroy(&pipe->pcdiag));
     PetscCall(VecDuplicate(ksp->vec_rhs, &pipe->pcdiag));
   }
-  /* a work vector holds nothing yet at the start of a solve: a new vector per solve would cost an
-     allocation, and with a DMDA's vectors a blocking reduction (the new layout's sizes) */
-  if (ksp->nwork > 0) ones = ksp->work[0];
-  else PetscCall(VecDuplicate(pipe->pcdiag, &ones));
+  /* a work vector holds nothing yet at the start of a solve (every pipe KSP has set up its work
+     vectors by then): a new vector per solve would cost an allocation, and with a DMDA's vectors a
+     blocking reduction (the new layout's sizes) */
+  ones = ksp->work[0];
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(ksp->pc, ones, pipe->pcdiag));
-  if (ksp->nwork == 0) PetscCall(VecDestroy(&ones));
   PetscFunctionReturn(0);
 }
 
@@ -665,16 +664,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
       if (!(rn < 0.5 * pipe->best)) pipe->stalls++;
       else pipe->stalls = 0;
       if (pipe->stalls >= 2) {
-        PetscReal bnorm;
-
-        /* a breakdown that comes back after restarts from b - A x, far above any rounding floor, is
-           the one cg meets: A or M is not SPD. cg ends with it, and so do we */
-        PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bnorm));
-        /* without ||A|| (a shell operator) the floor is unknown: ended converged, as before */
-        if (pipe->breakreason != KSP_CONVERGED_ITERATING && pipe->anorm > 0 && pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bnorm)) {
-          ksp->reason = pipe->breakreason;
-          PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bnorm));
-        } else PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
+        PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
         if (ksp->reason) PetscFunctionReturn(0);
       }
     }
@@ -807,8 +797,24 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
 PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool far  = PETSC_FALSE;
+  PetscReal xn = 0, bn = 0;
 
   PetscFunctionBegin;
+  /* the rounding floor is about eps (||A|| ||x|| + ||b||); far above it no progress is not the floor.
+     Without ||A|| (a shell operator) the floor is unknown: taken as reached */
+  if (pipe->anorm > 0) {
+    PetscCall(VecNorm(ksp->vec_sol, NORM_2, &xn));
+    PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bn));
+    far = (PetscBool)(pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bn));
+  }
+  /* a breakdown that comes back after restarts from b - A x, far above the floor, is the one cg meets:
+     A or M is not SPD. cg ends with it, and so do we */
+  if (far && pipe->breakreason != KSP_CONVERGED_ITERATING) {
+    ksp->reason = pipe->breakreason;
+    PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bn));
+    PetscFunctionReturn(0);
+  }
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
      with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
      KSPConvergedSkip cg never ends before the iteration limit, so neither do we: iterate on */
@@ -817,16 +823,10 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
     PetscFunctionReturn(0);
   }
-  if (pipe->anorm > 0) { /* far above the rounding floor it is slow progress (short restarts), not the floor */
-    PetscReal xn, bn;
-
-    PetscCall(VecNorm(ksp->vec_sol, NORM_2, &xn));
-    PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bn));
-    if (pipe->best > PETSC_SQRT_MACHINE_EPSILON * (pipe->anorm * xn + bn)) {
-      pipe->stalls = 0;
-      PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->best, why, (double)pipe->anorm, (double)xn, (double)bn));
-      PetscFunctionReturn(0);
-    }
+  if (far) { /* slow progress (short restarts), not the floor */
+    pipe->stalls = 0;
+    PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->best, why, (double)pipe->anorm, (double)xn, (double)bn));
+    PetscFunctionReturn(0);
   }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
   else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
@@ -909,11 +909,10 @@ PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScal
 /* cg breaks down when (r,M^{-1}r) or (p,Ap) changes sign during a solve: a negative definite M or A
    (or both) gives the same iterates as the positive one. The first value sets the sign; a value of
    the other sign (or a zero (p,Ap)) is the breakdown and does not change the sign kept */
-PetscBool KSPPipeSignChanged_Private(KSP ksp, PetscReal *sign, PetscScalar v)
+PetscBool KSPPipeSignChanged_Private(PetscReal *sign, PetscScalar v)
 {
   const PetscReal r = PetscRealPart(v);
 
-  (void)ksp;
   if (r == 0.0 || *sign * r < 0.0) return PETSC_TRUE;
   *sign = r > 0.0 ? 1.0 : -1.0;
   return PETSC_FALSE;
@@ -927,7 +926,7 @@ PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma, PetscBool s
   if (gamma == 0.0) {
     ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
     PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
-  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(ksp, &pipe->gsign, gamma)) {
+  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(&pipe->gsign, gamma)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g%s\n", (double)PetscRealPart(gamma), strict ? "" : " after values of the other sign"));
   }
@@ -955,7 +954,7 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
     ksp->reason = KSP_DIVERGED_NANORINF;
     PetscFunctionReturn(0);
   }
-  if (KSPPipeSignChanged_Private(ksp, &((KSP_Pipe *)ksp->data)->dsign, den)) {
+  if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->dsign, den)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
     PetscFunctionReturn(0);

@@ -238,7 +238,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
         break;
       }
     }
-    if (KSPPipeSignChanged_Private(ksp, &pipe->dsign, delta)) {
+    if (KSPPipeSignChanged_Private(&pipe->dsign, delta)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
