@@ -33,6 +33,17 @@ static PetscErrorCode CubeCheckMaterial(MPI_Comm comm, PetscReal E, PetscReal nu
   PetscFunctionReturn(0);
 }
 
+/* the element loop is written for assembled types: on 2 ranks a MATIS cube was a wrong operator */
+static PetscErrorCode CubeCheckMatType(MPI_Comm comm, MatType type)
+{
+  PetscBool isis;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(type, MATIS, &isis));
+  PetscCheck(!isis, comm, PETSC_ERR_SUP, "PipeKSPCube: matrix type \"%s\" is not supported (the cube assembles for assembled types: aij, baij, sbaij and their variants)", type);
+  PetscFunctionReturn(0);
+}
+
 /* Element stiffness of a hx x hy x hz brick, 2x2x2 Gauss. Local node a = ia + 2 ja + 4 ka (ia,ja,ka in {0,1}),
    dof 3a+c; Ke is 24x24 row-major. */
 static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, PetscReal E, PetscReal nu, PetscScalar Ke[])
@@ -121,9 +132,9 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
       PetscCall(MatGetLocalToGlobalMapping(A, &l2g, NULL));
       PetscCheck(M == N && Nc == N && l2g, comm, PETSC_ERR_ARG_INCOMP, "The matrix must come from DMCreateMatrix() on this DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT " x %" PetscInt_FMT "%s)", N, M, Nc, l2g ? "" : ", no local-to-global mapping");
       {
-        PetscBool isis;
-        PetscCall(PetscObjectTypeCompare((PetscObject)A, MATIS, &isis));
-        PetscCheck(!isis, comm, PETSC_ERR_SUP, "PipeKSPCube: matrix type \"%s\" is not supported (the cube assembles for assembled types: aij, baij, sbaij and their variants)", MATIS);
+        MatType type;
+        PetscCall(MatGetType(A, &type));
+        PetscCall(CubeCheckMatType(comm, type));
       }
     }
     if (b) {
@@ -441,11 +452,7 @@ PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
   PetscFunctionBegin;
   PetscCall(CubeCheckNotSetUp(cube));
   PetscValidCharPointer(type, 2);
-  { /* the element loop is written for assembled types: on 2 ranks a MATIS cube was a wrong operator */
-    PetscBool isis;
-    PetscCall(PetscStrcmp(type, MATIS, &isis));
-    PetscCheck(!isis, cube->comm, PETSC_ERR_SUP, "PipeKSPCube: matrix type \"%s\" is not supported (the cube assembles for assembled types: aij, baij, sbaij and their variants)", type);
-  }
+  PetscCall(CubeCheckMatType(cube->comm, type));
   PetscCall(PetscStrncpy(cube->mattype, type, sizeof(cube->mattype)));
   PetscFunctionReturn(0);
 }

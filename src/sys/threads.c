@@ -20,7 +20,6 @@ const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "Pipe
    3993), and far more when ranks x threads oversubscribe the cores */
 #define THR_MINROWS_OWN  5000
 #define THR_MINROWS_OVER 20000
-#define THR_MAX          PIPEKSP_THREADS_MAX
 
 static struct {
   PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
@@ -96,7 +95,7 @@ static PetscErrorCode DefaultThreads(PetscInt *nt)
     PetscCall(PetscInfo(NULL, "OMP_NUM_THREADS=\"%s\" is not a positive number of threads: 1 thread\n", env));
     PetscFunctionReturn(0);
   }
-  PetscCheck(!errno && v <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process; set -pipeksp_threads", env, THR_MAX);
+  PetscCheck(!errno && v <= PIPEKSP_THREADS_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process; set -pipeksp_threads", env, PIPEKSP_THREADS_MAX);
   *nt = (PetscInt)v;
 #else
   (void)env;
@@ -238,7 +237,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
 PetscErrorCode PipeKSPSetThreads(PetscInt nt)
 {
   PetscFunctionBegin;
-  PetscCheck(nt >= 1 && nt <= THR_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be 1 to %d", nt, THR_MAX);
+  PetscCheck(nt >= 1 && nt <= PIPEKSP_THREADS_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be 1 to %d", nt, PIPEKSP_THREADS_MAX);
   if (!Thr.read) PetscCall(ThreadsReadOptions()); /* first, so that this call wins over them */
 #if defined(PIPEKSP_HAVE_OPENMP)
   Thr.nt = nt;
