@@ -26,6 +26,7 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   that configurations with identical options agree within the noise band. A configuration whose set-up fails is reported as FAILED and skipped.\n";
 
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h>
 #include <dlfcn.h>
 #include <time.h>
 
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
           PetscCall(VecDuplicate(sb, &sx));
         }
       }
-      PetscCallMPI(MPI_Bcast(&selffailed, 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
+      PetscCallMPI(MPI_Bcast(&selffailed, 1, PIPEKSP_MPI_BOOL, 0, PETSC_COMM_WORLD));
     }
     failed[ncfg] = (PetscBool)(alone[ncfg] && selffailed);
     if (!failed[ncfg] && (!alone[ncfg] || !rank)) {
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
       failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || SetLayout(cthreads[ncfg], csched[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
       PetscCall(PetscPopErrorHandler());
     }
-    if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, MPIU_BOOL, 0, PETSC_COMM_WORLD));
+    if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, PIPEKSP_MPI_BOOL, 0, PETSC_COMM_WORLD));
     if (failed[ncfg]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,FAILED set-up\n", tag, label[ncfg]));
     PetscCall(PetscLogStageRegister(label[ncfg], &stage[ncfg]));
     ncfg++;

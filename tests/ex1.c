@@ -4,6 +4,7 @@
    measure, and that bad input errors on every rank (-check_bad_input). Exits nonzero on any failure. */
 #include <math.h>
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h>
 
 #define CHECK(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
 
@@ -11,12 +12,12 @@
 #define EXPECT_FAIL(call, msg) \
   do { \
     PetscErrorCode _ierr; \
-    const char    *_txt = NULL; \
+    PipeKSPErrorText _txt = NULL; \
     PetscMPIInt    _bad, _all; \
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
     _ierr = (call); \
     PetscCall(PetscPopErrorHandler()); \
-    if (_ierr) PetscCall(PetscErrorMessage(_ierr, NULL, (char **)&_txt)); \
+    if (_ierr) PetscCall(PetscErrorMessage(_ierr, NULL, &_txt)); \
     _bad = (!_ierr || !_txt || !strstr(_txt, msg)) ? 1 : 0; \
     PetscCallMPI(MPI_Allreduce(&_bad, &_all, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD)); \
     CHECK(_all == 0, "%d rank(s) did not fail with \"%s\" on %s (rank 0 said: %s)", _all, msg, #call, _txt ? _txt : "no error"); \

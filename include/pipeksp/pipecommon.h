@@ -43,7 +43,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
 PETSC_INTERN PetscErrorCode KSPPipeSetUpWork_Private(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPDestroy_Pipe(KSP);
-PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PipeKSPOptionItems);
 PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
 /* log, monitor and test convergence of residual norm dp at iteration its */
 PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscReal);

@@ -3,6 +3,7 @@
 #define PIPEKSPIMPL_H
 
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h>
 
 /* process state the registrar's PipeKSPFinalizePackage() resets */
 PETSC_INTERN PetscErrorCode PipeKSPProgressReset_Private(void);

@@ -98,6 +98,7 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
         if v is not None and not (isinstance(v, bool) or v in (0, 1)):
             raise TypeError("set_asddic: %s must be True/False, got %r" % (name, v))
     I, vp, f, chk, R = _loader.petsc_int(), ctypes.c_void_p, _loader.function, _loader.check, ctypes.c_double
+    B = _loader.petsc_bool()
     # the C setters check ordering and local blocks against each other (against a setting made before this
     # call too): these go first, one block before the ordering and more blocks after it, so that the one
     # call that can still be refused comes before any change
@@ -108,8 +109,8 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
              ("PCASDDICSetLocalType", ctypes.c_int, local), ("PCASDDICSetSweepType", ctypes.c_int, sweep),
              ("PCASDDICSetShiftType", ctypes.c_int, shift), ("PCASDDICSetEstimateSteps", I, esteig_steps),
              ("PCASDDICSetEstimateSafety", R, esteig_safety), ("PCASDDICSetDamping", R, damping),
-             ("PCASDDICSetBlock", ctypes.c_int, None if block is None else int(bool(block))),
-             ("PCASDDICSetCheck", ctypes.c_int, None if check is None else int(bool(check)))]
+             ("PCASDDICSetBlock", B, None if block is None else bool(block)),
+             ("PCASDDICSetCheck", B, None if check is None else bool(check))]
     for name, typ, v in calls:
         if v is not None:
             chk(f(name, ctypes.c_int, [vp, typ])(h, v))
@@ -145,10 +146,11 @@ def get_asddic_coloring(pc):
     I = _loader.petsc_int()
     bs, nb, nc = I(), I(), I()
     cptr, perm = ctypes.POINTER(I)(), ctypes.POINTER(I)()
-    indep = ctypes.c_int()  # PetscBool is an int-sized enum
+    B = _loader.petsc_bool()
+    indep = B()
     fn = _loader.function("PCASDDICGetColoring", ctypes.c_int,
                           [ctypes.c_void_p] + [ctypes.POINTER(I)] * 3 + [ctypes.POINTER(ctypes.POINTER(I))] * 2
-                          + [ctypes.POINTER(ctypes.c_int)])
+                          + [ctypes.POINTER(B)])
     _loader.check(fn(h, bs, nb, nc, ctypes.byref(cptr), ctypes.byref(perm), ctypes.byref(indep)))
     dtype = numpy.int64 if I is ctypes.c_int64 else numpy.int32
     copy = lambda p, n: numpy.array(numpy.ctypeslib.as_array(p, shape=(n,)), dtype=dtype) if n else numpy.zeros(0, dtype)

@@ -101,6 +101,12 @@ def petsc_int():
     return ctypes.c_int64 if numpy.dtype(PETSc.IntType).itemsize == 8 else ctypes.c_int32
 
 
+def petsc_bool():
+    """ctypes type of PetscBool: an int-sized enum up to PETSc 3.23, a one-byte C bool from 3.24."""
+    from petsc4py import PETSc
+    return ctypes.c_bool if tuple(PETSc.Sys.getVersion()) >= (3, 24, 0) else ctypes.c_int
+
+
 def register():
     """Load libpipeksp.so and register its KSP/PC types in the running petsc4py.
 

@@ -148,7 +148,7 @@ PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidPointer(type, 2);
+  PetscAssertPointer(type, 2);
   PetscUseMethod(ksp, "KSPPipeGetProgress_C", (KSP, PipeKSPProgressType *), (ksp, type));
   PetscFunctionReturn(0);
 }
@@ -236,7 +236,7 @@ PetscErrorCode KSPPipeGetReplacePeriod(KSP ksp, PetscInt *n)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(n, 2);
+  PetscAssertPointer(n, 2);
   PetscUseMethod(ksp, "KSPPipeGetReplacePeriod_C", (KSP, PetscInt *), (ksp, n));
   PetscFunctionReturn(0);
 }
@@ -267,7 +267,7 @@ PetscErrorCode KSPPipeGetStats(KSP ksp, PipeKSPStats *stats)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidPointer(stats, 2);
+  PetscAssertPointer(stats, 2);
   PetscUseMethod(ksp, "KSPPipeGetStats_C", (KSP, PipeKSPStats *), (ksp, stats));
   PetscFunctionReturn(0);
 }
@@ -389,7 +389,7 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PetscOptionItems *PetscOptionsObject)
+PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
   KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPProgressType type = pipe->red->requested;
@@ -641,7 +641,7 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   PetscBool diagonalscale;
 
   PetscFunctionBegin;
-  PetscCall(PCGetDiagonalScale(ksp->pc, &diagonalscale));
+  PetscCall(PipeKSPPCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   PetscCall(PCGetOperators(ksp->pc, A, NULL));
   PetscCall(SolveBegin(ksp, *A));

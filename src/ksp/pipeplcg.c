@@ -700,7 +700,7 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
   PetscInt  l = d->l, n = d->eig_its;
@@ -811,7 +811,7 @@ PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidIntPointer(l, 2);
+  PetscAssertPointer(l, 2);
   PetscUseMethod(ksp, "KSPPipePLCGGetDepth_C", (KSP, PetscInt *), (ksp, l));
   PetscFunctionReturn(0);
 }

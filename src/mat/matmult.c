@@ -74,7 +74,7 @@ static PetscErrorCode SpMVReset(SpMVCtx *c)
 
 static PetscErrorCode SpMVCtxDestroy(void *ptr)
 {
-  SpMVCtx *c = (SpMVCtx *)ptr;
+  SpMVCtx *c = (SpMVCtx *)PipeKSPContainerCtx(ptr);
 
   PetscFunctionBegin;
   PetscCall(SpMVReset(c));
@@ -99,7 +99,7 @@ static PetscErrorCode SpMVGetCtx(Mat A, SpMVCtx **ctx)
     c->chunk = SPMV_CHUNK_DEF;
     PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
     PetscCall(PetscContainerSetPointer(cont, c));
-    PetscCall(PetscContainerSetUserDestroy(cont, SpMVCtxDestroy));
+    PetscCall(PipeKSPContainerSetDestroy(cont, SpMVCtxDestroy));
     PetscCall(PetscObjectCompose((PetscObject)A, SPMV_KEY, (PetscObject)cont));
     PetscCall(PetscContainerDestroy(&cont));
   }
@@ -375,19 +375,19 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   } else {
-    PetscScalar   *aa;
-    const PetscInt cb = PetscMax(1, c->chunk / c->bs);
+    const PetscScalar *aa;
+    const PetscInt     cb = PetscMax(1, c->chunk / c->bs);
 
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the block CSR structure of the diagonal block");
-    PetscCall(MatSeqBAIJGetArray(Ad, &aa));
+    PetscCall(PipeKSPMatSeqBAIJGetArrayRead(Ad, &aa));
     for (PetscInt b0 = 0; b0 < n; b0 += cb) {
       const PetscInt b1 = PetscMin(n, b0 + cb);
       SpMVBAIJRows(c->bs, c->work, b0, b1, ai, aj, aa, x, y);
       if (b1 < n) PetscCall(SpMVPoll());
     }
     PetscCall(PetscLogFlops(2.0 * c->bs * c->bs * ai[n] - c->bs * n));
-    PetscCall(MatSeqBAIJRestoreArray(Ad, &aa));
+    PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(Ad, &aa));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
   }
   PetscFunctionReturn(0);
@@ -554,7 +554,7 @@ PetscErrorCode PipeKSPMatGetSpMVChunk(Mat A, PetscInt *rows)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscValidIntPointer(rows, 2);
+  PetscAssertPointer(rows, 2);
   PetscCall(PetscObjectQuery((PetscObject)A, SPMV_KEY, (PetscObject *)&cont));
   if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&c));
   *rows = c && c->owner == A ? c->chunk : SPMV_CHUNK_DEF;

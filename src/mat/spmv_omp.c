@@ -44,7 +44,7 @@ typedef struct {
 
 static PetscErrorCode HaloCtxDestroy(void *ptr)
 {
-  HaloCtx *h = (HaloCtx *)ptr;
+  HaloCtx *h = (HaloCtx *)PipeKSPContainerCtx(ptr);
 
   PetscFunctionBegin;
   if (h->active) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
@@ -78,7 +78,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
   PetscCall(PetscNew(&h));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
   PetscCall(PetscContainerSetPointer(cont, h));
-  PetscCall(PetscContainerSetUserDestroy(cont, HaloCtxDestroy));
+  PetscCall(PipeKSPContainerSetDestroy(cont, HaloCtxDestroy));
   PetscCall(PetscObjectCompose((PetscObject)halo, HALO_KEY, (PetscObject)cont));
   PetscCall(PetscContainerDestroy(&cont));
   *ctx = h;
@@ -267,7 +267,7 @@ typedef struct {
 
 static PetscErrorCode OMPCtxDestroy(void *ptr)
 {
-  OMPCtx *c = (OMPCtx *)ptr;
+  OMPCtx *c = (OMPCtx *)PipeKSPContainerCtx(ptr);
 
   PetscFunctionBegin;
   PetscCall(PetscFree3(c->i0, c->i1, c->ir));
@@ -295,7 +295,7 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
     PetscCall(PetscNew(&c));
     PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
     PetscCall(PetscContainerSetPointer(cont, c));
-    PetscCall(PetscContainerSetUserDestroy(cont, OMPCtxDestroy));
+    PetscCall(PipeKSPContainerSetDestroy(cont, OMPCtxDestroy));
     PetscCall(PetscObjectCompose((PetscObject)p->A, OMP_KEY, (PetscObject)cont));
     PetscCall(PetscContainerDestroy(&cont));
   }
@@ -529,12 +529,12 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the diagonal block");
   nt = PipeKSPThreadsFor_Private(p->aij ? n : n * p->bs);
   if (p->aij) PetscCall(MatSeqAIJGetArrayRead(p->Ad, &aa));
-  else PetscCall(MatSeqBAIJGetArray(p->Ad, (PetscScalar **)&aa));
+  else PetscCall(PipeKSPMatSeqBAIJGetArrayRead(p->Ad, &aa));
   if (p->Ao) {
     PetscCall(MatGetRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &nbo, &oi, &oj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: cannot get the structure of the off-diagonal block");
     if (p->aij) PetscCall(MatSeqAIJGetArrayRead(p->Ao, &oa));
-    else PetscCall(MatSeqBAIJGetArray(p->Ao, (PetscScalar **)&oa));
+    else PetscCall(PipeKSPMatSeqBAIJGetArrayRead(p->Ao, &oa));
   }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArray(y, &ya));
@@ -634,11 +634,11 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   if (p->Ao) {
     if (g) PetscCall(VecRestoreArrayRead(p->ghost, &g));
     if (p->aij) PetscCall(MatSeqAIJRestoreArrayRead(p->Ao, &oa));
-    else PetscCall(MatSeqBAIJRestoreArray(p->Ao, (PetscScalar **)&oa));
+    else PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(p->Ao, &oa));
     PetscCall(MatRestoreRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &nbo, &oi, &oj, &done));
   }
   if (p->aij) PetscCall(MatSeqAIJRestoreArrayRead(p->Ad, &aa));
-  else PetscCall(MatSeqBAIJRestoreArray(p->Ad, (PetscScalar **)&aa));
+  else PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(p->Ad, &aa));
   PetscCall(MatRestoreRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
   PetscFunctionReturn(0);
 }

@@ -310,7 +310,7 @@ PetscErrorCode PipeKSPCubeCreate(MPI_Comm comm, PipeKSPCube *cube)
   PipeKSPCube c;
 
   PetscFunctionBegin;
-  PetscValidPointer(cube, 2);
+  PetscAssertPointer(cube, 2);
   PetscCall(PipeKSPCheckInitialized(comm));
   PetscCall(PetscNew(&c));
   c->comm = comm;
@@ -451,7 +451,7 @@ PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
 {
   PetscFunctionBegin;
   PetscCall(CubeCheckNotSetUp(cube));
-  PetscValidCharPointer(type, 2);
+  PetscAssertPointer(type, 2);
   PetscCall(CubeCheckMatType(cube->comm, type));
   PetscCall(PetscStrncpy(cube->mattype, type, sizeof(cube->mattype)));
   PetscFunctionReturn(0);
@@ -574,7 +574,7 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
     PetscViewer       viewer;
     PetscViewerFormat format;
     PetscBool         flg;
-    PetscCall(PetscOptionsGetViewer(cube->comm, NULL, NULL, "-cube_view", &viewer, &format, &flg));
+    PetscCall(PetscOptionsCreateViewer(cube->comm, NULL, NULL, "-cube_view", &viewer, &format, &flg));
     if (flg) {
       PetscCall(PetscViewerPushFormat(viewer, format));
       PetscCall(PipeKSPCubeView(cube, viewer));
@@ -772,7 +772,7 @@ PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
   PetscFunctionBegin;
   PetscCall(CubeCheckSetUp(cube));
   PetscValidHeaderSpecific(x, VEC_CLASSID, 2);
-  PetscValidRealPointer(err, 3);
+  PetscAssertPointer(err, 3);
   PetscCall(VecDuplicate(cube->xexact, &e));
   PetscCall(VecWAXPY(e, -1.0, cube->xexact, x));
   PetscCall(VecNorm(e, NORM_INFINITY, &ne));

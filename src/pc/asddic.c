@@ -151,7 +151,7 @@ static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose
 
   PetscFunctionBegin;
   if (a->failed) { /* KSP sees Inf and stops with DIVERGED_PC_FAILED */
-    PetscCall(VecSetInf(y));
+    PetscCall(PipeKSPVecSetInf(y));
     PetscFunctionReturn(0);
   }
   PetscCall(PetscLogEventBegin(PCASDDIC_Apply, pc, x, y, 0));
@@ -183,7 +183,7 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOptionsObject)
 {
   PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
   PCASDDICOrderingType ord = a->ordering;
@@ -557,7 +557,7 @@ PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
   PC_ASDDIC *a = NULL;
 
   PetscFunctionBegin;
-  PetscValidIntPointer(k, 2);
+  PetscAssertPointer(k, 2);
   PetscCall(PCASDDICGet(pc, &a));
   *k = a ? a->localblocks : 1;
   PetscFunctionReturn(0);

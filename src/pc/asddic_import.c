@@ -235,8 +235,7 @@ PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *a, Mat Ad)
   if (a->layout != PCASDDIC_LAYOUT_GETROW) {
     PetscInt           n;
     const PetscInt    *ia, *ja;
-    const PetscScalar *aa;
-    PetscScalar       *ab;
+    const PetscScalar *aa, *ab;
     PetscCall(RawGetIJ(Ad, a->layout, &n, &ia, &ja));
     k = ia[n] * a->rawbs * a->rawbs;
     PetscCall(RawRestoreIJ(Ad, a->layout, &n, &ia, &ja));
@@ -246,9 +245,9 @@ PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *a, Mat Ad)
       for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = aa[j];
       PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
     } else {
-      PetscCall(MatSeqBAIJGetArray(Ad, &ab));
+      PetscCall(PipeKSPMatSeqBAIJGetArrayRead(Ad, &ab));
       for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = ab[j];
-      PetscCall(MatSeqBAIJRestoreArray(Ad, &ab));
+      PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(Ad, &ab));
     }
     PetscFunctionReturn(0);
   }

@@ -263,7 +263,7 @@ PetscErrorCode PipeKSPSetThreads(PetscInt nt)
 PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
 {
   PetscFunctionBegin;
-  PetscValidIntPointer(nt, 1);
+  PetscAssertPointer(nt, 1);
   PetscCall(PipeKSPThreadsGet_Private(nt, NULL));
   PetscFunctionReturn(0);
 }

@@ -3,6 +3,7 @@
 #define PIPEKSPTEST_H
 
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h>
 
 /* What a cube solve is judged by */
 typedef struct {

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Build the pinned newest PETSc and petsc4py from their sources on the Python package index, into a cache
+# outside the work tree, and print the PETSc prefix. Reused when the cache holds the same version built
+# the same way. Usage: config/petsc-latest.sh [--print-prefix]
+#   PIPEKSP_CACHE   cache folder (default ${XDG_CACHE_HOME:-~/.cache}/pipeksp)
+#   PETSC_LATEST    version (default below)
+set -euo pipefail
+
+VERSION=${PETSC_LATEST:-3.26.1}
+CACHE=${PIPEKSP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pipeksp}
+PREFIX=$CACHE/petsc-$VERSION
+# no --download-*: nothing but the package index is reachable; Debian's MPI, BLAS and LAPACK are found
+CONFIGURE="--with-debugging=0 --with-fc=0 --with-cc=mpicc --with-cxx=mpicxx --with-shared-libraries=1 --with-x=0"
+STAMP="petsc $VERSION: $CONFIGURE"
+JOBS=${JOBS:-2}
+
+log() { echo "petsc-latest: $*" >&2; }
+
+if [ "${1:-}" = "--print-prefix" ]; then
+  echo "$PREFIX"
+  exit 0
+fi
+
+if [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$STAMP" ] &&
+  [ -f "$PREFIX/lib/pkgconfig/PETSc.pc" ] && [ -f "$PREFIX/py/.petsc4py-stamp" ]; then
+  log "reusing PETSc $VERSION and petsc4py in $PREFIX"
+  echo "$PREFIX"
+  exit 0
+fi
+
+mkdir -p "$CACHE/src"
+fetch() { # fetch NAME: the sdist NAME-VERSION.tar.gz into $CACHE/src
+  local f="$CACHE/src/$1-$VERSION.tar.gz"
+  [ -s "$f" ] && return 0
+  log "downloading $1 $VERSION source"
+  local py
+  py=$(command -v python3)
+  # petsc4py's build requirements name petsc itself: download without resolving them
+  "$py" -m pip download -q --no-deps --no-binary :all: --no-build-isolation -d "$CACHE/src" "$1==$VERSION" >&2 ||
+    "$py" -m pip download -q --no-deps --no-binary :all: -d "$CACHE/src" "$1==$VERSION" >&2
+  [ -s "$f" ] || { log "no $f after download"; exit 1; }
+}
+
+if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$STAMP" ]; }; then
+  fetch petsc
+  t0=$(date +%s)
+  rm -rf "$PREFIX" "$CACHE/build/petsc-$VERSION"
+  mkdir -p "$CACHE/build"
+  tar -xzf "$CACHE/src/petsc-$VERSION.tar.gz" -C "$CACHE/build"
+  cd "$CACHE/build/petsc-$VERSION"
+  log "configuring PETSc $VERSION (log: $CACHE/build/petsc-$VERSION/configure.log)"
+  # shellcheck disable=SC2086
+  python3 ./configure --prefix="$PREFIX" $CONFIGURE PETSC_ARCH=arch-pipeksp >"$CACHE/build/configure.out" 2>&1 ||
+    { tail -30 "$CACHE/build/configure.out" >&2; exit 1; }
+  log "building PETSc $VERSION (about 6 minutes on 2 cores)"
+  make PETSC_DIR="$PWD" PETSC_ARCH=arch-pipeksp MAKE_NP="$JOBS" all >"$CACHE/build/make.out" 2>&1 ||
+    { tail -30 "$CACHE/build/make.out" >&2; exit 1; }
+  make PETSC_DIR="$PWD" PETSC_ARCH=arch-pipeksp install >"$CACHE/build/install.out" 2>&1 ||
+    { tail -30 "$CACHE/build/install.out" >&2; exit 1; }
+  echo "$STAMP" >"$PREFIX/.pipeksp-stamp"
+  log "PETSc $VERSION built in $(($(date +%s) - t0)) s"
+  cd /
+  rm -rf "$CACHE/build/petsc-$VERSION"
+fi
+
+# petsc4py for Debian's /usr/bin/python3 (its numpy and pytest), in a venv that sees the system packages
+if [ ! -f "$PREFIX/py/.petsc4py-stamp" ]; then
+  fetch petsc4py
+  t0=$(date +%s)
+  rm -rf "$PREFIX/py"
+  /usr/bin/python3 -m venv --system-site-packages "$PREFIX/py"
+  log "building petsc4py $VERSION against $PREFIX"
+  "$PREFIX/py/bin/python" -m pip install -q "cython>=3" setuptools wheel >&2
+  PETSC_DIR="$PREFIX" PETSC_ARCH="" "$PREFIX/py/bin/python" -m pip install -q --no-deps --no-build-isolation \
+    "$CACHE/src/petsc4py-$VERSION.tar.gz" >&2
+  "$PREFIX/py/bin/python" -c "from petsc4py import PETSc; assert PETSc.Sys.getVersion()[:2] == tuple(map(int, '$VERSION'.split('.')))[:2]"
+  echo "petsc4py $VERSION" >"$PREFIX/py/.petsc4py-stamp"
+  log "petsc4py $VERSION built in $(($(date +%s) - t0)) s"
+fi
+echo "$PREFIX"
