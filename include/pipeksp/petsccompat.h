@@ -34,13 +34,19 @@ typedef PetscOptionItems PipeKSPOptionItems;
   #define PetscAssertPointer(h, arg) PetscValidPointer(h, arg)
 #endif
 
-/* A container's destroy callback gets the address of the context from 3.23 (PetscCtxDestroyFn), the
-   context itself before. Write callbacks as PetscErrorCode f(void *arg) and read the context with
-   PipeKSPContainerCtx(arg). */
+/* A container's destroy callback gets the context up to 3.22 and its address from 3.23 (PetscCtxDestroyFn:
+   void ** in 3.23-3.24, PetscCtxRt = void * from 3.25). Write callbacks as
+   PetscErrorCode f(PipeKSPCtxDestroyArg arg) and read the context with PipeKSPContainerCtx(arg). */
 #if PETSC_VERSION_LT(3, 23, 0)
+typedef void *PipeKSPCtxDestroyArg;
   #define PipeKSPContainerSetDestroy(c, f) PetscContainerSetUserDestroy(c, f)
   #define PipeKSPContainerCtx(arg)         (arg)
 #else
+  #if PETSC_VERSION_LT(3, 25, 0)
+typedef void **PipeKSPCtxDestroyArg;
+  #else
+typedef void *PipeKSPCtxDestroyArg;
+  #endif
   #define PipeKSPContainerSetDestroy(c, f) PetscContainerSetCtxDestroy(c, f)
   #define PipeKSPContainerCtx(arg)         (*(void **)(arg))
 #endif
@@ -64,8 +70,8 @@ typedef PetscOptionItems PipeKSPOptionItems;
   #define PIPEKSP_MPI_BOOL MPI_C_BOOL
 #endif
 
-/* PetscErrorMessage()'s message argument: char ** up to 3.18, const char *[] from 3.19 */
-#if PETSC_VERSION_LT(3, 19, 0)
+/* PetscErrorMessage()'s message argument: char ** up to 3.24, const char ** from 3.25 */
+#if PETSC_VERSION_LT(3, 25, 0)
 typedef char *PipeKSPErrorText;
 #else
 typedef const char *PipeKSPErrorText;

@@ -72,7 +72,7 @@ static PetscErrorCode SpMVReset(SpMVCtx *c)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SpMVCtxDestroy(void *ptr)
+static PetscErrorCode SpMVCtxDestroy(PipeKSPCtxDestroyArg ptr)
 {
   SpMVCtx *c = (SpMVCtx *)PipeKSPContainerCtx(ptr);
 

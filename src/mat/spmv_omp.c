@@ -42,7 +42,7 @@ typedef struct {
   PetscBool    active, done;
 } HaloCtx;
 
-static PetscErrorCode HaloCtxDestroy(void *ptr)
+static PetscErrorCode HaloCtxDestroy(PipeKSPCtxDestroyArg ptr)
 {
   HaloCtx *h = (HaloCtx *)PipeKSPContainerCtx(ptr);
 
@@ -265,7 +265,7 @@ typedef struct {
   PetscInt         nshare;           /* threads share[] has room for */
 } OMPCtx;
 
-static PetscErrorCode OMPCtxDestroy(void *ptr)
+static PetscErrorCode OMPCtxDestroy(PipeKSPCtxDestroyArg ptr)
 {
   OMPCtx *c = (OMPCtx *)PipeKSPContainerCtx(ptr);
 
