@@ -9,7 +9,13 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 export OMPI_MCA_rmaps_base_oversubscribe := 1
 
-.PHONY: all deps configure build run test bench bench-long bench-smpi install clean
+# the newest PETSc that CI tests too: built from its source on the Python package index into a cache
+# outside the tree (config/petsc-latest.sh; PIPEKSP_CACHE overrides ~/.cache/pipeksp)
+PETSC_LATEST ?= 3.26.1
+LATEST_BUILD ?= build-petsc-$(PETSC_LATEST)
+export PETSC_LATEST
+
+.PHONY: all deps configure build run test test-petsc-latest petsc-latest bench bench-long bench-smpi install clean
 
 all: build
 
@@ -32,7 +38,18 @@ run: deps
 # (e.g. search='tests-ex3_*', search='*asddic*'); `ctest -N` in $(BUILD) lists the names
 test: deps
 	@$(MAKE) --no-print-directory build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)')
+	cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)'); rc=$$?; \
+	  cat pipeksp-skipped.txt; exit $$rc; }
+
+# PETSc $(PETSC_LATEST) and its petsc4py (about 10 minutes the first time, then reused)
+petsc-latest: deps
+	@bash config/petsc-latest.sh >/dev/null
+
+# the whole suite against PETSc $(PETSC_LATEST), in its own build folder
+test-petsc-latest: petsc-latest
+	@prefix=$$(bash config/petsc-latest.sh --print-prefix) && \
+	$(MAKE) --no-print-directory test BUILD=$(LATEST_BUILD) \
+	  CMAKE_FLAGS="-DPETSC_DIR=$$prefix -DPIPEKSP_PYTHON=$$prefix/py/bin/python $(CMAKE_FLAGS)"
 
 SEARCH_RE = ^$(subst ?,.,$(subst *,.*,$(subst .,\.,$(search))))$$
 

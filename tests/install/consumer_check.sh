@@ -29,8 +29,8 @@ LIBDIR=$(dirname "$(find "$WORK/prefix" -name 'libpipeksp.so' | head -1)")
 line=$(grep -m1 '^mpicc app.c .*pkg-config' "$SRC/README.md") || { echo "FAILED: no 'mpicc app.c ... pkg-config' line in README.md"; exit 1; }
 line=$(echo "$line" | sed "s#/opt/pipeksp#$WORK/prefix#g")
 echo "README line: $line"
-export PKG_CONFIG_PATH="${PETSC_DIR:-/usr/lib/petsc}/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
-inc=$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig:$PKG_CONFIG_PATH" pkg-config --variable=includedir pipeksp)
+# pipeksp.pc carries its PETSc's flags and run path: no PETSc.pc on PKG_CONFIG_PATH
+inc=$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig" pkg-config --variable=includedir pipeksp)
 [ "$(cd "$inc" && pwd)" = "$(cd "$WORK/prefix/include" && pwd)" ] || { echo "FAILED: pipeksp.pc includedir $inc is not in $WORK/prefix"; exit 1; }
 cp "$SRC/tutorials/ex1.c" "$WORK/app.c"
 (cd "$WORK" && eval "$line") || { echo "FAILED: the README's mpicc line did not build"; exit 1; }
@@ -50,6 +50,9 @@ cmake --build "$WORK/cmk/build" > "$WORK/build.log"
 
 for exe in "$WORK/ex1_pc" "$WORK/cmk/build/ex1_cmake"; do
   ldd "$exe" | grep -q "$WORK/prefix" || { echo "FAILED: $exe does not load the installed libpipeksp"; exit 1; }
+  ldd "$exe" | grep "not found" && { echo "FAILED: $exe needs LD_LIBRARY_PATH"; exit 1; }
+  [ -z "$PIPEKSP_PETSC_LIBDIR" ] || ldd "$exe" | grep -q "libpetsc.* => $PIPEKSP_PETSC_LIBDIR/" ||
+    { ldd "$exe" | grep libpetsc; echo "FAILED: $exe does not load the PETSc in $PIPEKSP_PETSC_LIBDIR"; exit 1; }
   out=$("$MPIEXEC" -n 2 "$exe" -cube_n 7 -ksp_type pipegv -pc_type asddic -ksp_rtol 1e-10 -check_error 1e-7 -malloc_dump)
   echo "$out"
   echo "$out" | grep -q "converged after" || { echo "FAILED: $exe did not converge"; exit 1; }

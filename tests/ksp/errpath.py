@@ -5,12 +5,15 @@ The solve must fail with the error; then, with a good PC / matrix, the same KSP 
 iterations of a fresh one, and after KSPReset (and a policy change) once more. Prints FAIL lines and exits 1 on mismatch.
 Usage: errpath.py libpipeksp.so"""
 import ctypes
+import glob
 import sys
 
 # the thread policy needs MPI_THREAD_MULTIPLE: PETSc asks MPI for PETSC_MPI_THREAD_REQUIRED
 try:
     import petsc4py
-    _petsc = ctypes.CDLL(petsc4py.get_config()["PETSC_DIR"] + "/lib/libpetsc_real.so", mode=ctypes.RTLD_GLOBAL)
+    _libdir = petsc4py.get_config()["PETSC_DIR"] + "/lib/"
+    # Debian names it libpetsc_real, a plain build libpetsc
+    _petsc = ctypes.CDLL((glob.glob(_libdir + "libpetsc_real.so") + [_libdir + "libpetsc.so"])[0], mode=ctypes.RTLD_GLOBAL)
     ctypes.c_int.in_dll(_petsc, "PETSC_MPI_THREAD_REQUIRED").value = 3  # MPI_THREAD_MULTIPLE
 except (OSError, ValueError, KeyError):
     pass

@@ -34,12 +34,12 @@ endforeach()
 
 # error paths: a Python PC / matrix raising inside the overlapped work, then re-solve and KSPReset
 add_test(NAME ksp-errpath-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/errpath.py $<TARGET_FILE:pipeksp>)
-set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}" LABELS petsc4py
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # petsc4py: -dll_append from Python
 add_test(NAME ksp-petsc4py COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc4py_types.py $<TARGET_FILE:pipeksp>)
-set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}" LABELS petsc4py
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # nesting: a pipelined KSP inside the PC of another one (-pc_type ksp), both with poll

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 
-EXAMPLES_CONFIG = "/usr/share/petsc/3.18/share/petsc/examples/config"
 SUPPORTED = {"suffix", "nsize", "args", "filter", "output_file", "env", "requires", "TODO", "SKIP",
              "timeoutfactor", "diff_args", "comments", "execname", "source"}
 
@@ -46,7 +45,9 @@ def petscdiff_path():
             return cand
     except ImportError:
         pass
-    return os.path.join(os.environ.get("PETSC_DIR", "/usr/lib/petsc"), "lib/petsc/bin/petscdiff")
+    if not os.environ.get("PETSC_DIR"):
+        raise SystemExit("pyharness.py: petscdiff not found: no petsc4py and no PETSC_DIR")
+    return os.path.join(os.environ["PETSC_DIR"], "lib/petsc/bin/petscdiff")
 
 
 def main():
@@ -57,7 +58,7 @@ def main():
     ap.add_argument("-m", action="store_true", help="write the output as the new expected output")
     ap.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"))
     ap.add_argument("--python", default=sys.executable)
-    ap.add_argument("--config-dir", default=EXAMPLES_CONFIG, help="PETSc's examples/config (testparse.py)")
+    ap.add_argument("--config-dir", required=True, help="PETSc's examples/config (testparse.py)")
     ap.add_argument("--timeout", type=float, default=120)
     a = ap.parse_args()
     src = os.path.abspath(a.source)

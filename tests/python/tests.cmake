@@ -13,7 +13,7 @@ foreach(np 1 4)
   set_tests_properties(python-pytest-${np} PROPERTIES
     ENVIRONMENT "${_py_env};PETSC_OPTIONS=-malloc_debug -malloc_dump"
     PASS_REGULAR_EXPRESSION "[0-9]+ passed" FAIL_REGULAR_EXPRESSION "${_py_fail};[0-9]+ failed;[0-9]+ error"
-    TIMEOUT 180 LABELS python)
+    TIMEOUT 180 LABELS "python;petsc4py")
 endforeach()
 
 # PETSc 3.18's gmakegentest.py ignores .py sources: run their TEST blocks with PETSc's testparse + petscdiff
@@ -32,7 +32,7 @@ foreach(src ${_py_tutorials})
              COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/pyharness.py --config-dir ${PIPEKSP_PETSC_EXAMPLES}/config
                      --mpiexec ${PIPEKSP_MPIEXEC} --python ${PIPEKSP_PYTHON} ${src} ${t})
     set_tests_properties(tutorials-${t} PROPERTIES ENVIRONMENT "${_py_env}"
-      PASS_REGULAR_EXPRESSION "ok " FAIL_REGULAR_EXPRESSION "not ok" TIMEOUT 180 LABELS "tutorials;python")
+      PASS_REGULAR_EXPRESSION "ok " FAIL_REGULAR_EXPRESSION "not ok" TIMEOUT 180 LABELS "tutorials;python;petsc4py")
   endforeach()
 endforeach()
 
@@ -40,10 +40,10 @@ add_test(NAME python-pip-install
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pip_install_check.sh ${PIPEKSP_PYTHON} ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/tests/python/pip-install $<TARGET_FILE:pipeksp>)
 set_tests_properties(python-pip-install PROPERTIES ENVIRONMENT "${_py_env}"
-  PASS_REGULAR_EXPRESSION "installed pipeksp OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 180 LABELS python)
+  PASS_REGULAR_EXPRESSION "installed pipeksp OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 180 LABELS "python;petsc4py")
 
 # the README's petsc4py example, exactly as printed there
 add_test(NAME python-readme-example
          COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/readme_example.py ${PROJECT_SOURCE_DIR}/README.md)
 set_tests_properties(python-readme-example PROPERTIES ENVIRONMENT "${_py_env};PETSC_OPTIONS=-malloc_debug -malloc_dump"
-  PASS_REGULAR_EXPRESSION "README example: [0-9]+ iterations, error .*: OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 120 LABELS python)
+  PASS_REGULAR_EXPRESSION "README example: [0-9]+ iterations, error .*: OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 120 LABELS "python;petsc4py")
