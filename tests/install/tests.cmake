@@ -6,3 +6,9 @@ add_test(NAME install-consumers
                  ${PROJECT_BINARY_DIR}/tests/install-check ${PIPEKSP_MPIEXEC})
 set_tests_properties(install-consumers PROPERTIES ENVIRONMENT "${_inst_env}"
   PASS_REGULAR_EXPRESSION "installed consumers OK" FAIL_REGULAR_EXPRESSION "FAILED;PETSC ERROR;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 300 PROCESSORS 2)
+
+# configure's answer to a PETSC_DIR that is not a PETSc, or is older than 3.18
+add_test(NAME install-bad-petsc-dir
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/badpetsc_check.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/tests/bad-petsc-dir)
+set_tests_properties(install-bad-petsc-dir PROPERTIES PASS_REGULAR_EXPRESSION "bad PETSC_DIR refused OK"
+  FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120)
