@@ -64,7 +64,7 @@ int main(int argc, char **argv)
   Vec            r, z;
   PetscInt       reps = 20, sn = 8 * 1024 * 1024, nt = 1;
   PetscLogDouble bytes, t0, t1, best = 1e30, total = 0;
-  PetscReal      stream, gbs;
+  PetscReal      stream = 0, gbs;
   PetscMPIInt    size;
 
   PetscFunctionBeginUser;

@@ -29,15 +29,15 @@ if [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$ST
 fi
 
 mkdir -p "$CACHE/src"
-fetch() { # fetch NAME: the sdist NAME-VERSION.tar.gz into $CACHE/src
-  local f="$CACHE/src/$1-$VERSION.tar.gz"
+# pip from a venv of Debian's python3 (python3-venv): the python3 of a fresh machine may have no pip
+PIP="$CACHE/pip-venv/bin/python -m pip"
+[ -x "$CACHE/pip-venv/bin/python" ] || /usr/bin/python3 -m venv "$CACHE/pip-venv"
+fetch() { # fetch NAME [pip options]: the sdist NAME-VERSION.tar.gz into $CACHE/src
+  local name=$1 f="$CACHE/src/$1-$VERSION.tar.gz"
+  shift
   [ -s "$f" ] && return 0
-  log "downloading $1 $VERSION source"
-  local py
-  py=$(command -v python3)
-  # petsc4py's build requirements name petsc itself: download without resolving them
-  "$py" -m pip download -q --no-deps --no-binary :all: --no-build-isolation -d "$CACHE/src" "$1==$VERSION" >&2 ||
-    "$py" -m pip download -q --no-deps --no-binary :all: -d "$CACHE/src" "$1==$VERSION" >&2
+  log "downloading $name $VERSION source"
+  $PIP download -q --no-deps --no-binary :all: "$@" -d "$CACHE/src" "$name==$VERSION" >&2
   [ -s "$f" ] || { log "no $f after download"; exit 1; }
 }
 
@@ -50,7 +50,7 @@ if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = 
   cd "$CACHE/build/petsc-$VERSION"
   log "configuring PETSc $VERSION (log: $CACHE/build/petsc-$VERSION/configure.log)"
   # shellcheck disable=SC2086
-  python3 ./configure --prefix="$PREFIX" $CONFIGURE PETSC_ARCH=arch-pipeksp >"$CACHE/build/configure.out" 2>&1 ||
+  /usr/bin/python3 ./configure --prefix="$PREFIX" $CONFIGURE PETSC_ARCH=arch-pipeksp >"$CACHE/build/configure.out" 2>&1 ||
     { tail -30 "$CACHE/build/configure.out" >&2; exit 1; }
   log "building PETSc $VERSION (about 6 minutes on 2 cores)"
   make PETSC_DIR="$PWD" PETSC_ARCH=arch-pipeksp MAKE_NP="$JOBS" all >"$CACHE/build/make.out" 2>&1 ||
@@ -63,17 +63,19 @@ if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = 
   rm -rf "$CACHE/build/petsc-$VERSION"
 fi
 
-# petsc4py for Debian's /usr/bin/python3 (its numpy and pytest), in a venv that sees the system packages
+# petsc4py for Debian's /usr/bin/python3 (its numpy and pytest), in a venv that sees the system packages.
+# Its build requirements name petsc itself: build and download it against ours, without isolation.
 if [ ! -f "$PREFIX/py/.petsc4py-stamp" ]; then
-  fetch petsc4py
   t0=$(date +%s)
   rm -rf "$PREFIX/py"
   /usr/bin/python3 -m venv --system-site-packages "$PREFIX/py"
+  PY="$PREFIX/py/bin/python"
+  "$PY" -m pip install -q "cython>=3" setuptools wheel >&2
+  export PETSC_DIR="$PREFIX" PETSC_ARCH=""
+  PIP="$PY -m pip" fetch petsc4py --no-build-isolation
   log "building petsc4py $VERSION against $PREFIX"
-  "$PREFIX/py/bin/python" -m pip install -q "cython>=3" setuptools wheel >&2
-  PETSC_DIR="$PREFIX" PETSC_ARCH="" "$PREFIX/py/bin/python" -m pip install -q --no-deps --no-build-isolation \
-    "$CACHE/src/petsc4py-$VERSION.tar.gz" >&2
-  "$PREFIX/py/bin/python" -c "from petsc4py import PETSc; assert PETSc.Sys.getVersion()[:2] == tuple(map(int, '$VERSION'.split('.')))[:2]"
+  "$PY" -m pip install -q --no-deps --no-build-isolation "$CACHE/src/petsc4py-$VERSION.tar.gz" >&2
+  "$PY" -c "from petsc4py import PETSc; assert PETSc.Sys.getVersion()[:2] == tuple(map(int, '$VERSION'.split('.')))[:2]"
   echo "petsc4py $VERSION" >"$PREFIX/py/.petsc4py-stamp"
   log "petsc4py $VERSION built in $(($(date +%s) - t0)) s"
 fi

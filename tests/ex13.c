@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   char       *pcs[8];
   PetscInt    npc = 8, depths[8] = {1, 2, 3}, nd = 8, c, k, pol, fails = 0;
   PetscBool   flg, nonzero = PETSC_FALSE;
-  Result      cg, gv, rs, ref;
+  Result      cg, gv, rs, ref = {0};
   char        name[32];
   const PetscInt policies[] = {PIPEKSP_PROGRESS_NONE, PIPEKSP_PROGRESS_POLL, PIPEKSP_PROGRESS_THREAD, PIPEKSP_PROGRESS_BLOCKING};
 

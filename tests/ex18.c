@@ -37,7 +37,7 @@ int main(int argc, char **argv)
   for (int t = 0; t < 5; t++) {
     KSP              ksp;
     PC               pc;
-    PetscInt         pc0, pc1, ksp0, ksp1, its = 0;
+    PetscInt         pc0 = 0, pc1 = 0, ksp0 = 0, ksp1 = 0, its = 0;
     PetscObjectState s0, s1;
     PetscReal        err = 0;
 

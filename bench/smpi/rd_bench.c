@@ -24,7 +24,9 @@
 
 static int    rank, size, R;
 static double speed = 1e9;
-static double round_end[64]; /* SMPI: when each round ended inside the last wait (rank 0 prints them) */
+#ifdef RD_SMPI
+static double round_end[64]; /* when each round ended inside the last wait (rank 0 prints them) */
+#endif
 
 #ifdef RD_SMPI
 static void   compute(double us) { if (us > 0) smpi_execute_flops(us * 1e-6 * speed); }

@@ -9,6 +9,7 @@ set(PIPEKSP_PETSC_TUT ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials)
 foreach(ex ex2 ex56)
   if(EXISTS ${PIPEKSP_PETSC_TUT}/${ex}.c)
     add_executable(ksp_petsc_${ex} ${PIPEKSP_PETSC_TUT}/${ex}.c)
+    set_target_properties(ksp_petsc_${ex} PROPERTIES COMPILE_OPTIONS "") # PETSc's code, not ours
     target_link_libraries(ksp_petsc_${ex} PRIVATE PkgConfig::PETSC MPI::MPI_C m)
     set_target_properties(ksp_petsc_${ex} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_KSP_TESTDIR} OUTPUT_NAME petsc_${ex})
     list(APPEND PIPEKSP_KSP_PETSC_EXES ${ex})

@@ -7,6 +7,7 @@ set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OM
 set(PIPEKSP_PETSC_EX56 ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials/ex56.c)
 if(EXISTS ${PIPEKSP_PETSC_EX56})
   add_executable(pc_petsc_ex56 ${PIPEKSP_PETSC_EX56})
+  set_target_properties(pc_petsc_ex56 PROPERTIES COMPILE_OPTIONS "") # PETSc's code, not ours
   target_link_libraries(pc_petsc_ex56 PRIVATE PkgConfig::PETSC MPI::MPI_C m)
   set_target_properties(pc_petsc_ex56 PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME petsc_ex56)
   foreach(np 1 8)
