@@ -147,24 +147,24 @@ int main(int argc, char **argv)
          nsize: 8
          output_file: output/ex1_hypre_n.out
 
-   # GAMG in PETSc 3.18 needs AIJ (no graph for BAIJ); it uses the rigid-body near null space of the cube
+   # GAMG in PETSc 3.18 needs AIJ (no graph for BAIJ); it uses the rigid-body near null space of the cube.
+   # Its iteration count is PETSc's and changes with the version (13 in 3.18, 11 in 3.26): not compared here
+   # (tests/ex3.c compares ours with cg + gamg in the same run)
    testset:
       args: -cube_n 11 -ksp_rtol 1e-8 -check_error 1e-5 -cube_mat_type aij -pc_type gamg
+      filter: sed -E "s/after [0-9]+ iterations/after N iterations/"
+      output_file: output/ex1_gamg.out
       test:
          suffix: gamg_1
-         output_file: output/ex1_gamg_1.out
       test:
          suffix: gamg_2
          nsize: 2
-         output_file: output/ex1_gamg_2.out
       test:
          suffix: gamg_4
          nsize: 4
-         output_file: output/ex1_gamg_4.out
       test:
          suffix: gamg_8
          nsize: 8
-         output_file: output/ex1_gamg_8.out
 
    # our solvers: every progress policy and rank count must give the iterations of cg (same output file)
    testset:
@@ -253,7 +253,8 @@ int main(int argc, char **argv)
       suffix: bad_loadinf
       nsize: 2
       args: -cube_load inf
-      filter: Error: grep -oE "load must be a finite number" | sort -u
+      # PETSc 3.26's PetscOptionsReal() refuses inf itself, before our check
+      filter: Error: grep -oE "load must be a finite number|value inf\.? greater than allowed bound" | sed -E "s|.*inf.*|load must be a finite number|" | sort -u
       output_file: output/ex1_bad_loadinf.out
    test:
       suffix: bad_procgrid

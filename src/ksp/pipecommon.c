@@ -636,11 +636,27 @@ static PetscErrorCode SolveBegin(KSP ksp, Mat A)
   PetscFunctionReturn(0);
 }
 
+/* A PETSc call that fails inside (a PC or a matrix raising an error) returns before it pops the read lock it
+   pushed on its input, and from PETSc 3.22 optimized builds lock too. We never lock our work vectors, so a
+   lock found on one when a solve starts is such a leftover of an earlier solve's error: release it. */
+static PetscErrorCode WorkUnlock(KSP ksp)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < ksp->nwork; i++) {
+    PetscInt state;
+
+    PetscCall(VecLockGet(ksp->work[i], &state));
+    for (; state > 0; state--) PetscCall(VecLockReadPop(ksp->work[i]));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
 {
   PetscBool diagonalscale;
 
   PetscFunctionBegin;
+  PetscCall(WorkUnlock(ksp));
   PetscCall(PipeKSPPCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   PetscCall(PCGetOperators(ksp->pc, A, NULL));
