@@ -77,7 +77,7 @@ class Cube:
         # the same DMDA, names and coordinates as PipeKSPCubeSetUp()
         dm = PETSc.DMDA().create(dim=3, dof=3, sizes=self.sizes, stencil_width=1,
                                  stencil_type=PETSc.DMDA.StencilType.BOX,
-                                 boundary_type=(PETSc.DM.BoundaryType.NONE,) * 3, comm=comm)
+                                 boundary_type=(PETSc.DM.BoundaryType.NONE,) * 3, setup=False, comm=comm)
         try:
             if from_options:
                 dm.setFromOptions()
@@ -87,7 +87,7 @@ class Cube:
             nxs = dm.getSizes()
             dm.setUniformCoordinates(0.0, nxs[0] - 1.0, 0.0, nxs[1] - 1.0, 0.0, nxs[2] - 1.0)
             dm.setMatType(self.mat_type)
-            A = dm.createMatrix()
+            A = dm.createMat()  # (createMatrix(), its old alias, is gone from petsc4py 3.26)
             b = dm.createGlobalVec()
             x = b.duplicate()
             # set now so that destroy() frees whatever exists if the assembly fails

@@ -88,10 +88,26 @@ def _petsc_libs_mapped():
 
 
 def check(ierr):
-    """Turn a PetscErrorCode returned through ctypes into petsc4py's exception."""
+    """Turn a PetscErrorCode returned through ctypes into petsc4py's exception, with PETSc's message."""
     if ierr:
         from petsc4py import PETSc
-        raise PETSc.Error(ierr)
+        err = PETSc.Error(ierr)
+        # petsc4py up to 3.2x showed the shared traceback of the last error in every Error; newer ones copy
+        # it into the exceptions they raise themselves only: add the error's own message
+        if "\n" not in str(err):
+            msg = _error_message(ierr)
+            if msg:
+                err._traceback = [msg]
+        raise err
+
+
+def _error_message(ierr):
+    """PETSc's message for the error just raised (PetscErrorMessage()'s specific text), or None."""
+    fn = function("PetscErrorMessage", ctypes.c_int, [ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p)])
+    text = ctypes.c_char_p()
+    if fn(ierr, None, ctypes.byref(text)) or not text.value:
+        return None
+    return text.value.decode(errors="replace")
 
 
 def petsc_int():
