@@ -61,8 +61,8 @@ typedef struct {
   Mat                 amat;
   PetscReal           gf, gg, gh, gj, gf0;   /* gf0: the bound a true residual leaves */
   PetscInt            itrue;         /* iteration of the last true residual (replacement, restart, start) */
-  /* the best iterate whose true residual the solver has measured: held in the last work vector
-     (KSPPipeSetUpWork_Private() adds it), written and read only through KSPPipeBest*_Private() */
+  /* the best iterate whose true residual the solver has measured: the last work vector
+     (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch */
   PetscReal           best;          /* its true residual norm ||b - A x|| */
   PetscInt            bestits;
   PetscReal           rnorm0;        /* the monitored norm at iteration 0 */
