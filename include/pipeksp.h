@@ -79,7 +79,7 @@ typedef struct {
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */
 PETSC_EXTERN PetscErrorCode PipeKSPProgressPoll(void);
 
-/* Settings of pipegropp / pipegv / chrongear (no-ops on other KSP types). The replacement period
+/* Settings of pipegropp / pipegv / chrongear / pipeplcg (no-ops on other KSP types). The replacement period
    PETSC_DECIDE means auto (the default): replace when the estimated gap between the recursive and the
    true residual says so. */
 PETSC_EXTERN PetscErrorCode KSPPipeSetProgress(KSP, PipeKSPProgressType);

@@ -1,11 +1,52 @@
-/* Private: pieces shared by the KSP types pipegropp, pipegv and chrongear (src/ksp/pipecommon.c). */
+/* Private: the base shared by the four pipelined KSP types pipegropp, pipegv, chrongear and pipeplcg (as
+   PETSc's cgimpl.h for its family): the data each type's own starts with, the thresholds of the
+   convergence guards, and the pieces in src/ksp:
+     pipecommon.c  create, set-up, reset, destroy, options, view, the start of a solve
+     pipetype.c    the public KSPPipe* API
+     pipeguard.c   the convergence guards: gap estimate, replacement, restarts, floor, best iterate
+     pipestep.c    one iteration's scalars: norm, convergence test, breakdown tests, CG coefficients
+     pipeapply.c   the operator and PC applications with poll points
+   The vector passes they share run on the thread team (src/sys/vecpass.c, pipeksp/vecpassimpl.h). */
 #ifndef PIPEKSP_PIPECOMMON_H
 #define PIPEKSP_PIPECOMMON_H
 
 #include <pipeksp/progressimpl.h>
+#include <pipeksp/vecpassimpl.h>
 #include <petsc/private/kspimpl.h>
 
+/* ---- the thresholds of the convergence guards (src/ksp/pipeguard.c; pipeplcg.c applies the same) ---- */
+/* the size of one rounding error in the gap estimate: the root mean square of an error uniform in
+   [-u, u], u = eps/2, as in probabilistic rounding error analysis (Higham and Mary 2019), rather than
+   the worst case eps. Measured on the cube and ex2 with jacobi, asddic and bjacobi+icc, the estimate
+   still runs 3-8x above the gap ||b - A x - r||. */
+#define PIPE_ROUND_RMS (PETSC_MACHINE_EPSILON / 3.4641016151377544)
+/* auto replacement: when the estimated gap has reached this fraction of the requested residual
+   rtol ||r_0||: below it the gap cannot limit the accuracy asked for (the estimate runs a few times above
+   the measured gap, and a convergence it does not vouch for is checked against the true residual) */
+#define PIPE_GAP_TARGET 1.0
+/* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
+   after the last true residual (replacement or restart) */
+#define PIPE_GAP_GROWTH  10.0
+#define PIPE_GAP_SPACING 50
+/* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
+   recursive residual is checked against the true one */
+#define PIPE_GAP_CHECK 1e-2
+/* a restart from the true residual is progress when its residual is below PIPE_GAIN times the best one
+   measured before; PIPE_STALLS restarts in a row without progress are the attainable accuracy */
+#define PIPE_GAIN   0.5
+#define PIPE_STALLS 2
+/* a recursive residual above PIPE_GROWTH times its least since the last true one has grown wildly: restart */
+#define PIPE_GROWTH 1e4
+/* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
+#define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON
+
+/* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
 typedef struct {
+  PetscErrorCode (*viewautoreplace)(KSP, PetscViewer); /* -ksp_view's line on auto residual replacement */
+} KSPPipeOps;
+
+typedef struct {
+  KSPPipeOps          ops;
   PipeKSPRed          red;           /* the engine, created with the KSP; it holds the progress settings */
   PetscInt            replace;       /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
   PetscBool           ignored_opts;  /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
@@ -18,9 +59,10 @@ typedef struct {
   PetscReal           anorm;         /* ||A||_inf, recomputed when the operator changes */
   PetscObjectState    astate;
   Mat                 amat;
-  PetscReal           gf, gg, gh, gj, gf0, gfprev, rprev;
+  PetscReal           gf, gg, gh, gj, gf0;   /* gf0: the bound a true residual leaves */
   PetscInt            itrue;         /* iteration of the last true residual (replacement, restart, start) */
-  /* the best iterate whose true residual the solver has measured */
+  /* the best iterate whose true residual the solver has measured: the last work vector
+     (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch */
   PetscReal           best;          /* its true residual norm ||b - A x|| */
   PetscInt            bestits;
   PetscReal           rnorm0;        /* the monitored norm at iteration 0 */
@@ -41,6 +83,8 @@ typedef struct {
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
+/* checks the PC side and the thread options, sets up the engine, and KSPSetWorkVecs() with the type's
+   nwork vectors plus one for the best iterate, last */
 PETSC_INTERN PetscErrorCode KSPPipeSetUpWork_Private(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPDestroy_Pipe(KSP);
 PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PipeKSPOptionItems);
@@ -58,18 +102,26 @@ PETSC_INTERN PetscErrorCode KSPPipeMatMult_Private(KSP, Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 /* y = M^{-1} x, no polls: KSP_PCApply(), or for PCJACOBI on a thread team y = d .* x threaded */
 PETSC_INTERN PetscErrorCode KSPPipePCApplyLoop_Private(KSP, Vec, Vec);
+/* at a solve's start: PCJACOBI on a thread team reads its diagonal d = M^{-1} 1 for the threaded apply */
+PETSC_INTERN PetscErrorCode KSPPipePCSetUp_Private(KSP);
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
-/* end of a solve: x is never worse than the best measured iterate (one SpMV, one norm) */
+/* at a solve's start: ||A|| when A changed, the gap bounds, the best iterate and the guards' state */
+PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
+/* end of a solve: x is never worse than the best measured iterate (one SpMV into the work vector T, one norm) */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
+/* the best iterate: x, whose true residual norm is tn, is kept when better than the best so far */
+PETSC_INTERN PetscErrorCode KSPPipeBestRecord_Private(KSP, PetscReal);
+/* x = the best iterate kept */
+PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
 /* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
    norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */
 PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
-/* true when iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
-PETSC_INTERN PetscBool KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal);
+/* *now: iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
+PETSC_INTERN PetscErrorCode KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal, PetscBool *);
 /* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
 /* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
@@ -84,19 +136,6 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
    iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
-/* the local dot products KSPPipeLocalDots_Private() computes, in this order; the solvers' packed reductions
-   start with them */
-enum {
-  PIPE_DOT_RU, /* (r,u) = gamma */
-  PIPE_DOT_WU, /* (w,u) = delta (0 without w) */
-  PIPE_DOT_RR, /* (r,r) */
-  PIPE_DOT_UU, /* (u,u) */
-  PIPE_NDOTS
-};
-/* local (r,u), (w,u), (r,r), (u,u); W may be NULL (then (w,u) = 0) */
-PETSC_INTERN PetscErrorCode KSPPipeLocalDots_Private(Vec, Vec, Vec, PetscScalar[PIPE_NDOTS]);
-/* local (x,x), no reduction */
-PETSC_INTERN PetscErrorCode KSPPipeLocalNormSq_Private(Vec, PetscScalar *);
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than

@@ -1,4 +1,5 @@
-/* Private: the reduction/progress engine shared by pipegropp, pipegv and chrongear (src/sys/progress.c). */
+/* Private: the reduction/progress engine of the four pipelined KSP types pipegropp, pipegv, chrongear (one
+   blocking reduction) and pipeplcg (up to l in flight) (src/sys/progress.c). */
 #ifndef PIPEKSP_PROGRESSIMPL_H
 #define PIPEKSP_PROGRESSIMPL_H
 
@@ -42,6 +43,7 @@ struct _n_PipeKSPRed {
   pthread_mutex_t     mtx;
   pthread_cond_t      cv;
   int                 thr_work, thr_busy, thr_stop, thr_quit;
+  int                 thr_rc; /* the first MPI error of its tests, raised by the main thread at take-back */
   PetscInt64          thr_tests;
 };
 

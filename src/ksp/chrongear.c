@@ -4,14 +4,14 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
-/* the one packed reduction: KSPPipeLocalDots_Private()'s four, then the sizes for the gap bounds, which the
+/* the one packed reduction: PipeKSPVecLocalDots_Private()'s four, then the sizes for the gap bounds, which the
    fused update computes (in this order) */
 enum {
-  CG_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
-  CG_RED_DELTA = PIPE_DOT_WU, /* (w,u) */
-  CG_RED_RR    = PIPE_DOT_RR,
-  CG_RED_UU    = PIPE_DOT_UU,
-  CG_RED_XX    = PIPE_NDOTS,
+  CG_RED_GAMMA = PIPEKSP_DOT_RU, /* (r,u) */
+  CG_RED_DELTA = PIPEKSP_DOT_WU, /* (w,u) */
+  CG_RED_RR    = PIPEKSP_DOT_RR,
+  CG_RED_UU    = PIPEKSP_DOT_UU,
+  CG_RED_XX    = PIPEKSP_NDOTS,
   CG_RED_PP,
   CG_RED_N
 };
@@ -20,7 +20,7 @@ enum {
 static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK + 1)); /* + the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK));
   PetscFunctionReturn(0);
 }
 
@@ -93,7 +93,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, un, xn, pn;
   PetscInt    i = 0;
-  PetscBool   restart, stop;
+  PetscBool   restart, stop, replace;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -102,12 +102,12 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   B   = ksp->vec_rhs;
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R])); /* r = b - A x */
-  PetscCall(KSPPipeLocalNormSq_Private(X, &loc[CG_RED_XX]));
+  PetscCall(PipeKSPVecLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
   for (;;) {
     PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
     PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
-    PetscCall(KSPPipeLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
+    PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
     PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[CG_RED_GAMMA];
@@ -132,7 +132,8 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     coef.gammaold = gamma;
     coef.alphaold = coef.alpha;
     i++;
-    if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* true residual; s = A p keeps the recurrence consistent */
+    PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
+    if (replace) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSPPipeMatMult_Private(ksp, A, X, v[CG_R]));
       PetscCall(VecAYPX(v[CG_R], -1.0, B));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_P], v[CG_S]));

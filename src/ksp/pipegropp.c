@@ -15,21 +15,21 @@ enum { GR_R1_DELTA, GR_R1_PP, GR_R1_GAMMA, GR_R1_RR, GR_R1_XX, GR_R1_N };
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, 7)); /* r, u, w, p, s, q and the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, 6)); /* r, u, w, p, s, q */
   PetscFunctionReturn(0);
 }
 
 /* local (r,u), (r,r), (u,u), (x,x): R2 */
 static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
 {
-  PetscScalar d4[PIPE_NDOTS];
+  PetscScalar d4[PIPEKSP_NDOTS];
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeLocalDots_Private(R, U, NULL, d4));
-  d[GR_R2_GAMMA] = d4[PIPE_DOT_RU];
-  d[GR_R2_RR]    = d4[PIPE_DOT_RR];
-  d[GR_R2_UU]    = d4[PIPE_DOT_UU];
-  PetscCall(KSPPipeLocalNormSq_Private(X, &d[GR_R2_XX]));
+  PetscCall(PipeKSPVecLocalDots_Private(R, U, NULL, d4));
+  d[GR_R2_GAMMA] = d4[PIPEKSP_DOT_RU];
+  d[GR_R2_RR]    = d4[PIPEKSP_DOT_RR];
+  d[GR_R2_UU]    = d4[PIPEKSP_DOT_UU];
+  PetscCall(PipeKSPVecLocalNormSq_Private(X, &d[GR_R2_XX]));
   PetscFunctionReturn(0);
 }
 
@@ -165,7 +165,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
   PetscInt    its = 0;
-  PetscBool   withgamma = PETSC_FALSE, restart, stop;
+  PetscBool   withgamma = PETSC_FALSE, restart, stop, replace;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -205,7 +205,9 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     gamma = gammanew;
     /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
     PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
-    if (its && KSPPipeReplaceNow_Private(ksp, its, rn)) { /* true residual and auxiliaries; gamma rides in R1 */
+    replace = PETSC_FALSE;
+    if (its) PetscCall(KSPPipeReplaceNow_Private(ksp, its, rn, &replace));
+    if (replace) { /* true residual and auxiliaries; gamma rides in R1 */
       PetscScalar d4[GR_R2_N];
       PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));

@@ -5,13 +5,13 @@
 #include <pipeksp/threadsimpl.h>
 
 enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
-/* the one packed reduction: KSPPipeLocalDots_Private()'s four, then the sizes for the gap bounds */
+/* the one packed reduction: PipeKSPVecLocalDots_Private()'s four, then the sizes for the gap bounds */
 enum {
-  GV_RED_GAMMA = PIPE_DOT_RU, /* (r,u) */
-  GV_RED_DELTA = PIPE_DOT_WU, /* (w,u) */
-  GV_RED_RR    = PIPE_DOT_RR,
-  GV_RED_UU    = PIPE_DOT_UU,
-  GV_RED_XX    = PIPE_NDOTS,
+  GV_RED_GAMMA = PIPEKSP_DOT_RU, /* (r,u) */
+  GV_RED_DELTA = PIPEKSP_DOT_WU, /* (w,u) */
+  GV_RED_RR    = PIPEKSP_DOT_RR,
+  GV_RED_UU    = PIPEKSP_DOT_UU,
+  GV_RED_XX    = PIPEKSP_NDOTS,
   GV_RED_PP,
   GV_RED_QQ,
   GV_RED_N
@@ -20,7 +20,7 @@ enum {
 static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, GV_NWORK + 1)); /* + the best iterate */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, GV_NWORK));
   PetscFunctionReturn(0);
 }
 
@@ -114,10 +114,10 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeLocalDots_Private(v[GV_R], v[GV_U], v[GV_W], d));
-  PetscCall(KSPPipeLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
-  PetscCall(KSPPipeLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
-  PetscCall(KSPPipeLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));
+  PetscCall(PipeKSPVecLocalDots_Private(v[GV_R], v[GV_U], v[GV_W], d));
+  PetscCall(PipeKSPVecLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
+  PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
+  PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));
   PetscFunctionReturn(0);
 }
 
@@ -144,7 +144,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
   PetscInt    i = 0;
-  PetscBool   restart, stop;
+  PetscBool   restart, stop, replace;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -185,7 +185,8 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
     coef.gammaold = gamma;
     coef.alphaold = coef.alpha;
     i++;
-    if (KSPPipeReplaceNow_Private(ksp, i, rn)) { /* r = b - A x and the auxiliaries from it and from p */
+    PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
+    if (replace) { /* r = b - A x and the auxiliaries from it and from p */
       PetscCall(TrueResidual(ksp, A));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_P], v[GV_S]));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));

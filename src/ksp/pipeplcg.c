@@ -9,7 +9,8 @@
    from them v_i (through the auxiliary bases P_k(B) V, k < l) and the CG iterate (LDL^T of the Lanczos
    tridiagonal). The shifts sigma are the Chebyshev roots of [lmin, lmax], an interval that contains the
    spectrum of B (estimated by a few CG iterations unless the user gives it): without them the basis is the
-   monomial one and the method loses its accuracy as l grows. */
+   monomial one and the method loses its accuracy as l grows. This file: the solver, its options and view;
+   the public KSPPipePLCG* API is in pipeplcgtype.c. */
 #include <pipeksp/pipecommon.h>
 
 #define PLCG_MAXL 5
@@ -20,9 +21,28 @@
    compute without an MPI call holds back their rounds (Open MPI progresses only inside MPI calls); the
    poll hook is throttled to the poll interval, so a dense set of points costs a clock read each */
 #define PLCG_CHUNK 256
+/* the defaults of the options: depth, CG iterations of the eigenvalue estimate, the factor of its interval
+   (KSPPipePLCGSetEstimateFactor()), and the poll interval: a reduction's rounds advance only inside MPI
+   calls, and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop
+   (docs/pipeplcg.md) */
+#define PLCG_DEPTH_DEFAULT       2
+#define PLCG_EIG_ITS_DEFAULT     10
+#define PLCG_EIG_ITS_MIN         2 /* two Ritz values: an interval */
+#define PLCG_EIG_FACTOR_DEFAULT  0.93
+#define PLCG_POLL_INTERVAL_US    2.0
+/* a Cholesky pivot of G below this times its column's dot product: z_c is in the span of the earlier basis
+   (an invariant Krylov space, a lucky breakdown) */
+#define PLCG_TINY (64 * PETSC_MACHINE_EPSILON)
+/* the true residual confirms a claimed convergence up to this factor of the tolerance */
+#define PLCG_CONFIRM 2.0
+/* a replacement whose residual is below this times the best is progress (any real gain: a restarted
+   recurrence gains little per period of a short -ksp_pipe_replace); PIPE_GAIN is the rule for the checks */
+#define PLCG_GAIN 0.99
+/* auto replacement waits until the estimated gap is this fraction of the recursive residual */
+#define PLCG_GAP_NEAR 1.0
 
 typedef struct {
-  KSP_Pipe         pipe; /* first: the shared options and engine (pipecommon.c reads ksp->data as KSP_Pipe) */
+  KSP_Pipe         pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
   PetscInt         l;
   PetscReal        lmin, lmax;   /* interval of the shifts in use */
   PetscBool        user_eig;     /* interval given by the user: no estimate */
@@ -61,14 +81,15 @@ static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
 #define ZETA(i) d->zeta[(i) % PLCG_NR]
 
 /* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, for the
-   unpreconditioned norm the M-images of the auxiliary bases (3 each), last the best iterate measured */
+   unpreconditioned norm the M-images of the auxiliary bases (3 each); KSPPipeSetUpWork_Private() adds the
+   best iterate after them */
 static PetscInt NZ(PetscInt l)
 {
   return PetscMax(3, l + 1);
 }
 static PetscInt NWork(PetscInt l, PetscBool mq)
 {
-  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0) + 1; /* last: the best iterate (auto replacement) */
+  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0);
 }
 
 static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
@@ -235,17 +256,6 @@ static PetscErrorCode PLCGTest(KSP ksp, PetscInt its, PetscReal dp)
   PetscFunctionReturn(0);
 }
 
-/* the true residual confirms a claimed convergence up to this factor of the tolerance */
-#define PLCG_CONFIRM 2.0
-#define PLCG_GAIN    0.99 /* a replacement whose residual is below this times the best is progress */
-/* one rounding error in the gap estimate: root mean square of one uniform in [-eps/2, eps/2] */
-#define PLCG_ROUND (PETSC_MACHINE_EPSILON / 3.4641016151377544)
-/* a convergence the recursive norm claims is checked against the true residual unless the estimated gap is
-   below this fraction of it (pipecommon.c's rule for the other solvers) */
-#define PLCG_GAP_CHECK 1e-2
-/* auto replacement waits until the estimated gap is this fraction of the recursive residual */
-#define PLCG_GAP_NEAR 1
-
 /* auto: a convergence the recursive norm claims is checked against the true residual before the solve
    ends (the gap between the two grows with the depth and the basis), by a restart whose first test uses
    b - A x. Returns true when the claim is to be checked. */
@@ -254,9 +264,9 @@ static PetscBool PLCGCheckClaim(KSP ksp)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   if (pipe->replace != PETSC_DECIDE || ksp->reason <= 0 || ksp->reason == KSP_CONVERGED_ITS) return PETSC_FALSE;
-  /* the gap estimate vouches for the claim: below PLCG_GAP_CHECK of the claimed residual, both relative to
+  /* the gap estimate vouches for the claim: below PIPE_GAP_CHECK of the claimed residual, both relative to
      their norms at the start (the estimate is in the natural norm) */
-  if (pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PLCG_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
+  if (pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PIPE_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
   ksp->reason = KSP_CONVERGED_ITERATING;
   return PETSC_TRUE;
 }
@@ -269,10 +279,10 @@ static void PLCGGapReset(KSP ksp, KSP_PLCG *d, PetscReal beta)
   d->xs += PetscSqrtReal(d->y2); /* ||x_start||_M grows at most by ||x - x_start||_M = ||y|| */
   d->y2 = d->c2 = d->yc = 0.0;
   pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->gf = pipe->gf0 = PLCG_ROUND * (beta + d->lmax / d->eig_factor * d->xs);
+  pipe->gf = pipe->gf0 = PIPE_ROUND_RMS * (beta + d->lmax / d->eig_factor * d->xs);
 }
 
-/* after x_{i+1} = x_i + zeta_i p_i: the shared gap bounds (pipecommon.c) with the CG quantities of
+/* after x_{i+1} = x_i + zeta_i p_i: the shared gap bounds (pipeguard.c) with the CG quantities of
    p(l)-CG in the M-norm of the Lanczos space, where V is orthonormal: x += zeta_i p_i, p_i = v_i / eta_i -
    (delta_{i-1} / eta_i) p_{i-1}, r = zeta_{i+1} v_{i+1}, ||B|| = lmax / factor, and like pipelined CG's
    the basis is recursive (pipelined), its vectors of norm ||z||^(1/l) per level. ||p||_M = ||c||, p = V c,
@@ -343,27 +353,22 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;
-      if (dp < pipe->best) { /* the iterate goes with its residual: it may be the one returned */
-        pipe->best = dp;
-        PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
-      }
+      PetscCall(KSPPipeBestRecord_Private(ksp, dp)); /* the iterate goes with its residual: it may be the one returned */
       /* no better than at the last such check: the attainable accuracy, where cg would end converged */
-      if (!(dp < 0.5 * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
-      if (ksp->reason && dp > pipe->best) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol)); /* end with the best */
+      if (!(dp < PIPE_GAIN * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
+      if (ksp->reason && dp > pipe->best) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the best */
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
     if (st->replacing && !ksp->reason) {
-      /* b - A x measured: keep the best iterate; twice in a row no better than the best is the attainable
-         accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg would.
-         Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted recurrence gains
-         little per period, far from the floor */
+      /* b - A x measured: keep the best iterate; PIPE_STALLS times in a row no better than the best is the
+         attainable accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg
+         would. Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted
+         recurrence gains little per period, far from the floor */
       if (dp < PLCG_GAIN * pipe->best) pipe->stalls = 0;
-      else if (++pipe->stalls >= 2) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
-      if (dp < pipe->best) {
-        pipe->best = dp;
-        PetscCall(VecCopy(ksp->vec_sol, ksp->work[ksp->nwork - 1]));
-      } else if (ksp->reason) PetscCall(VecCopy(ksp->work[ksp->nwork - 1], ksp->vec_sol));
+      else if (++pipe->stalls >= PIPE_STALLS) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
+      if (dp < pipe->best) PetscCall(KSPPipeBestRecord_Private(ksp, dp));
+      else if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
     }
     st->replacing = PETSC_FALSE;
     /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
@@ -501,7 +506,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           ksp->reason = KSP_DIVERGED_NANORINF;
           break;
         }
-        tiny = (PetscBool)(PetscAbsScalar(t) <= 64 * PETSC_MACHINE_EPSILON * PetscAbsScalar(glob[off + c - mlo]));
+        tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]));
         if (extra && c > l && !tiny) { /* norm of r_{c-l}: |zeta| times ||v|| or ||M v||; tested before a
                                         breakdown of column c, which cannot matter to a converged r_{c-l} */
           PetscInt j = base + c - l;
@@ -600,12 +605,16 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           break;
         }
         PLCGGapStep(ksp, d, i, PetscRealPart(eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
-        /* a fixed period, or auto: the gap estimate has reached the residual asked for (pipecommon.c's rule)
+        /* a fixed period, or auto: the gap estimate has reached the residual asked for (pipeguard.c's rule)
            and PLCG_GAP_NEAR of the recursive residual, which is about to lose touch with the true one. Here a
            replacement is a restart (the pipeline is rebuilt from b - A x, the Krylov space is lost), so not
            earlier: restarts spent while the residual is still far above the gap only slow convergence. */
-        if (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))
-          if (KSPPipeReplaceNow_Private(ksp, st.nupd, PetscAbsScalar(ZETA(i + 1)))) restart = st.replacing = PETSC_TRUE;
+        if (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1)))) {
+          PetscBool now;
+
+          PetscCall(KSPPipeReplaceNow_Private(ksp, st.nupd, PetscAbsScalar(ZETA(i + 1)), &now));
+          if (now) restart = st.replacing = PETSC_TRUE;
+        }
       }
       if (restart) break;
 
@@ -683,7 +692,7 @@ static PetscErrorCode KSPPipePLCGSetEstimateIterations_PLCG(KSP ksp, PetscInt n)
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate needs at least 2 CG iterations, not %" PetscInt_FMT, n);
+  PetscCheck(n >= PLCG_EIG_ITS_MIN, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate needs at least %d CG iterations, not %" PetscInt_FMT, PLCG_EIG_ITS_MIN, n);
   if (n != d->eig_its) d->nestimates = 0;
   d->eig_its = n;
   PetscFunctionReturn(0);
@@ -727,6 +736,14 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscFunctionReturn(0);
 }
 
+/* -ksp_view's line on auto replacement: here a replacement is a restart, and a claimed convergence is checked */
+static PetscErrorCode KSPPipeViewAutoReplace_PipePLCG(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a restart from the true residual when the estimated gap reaches %g of the requested residual and the recursive residual, at least %d iterations after the last true residual; a convergence claimed by the recursive norm is checked against the true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
@@ -763,169 +780,6 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateIterations_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", NULL));
   PetscCall(KSPDestroy_Pipe(ksp));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGSetDepth - Sets the pipeline depth l of `KSPPIPEPLCG`: each reduction overlaps the SpMVs and
-   preconditioner applications of the next l iterations, so up to l reductions are in flight.
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp - the Krylov solver
--  l - the depth, 1 to 5 (default 2)
-
-   Options Database Key:
-.  -ksp_pipe_depth <l> - the depth
-
-   Level: intermediate
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
-@*/
-PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ksp, l, 2);
-  PetscTryMethod(ksp, "KSPPipePLCGSetDepth_C", (KSP, PetscInt), (ksp, l));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGGetDepth - Gets the pipeline depth of `KSPPIPEPLCG`.
-
-   Not Collective
-
-   Input Parameter:
-.  ksp - the Krylov solver
-
-   Output Parameter:
-.  l - the depth
-
-   Level: intermediate
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetDepth()`
-@*/
-PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscAssertPointer(l, 2);
-  PetscUseMethod(ksp, "KSPPipePLCGGetDepth_C", (KSP, PetscInt *), (ksp, l));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGSetEigenvalueBounds - Sets the interval [lmin, lmax] that contains the spectrum of M^{-1}A;
-   the shifts of the `KSPPIPEPLCG` basis are the Chebyshev roots of this interval.
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp - the Krylov solver
-.  lmin - lower end, >= 0
--  lmax - upper end, > lmin; lmin = lmax = 0 goes back to the estimate
-
-   Options Database Key:
-.  -ksp_pipe_eig_bounds <lmin,lmax> - the interval
-
-   Notes:
-   By default the interval is [0, 0.93 theta], theta the largest Ritz value of a few CG iterations
-   (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change
-   (`KSPPipePLCGSetEstimateFactor()`).
-
-   Level: intermediate
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGGetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
-@*/
-PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP ksp, PetscReal lmin, PetscReal lmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
-  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
-  PetscTryMethod(ksp, "KSPPipePLCGSetEigenvalueBounds_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGGetEigenvalueBounds - Gets the interval of the shifts of `KSPPIPEPLCG` (given, or estimated at the last solve).
-
-   Not Collective
-
-   Input Parameter:
-.  ksp - the Krylov solver
-
-   Output Parameters:
-+  lmin - lower end (may be NULL)
--  lmax - upper end (may be NULL)
-
-   Level: intermediate
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
-@*/
-PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP ksp, PetscReal *lmin, PetscReal *lmax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscUseMethod(ksp, "KSPPipePLCGGetEigenvalueBounds_C", (KSP, PetscReal *, PetscReal *), (ksp, lmin, lmax));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGSetEstimateIterations - Sets how many CG iterations estimate the spectrum of M^{-1}A for the
-   shifts of `KSPPIPEPLCG` (when no interval is given).
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp - the Krylov solver
--  n - iterations, >= 2 (default 10)
-
-   Options Database Key:
-.  -ksp_pipe_eig_its <n> - the iterations
-
-   Level: advanced
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
-@*/
-PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ksp, n, 2);
-  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateIterations_C", (KSP, PetscInt), (ksp, n));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   KSPPipePLCGSetEstimateFactor - Sets f in the estimated interval [0, f theta] of `KSPPIPEPLCG`, theta the
-   largest Ritz value of the start-up CG iterations.
-
-   Logically Collective
-
-   Input Parameters:
-+  ksp - the Krylov solver
--  f - the factor, > 0 (default 0.93)
-
-   Options Database Key:
-.  -ksp_pipe_eig_factor <f> - the factor
-
-   Notes:
-   Slightly below 1 measured best: the top shift just under the largest eigenvalue made square-root
-   breakdowns rare for depths 3-5; factors of 1.0-1.1 made them frequent on elasticity problems.
-
-   Level: advanced
-
-.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
-@*/
-PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(ksp, f, 2);
-  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateFactor_C", (KSP, PetscReal), (ksp, f));
   PetscFunctionReturn(0);
 }
 
@@ -974,12 +828,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscFree(ksp->data));
   ksp->data      = (void *)d;
   d->pipe.replace = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
-  /* a reduction's rounds advance only inside MPI calls, and a deep pipeline is for reductions of many
-     rounds: polls as frequent as a hop (docs/pipeplcg.md) */
-  PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, 2.0));
-  d->l           = 2;
-  d->eig_its     = 10;
-  d->eig_factor  = 0.93;
+  d->pipe.ops.viewautoreplace = KSPPipeViewAutoReplace_PipePLCG;
+  PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, PLCG_POLL_INTERVAL_US));
+  d->l           = PLCG_DEPTH_DEFAULT;
+  d->eig_its     = PLCG_EIG_ITS_DEFAULT;
+  d->eig_factor  = PLCG_EIG_FACTOR_DEFAULT;
   ksp->ops->setup          = KSPSetUp_PipePLCG;
   ksp->ops->solve          = KSPSolve_PipePLCG;
   ksp->ops->setfromoptions = KSPSetFromOptions_PipePLCG;

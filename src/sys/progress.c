@@ -7,6 +7,10 @@
 #include <time.h>
 #include <sched.h>
 
+/* a pthread call of the main thread: an error code other than 0 is a PETSc error (the helper thread cannot
+   raise one: it keeps its MPI error for the main thread, see thr_rc) */
+#define CallPthread(call) PetscCheck(!(call), PETSC_COMM_SELF, PETSC_ERR_SYS, "%s failed", #call)
+
 const char *const PipeKSPProgressTypes[] = {"none", "poll", "thread", "auto", "blocking", "PipeKSPProgressType", "PIPEKSP_PROGRESS_", NULL};
 
 /* Which engine the poll hook drives: the stack of engines with reductions in flight, threaded through
@@ -36,26 +40,30 @@ static int RedDepth(void)
 }
 
 /* -info reports every push and pop with the depth after it: the nesting test reads these lines */
-static void RedPush(PipeKSPRed r)
+static PetscErrorCode RedPush(PipeKSPRed r)
 {
+  PetscFunctionBegin;
   r->below = RedTop;
   RedTop   = r;
-  (void)PetscInfo(NULL, "reduction stack: push %p, depth %d\n", (void *)r, RedDepth());
+  PetscCall(PetscInfo(NULL, "reduction stack: push %p, depth %d\n", (void *)r, RedDepth()));
+  PetscFunctionReturn(0);
 }
 
-static void RedPop(PipeKSPRed r)
+static PetscErrorCode RedPop(PipeKSPRed r)
 {
   PipeKSPRed *p;
+  const char *where = NULL;
 
+  PetscFunctionBegin;
   for (p = &RedTop; *p; p = &(*p)->below)
     if (*p == r) {
-      const char *where = (p == &RedTop) ? "top" : "below the top";
-
-      *p = r->below;
-      (void)PetscInfo(NULL, "reduction stack: pop %p (%s), depth %d\n", (void *)r, where, RedDepth());
+      where = (p == &RedTop) ? "top" : "below the top";
+      *p    = r->below;
       break;
     }
   r->below = NULL;
+  if (where) PetscCall(PetscInfo(NULL, "reduction stack: pop %p (%s), depth %d\n", (void *)r, where, RedDepth()));
+  PetscFunctionReturn(0);
 }
 
 /* called by PipeKSPFinalizePackage() */
@@ -189,12 +197,13 @@ static void *PipeKSPRedThreadMain(void *ctx)
     if (r->thr_quit) break;
     r->thr_busy = 1;
     for (;;) {
-      int flag = 0;
+      int flag = 0, rc;
       pthread_mutex_unlock(&r->mtx);
-      RedTestSlots(r, &flag);
+      rc = RedTestSlots(r, &flag);
       pthread_mutex_lock(&r->mtx);
       r->thr_tests++;
-      if (flag || r->thr_stop || r->thr_quit) break;
+      if (rc != MPI_SUCCESS && r->thr_rc == MPI_SUCCESS) r->thr_rc = rc; /* no PETSc error from this thread */
+      if (flag || r->thr_stop || r->thr_quit || rc != MPI_SUCCESS) break;
       if (r->interval_us > 0) {
         struct timespec now, dt = MicroToTimespec(r->interval_us);
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -246,13 +255,13 @@ static PetscErrorCode PipeKSPRedStopThread(PipeKSPRed r)
 {
   PetscFunctionBegin;
   if (!r->thr_started) PetscFunctionReturn(0);
-  pthread_mutex_lock(&r->mtx);
+  CallPthread(pthread_mutex_lock(&r->mtx));
   r->thr_quit = 1;
-  pthread_cond_broadcast(&r->cv);
-  pthread_mutex_unlock(&r->mtx);
-  pthread_join(r->thr, NULL);
-  pthread_mutex_destroy(&r->mtx);
-  pthread_cond_destroy(&r->cv);
+  CallPthread(pthread_cond_broadcast(&r->cv));
+  CallPthread(pthread_mutex_unlock(&r->mtx));
+  CallPthread(pthread_join(r->thr, NULL));
+  CallPthread(pthread_mutex_destroy(&r->mtx));
+  CallPthread(pthread_cond_destroy(&r->cv));
   r->thr_started = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -350,13 +359,14 @@ PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
       r->type = PIPEKSP_PROGRESS_THREAD;
       if (!r->thr_started) {
         r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = 0;
-        PetscCheck(!pthread_mutex_init(&r->mtx, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_mutex_init failed");
+        r->thr_rc   = MPI_SUCCESS;
+        CallPthread(pthread_mutex_init(&r->mtx, NULL));
         {
           pthread_condattr_t attr; /* timed waits on the monotonic clock, as WallTime() */
-          PetscCheck(!pthread_condattr_init(&attr), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_condattr_init failed");
-          pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-          PetscCheck(!pthread_cond_init(&r->cv, &attr), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_cond_init failed");
-          pthread_condattr_destroy(&attr);
+          CallPthread(pthread_condattr_init(&attr));
+          CallPthread(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
+          CallPthread(pthread_cond_init(&r->cv, &attr));
+          CallPthread(pthread_condattr_destroy(&attr));
         }
         PetscCheck(!pthread_create(&r->thr, NULL, PipeKSPRedThreadMain, r), PETSC_COMM_SELF, PETSC_ERR_SYS, "pthread_create failed for the progress thread");
         r->thr_started = PETSC_TRUE;
@@ -388,36 +398,47 @@ PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
    PipeKSPRedStart_Private()/Wait() is one slot that the engine remembers (pipegropp, pipegv, chrongear);
    PipeKSPRedStartSlot_Private()/WaitSlot() name their slots (p(l)-CG keeps up to l + 1 in flight). ---- */
 
-/* thread policy: take the pending slots back from the helper thread before touching them */
-static void RedThreadTakeBack(PipeKSPRed r)
+/* thread policy: take the pending slots back from the helper thread before touching them; an MPI error
+   of its tests goes up from here */
+static PetscErrorCode RedThreadTakeBack(PipeKSPRed r)
 {
-  if (!r->thr_started) return;
-  pthread_mutex_lock(&r->mtx);
+  int rc;
+
+  PetscFunctionBegin;
+  if (!r->thr_started) PetscFunctionReturn(0);
+  CallPthread(pthread_mutex_lock(&r->mtx));
   if (!r->thr_busy) r->thr_work = 0;
   else {
     r->thr_stop = 1;
-    pthread_cond_broadcast(&r->cv); /* wake it from its timed wait at once */
-    while (r->thr_busy) pthread_cond_wait(&r->cv, &r->mtx);
+    CallPthread(pthread_cond_broadcast(&r->cv)); /* wake it from its timed wait at once */
+    while (r->thr_busy) CallPthread(pthread_cond_wait(&r->cv, &r->mtx));
   }
   r->thr_stop = 0;
   r->stats.polls += r->thr_tests;
   r->thr_tests = 0;
-  pthread_mutex_unlock(&r->mtx);
+  rc           = r->thr_rc;
+  r->thr_rc    = MPI_SUCCESS;
+  CallPthread(pthread_mutex_unlock(&r->mtx));
+  PetscCallMPI(rc);
+  PetscFunctionReturn(0);
 }
 
 /* thread policy: hand every pending, incomplete slot to the helper thread */
-static void RedThreadHandOver(PipeKSPRed r)
+static PetscErrorCode RedThreadHandOver(PipeKSPRed r)
 {
   int i, any = 0;
-  if (!r->thr_started) return;
+
+  PetscFunctionBegin;
+  if (!r->thr_started) PetscFunctionReturn(0);
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (r->slot[i].pending && !r->slot[i].complete) any = 1;
-  if (!any) return;
-  pthread_mutex_lock(&r->mtx);
-  r->thr_stop  = 0;
-  r->thr_work  = 1;
-  pthread_cond_broadcast(&r->cv);
-  pthread_mutex_unlock(&r->mtx);
+  if (!any) PetscFunctionReturn(0);
+  CallPthread(pthread_mutex_lock(&r->mtx));
+  r->thr_stop = 0;
+  r->thr_work = 1;
+  CallPthread(pthread_cond_broadcast(&r->cv));
+  CallPthread(pthread_mutex_unlock(&r->mtx));
+  PetscFunctionReturn(0);
 }
 
 /* start the reduction (SUM) of n local scalars in a free slot */
@@ -428,7 +449,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
 
   PetscFunctionBegin;
   PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
-  if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) RedThreadTakeBack(r); /* before touching any slot */
+  if (r->type == PIPEKSP_PROGRESS_THREAD && r->nslots) PetscCall(RedThreadTakeBack(r)); /* before touching any slot */
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (!r->slot[i].pending) break;
   PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
@@ -458,11 +479,11 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   r->nopen++;
   if (!r->nslots) { /* the engine becomes the one the poll hook serves */
     r->last_test = s->tstart;
-    RedPush(r);
+    PetscCall(RedPush(r));
     PetscCall(PetscLogEventBegin(PIPEKSP_Overlap, 0, 0, 0, 0));
   }
   r->nslots++;
-  if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
+  if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadHandOver(r));
   PetscFunctionReturn(0);
 }
 
@@ -481,7 +502,7 @@ static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], Pe
     /* every wait is logged, blocked or not, so that the event always shows in -log_view */
     PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
     if (counted) r->stats.overlap_time += t0 - s->tstart;
-    if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadTakeBack(r);
+    if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadTakeBack(r));
     if (!s->complete) PetscCallMPI(MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE));
     if (s->complete || flag) {
       if (counted) r->stats.done_before_wait++;
@@ -496,8 +517,8 @@ static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], Pe
   s->complete = PETSC_FALSE;
   r->nslots--;
   if (r->type != PIPEKSP_PROGRESS_BLOCKING) {
-    if (!r->nslots) RedPop(r);
-    else if (r->type == PIPEKSP_PROGRESS_THREAD) RedThreadHandOver(r);
+    if (!r->nslots) PetscCall(RedPop(r));
+    else if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadHandOver(r));
   }
   if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));
   PetscFunctionReturn(0);

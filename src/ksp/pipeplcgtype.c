@@ -1,0 +1,167 @@
+/* The public API of KSPPIPEPLCG (as PETSc's cgtype.c): depth, the interval of the shifts and its
+   estimate, with their man pages. Each calls the method pipeplcg.c composed; on other KSP types a setter
+   is a no-op and a getter an error, PETSc style. */
+#include <pipeksp/pipecommon.h>
+
+/*@
+   KSPPipePLCGSetDepth - Sets the pipeline depth l of `KSPPIPEPLCG`: each reduction overlaps the SpMVs and
+   preconditioner applications of the next l iterations, so up to l reductions are in flight.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  l - the depth, 1 to 5 (default 2)
+
+   Options Database Key:
+.  -ksp_pipe_depth <l> - the depth
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, l, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetDepth_C", (KSP, PetscInt), (ksp, l));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGGetDepth - Gets the pipeline depth of `KSPPIPEPLCG`.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  l - the depth
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetDepth()`
+@*/
+PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(l, 2);
+  PetscUseMethod(ksp, "KSPPipePLCGGetDepth_C", (KSP, PetscInt *), (ksp, l));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEigenvalueBounds - Sets the interval [lmin, lmax] that contains the spectrum of M^{-1}A;
+   the shifts of the `KSPPIPEPLCG` basis are the Chebyshev roots of this interval.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+.  lmin - lower end, >= 0
+-  lmax - upper end, > lmin; lmin = lmax = 0 goes back to the estimate
+
+   Options Database Key:
+.  -ksp_pipe_eig_bounds <lmin,lmax> - the interval
+
+   Notes:
+   By default the interval is [0, 0.93 theta], theta the largest Ritz value of a few CG iterations
+   (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change
+   (`KSPPipePLCGSetEstimateFactor()`).
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGGetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
+@*/
+PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
+  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEigenvalueBounds_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGGetEigenvalueBounds - Gets the interval of the shifts of `KSPPIPEPLCG` (given, or estimated at the last solve).
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameters:
++  lmin - lower end (may be NULL)
+-  lmax - upper end (may be NULL)
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP ksp, PetscReal *lmin, PetscReal *lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPPipePLCGGetEigenvalueBounds_C", (KSP, PetscReal *, PetscReal *), (ksp, lmin, lmax));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEstimateIterations - Sets how many CG iterations estimate the spectrum of M^{-1}A for the
+   shifts of `KSPPIPEPLCG` (when no interval is given).
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  n - iterations, >= 2 (default 10)
+
+   Options Database Key:
+.  -ksp_pipe_eig_its <n> - the iterations
+
+   Level: advanced
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, n, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateIterations_C", (KSP, PetscInt), (ksp, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGSetEstimateFactor - Sets f in the estimated interval [0, f theta] of `KSPPIPEPLCG`, theta the
+   largest Ritz value of the start-up CG iterations.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  f - the factor, > 0 (default 0.93)
+
+   Options Database Key:
+.  -ksp_pipe_eig_factor <f> - the factor
+
+   Notes:
+   Slightly below 1 measured best: the top shift just under the largest eigenvalue made square-root
+   breakdowns rare for depths 3-5; factors of 1.0-1.1 made them frequent on elasticity problems.
+
+   Level: advanced
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`
+@*/
+PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, f, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateFactor_C", (KSP, PetscReal), (ksp, f));
+  PetscFunctionReturn(0);
+}

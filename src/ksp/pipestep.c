@@ -1,0 +1,118 @@
+/* The scalar side of one iteration of the pipelined KSP types: the monitored norm and the convergence
+   test, cg's breakdown tests on the signs of (r,M^{-1}r) and (p,Ap), the CG coefficients of the
+   single-reduction recurrences, and KSPPipeTestIteration_Private() that runs them with the guards
+   (src/ksp/pipeguard.c) after each reduction. */
+#include <pipeksp/pipecommon.h>
+
+PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal dp)
+{
+  PetscFunctionBegin;
+  if (!its) ((KSP_Pipe *)ksp->data)->rnorm0 = dp;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its   = its;
+  ksp->rnorm = dp;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, dp));
+  PetscCall(KSPMonitor(ksp, its, dp));
+  PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+  PetscFunctionReturn(0);
+}
+
+PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
+{
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(uu));
+  case KSP_NORM_UNPRECONDITIONED:
+    return PetscSqrtReal(PetscAbsScalar(rr));
+  case KSP_NORM_NATURAL:
+    return PetscSqrtReal(PetscAbsScalar(ru));
+  default:
+    return 0.0;
+  }
+}
+
+/* cg breaks down when (r,M^{-1}r) or (p,Ap) changes sign during a solve: a negative definite M or A
+   (or both) gives the same iterates as the positive one. The first value sets the sign; a value of
+   the other sign (or a zero (p,Ap)) is the breakdown and does not change the sign kept */
+PetscBool KSPPipeSignChanged_Private(PetscReal *sign, PetscScalar v)
+{
+  const PetscReal r = PetscRealPart(v);
+
+  if (r == 0.0 || *sign * r < 0.0) return PETSC_TRUE;
+  *sign = r > 0.0 ? 1.0 : -1.0;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma, PetscBool strict)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  if (gamma == 0.0) {
+    ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
+    PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
+  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(&pipe->gsign, gamma)) {
+    ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g%s\n", (double)PetscRealPart(gamma), strict ? "" : " after values of the other sign"));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
+{
+  PetscScalar den;
+
+  PetscFunctionBegin;
+  if (first) {
+    *beta = 0.0;
+    den   = delta;
+  } else {
+    if (gammaold == 0.0 || alphaold == 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
+      PetscFunctionReturn(0);
+    }
+    *beta = gamma / gammaold;
+    den   = delta - *beta * gamma / alphaold; /* = (p,Ap) */
+  }
+  if (PetscIsInfOrNanScalar(den)) {
+    ksp->reason = KSP_DIVERGED_NANORINF;
+    PetscFunctionReturn(0);
+  }
+  if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->dsign, den)) {
+    ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+    PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
+    PetscFunctionReturn(0);
+  }
+  *alpha = gamma / den;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  *stop = *restart = PETSC_FALSE;
+  PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
+  PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
+  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (ksp->reason) {
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
+  if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (coef && !ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, coef->delta, coef->gammaold, coef->alphaold, &coef->alpha, &coef->beta));
+  if (ksp->reason == KSP_DIVERGED_NANORINF) { /* no restart can mend an Inf or NaN in the data */
+    *stop = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
+  if (ksp->reason) *stop = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
