@@ -7,3 +7,6 @@ set_tests_properties(docs-version PROPERTIES PASS_REGULAR_EXPRESSION "versions a
 # The C sources follow .clang-format (PETSc's style); skipped with a message where clang-format 14 is absent.
 add_test(NAME docs-format COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/format_check.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(docs-format PROPERTIES PASS_REGULAR_EXPRESSION "all C files formatted" SKIP_RETURN_CODE 77 TIMEOUT 120)
+# README.md stays a map: short, the commands and the tree first, one row per registered type with its man page.
+add_test(NAME docs-readme COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/readme_check.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs-readme PROPERTIES PASS_REGULAR_EXPRESSION " 0 problems" TIMEOUT 30)
