@@ -1,7 +1,7 @@
 #!/bin/sh
 # CG iterations of cube + asddic (1 rank, localized IC(0), 1 ASDD iteration) against the number of
-# colours K of CM-RCM, and for plain RCM. The published behaviour (seed 000): iterations fall toward
-# the RCM count as K grows. Exits 1 when they do not.
+# colours K of CM-RCM, and for plain RCM. The published behaviour (docs/algorithms.md, section 3):
+# iterations fall toward the RCM count as K grows. Exits 1 when they do not.
 # Usage: bench/asddic_colors.sh [build dir] [cube nodes per side] [matrix type]
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 B=${1:-$(dirname "$0")/../build}

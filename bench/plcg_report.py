@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Report of bench/plcg.sh (EMULATED latency): per P_sim (and noise on/off) the median us per iteration of each
 solver, its per-iteration speedup against PETSc cg and against pipegv (medians of the per-repetition ratios,
-same run and repetition), the hidden fraction, the issue-16 goals at the largest P_sim, and the P_sim at which
+same run and repetition), the hidden fraction, the goals (hidden >= 0.95, >= 2x cg, >= 1.3x pipegv) at the largest P_sim, and the P_sim at which
 each depth first beats the one below. usage: plcg_report.py <plcg.csv>"""
 import csv
 import statistics

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # Optional, never installed here: libsimgrid-dev (SimGrid SMPI) for `make bench-smpi`, which skips itself without it.
-PKGS="petsc-dev libpetsc3.18-dev-examples python3-petsc4py libhypre-dev cmake pkg-config make gcc python3-pytest python3-numpy python3-matplotlib python3-venv"
+PKGS="petsc-dev libpetsc3.18-dev-examples python3-petsc4py libhypre-dev cmake pkg-config make gcc python3-pytest python3-numpy python3-matplotlib python3-venv clang-format"
 
 missing=""
 for p in $PKGS; do

@@ -50,7 +50,7 @@ typedef enum {
   PIPEKSP_PROGRESS_POLL,     /* throttled MPI_Test from poll points inside SpMV and PC */
   PIPEKSP_PROGRESS_THREAD,   /* helper thread drives progress (needs MPI_THREAD_MULTIPLE) */
   PIPEKSP_PROGRESS_AUTO,     /* measure at setup; pick none or poll */
-  PIPEKSP_PROGRESS_BLOCKING  /* MPI_Allreduce in the same algorithm (the seeds' "AR") */
+  PIPEKSP_PROGRESS_BLOCKING  /* MPI_Allreduce in the same algorithm (the papers' "AR" variants) */
 } PipeKSPProgressType;
 PETSC_EXTERN const char *const PipeKSPProgressTypes[];
 

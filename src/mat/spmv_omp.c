@@ -277,7 +277,7 @@ static PetscErrorCode OMPCtxDestroy(PipeKSPCtxDestroyArg ptr)
   PetscFunctionReturn(0);
 }
 
-/* Seed 004's split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
+/* Interior/boundary split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
    none of its rows has an off-process column. Rebuilt when a block or its nonzero pattern changes. */
 static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCtx **ctx)
 {
