@@ -27,13 +27,10 @@ def _pc_handle(pc, who, need_asddic=False):
 
 
 def _count(name, v):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-        raise TypeError("set_asddic: %s must be an integer, got %s" % (name, type(v).__name__))
+    v = _loader.petsc_int_arg("set_asddic", name, v)
     if v < 1:
         raise ValueError("set_asddic: %s must be >= 1, got %d" % (name, v))
-    if v > 2**31 - 1:
-        raise ValueError("set_asddic: %s=%d does not fit in a PetscInt" % (name, v))
-    return int(v)
+    return v
 
 
 def _choice(name, v, symbol):
@@ -77,8 +74,7 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
         raise ValueError("set_asddic: the colour orderings (cmrcm, mc) cannot be combined with local_blocks > 1; "
                          "use ordering 'rcm' or 'natural'")
     if esteig_steps is not None:
-        if isinstance(esteig_steps, bool) or not isinstance(esteig_steps, numbers.Integral):
-            raise TypeError("set_asddic: esteig_steps must be an integer, got %s" % type(esteig_steps).__name__)
+        esteig_steps = _loader.petsc_int_arg("set_asddic", "esteig_steps", esteig_steps)
         if esteig_steps < -1:
             raise ValueError("set_asddic: esteig_steps must be -1 (automatic), 0 (none) or positive, got %d" % esteig_steps)
     if eigenvalues is not None:

@@ -23,7 +23,7 @@ def _int_arg(name, v):
         raise TypeError("Cube: %s must be an integer (number of nodes), got %s" % (name, type(v).__name__))
     if v < 2:
         raise ValueError("Cube: %s must be >= 2 nodes (one element), got %d" % (name, v))
-    return int(v)
+    return _loader.petsc_int_arg("Cube", name, v)
 
 
 def _real_arg(name, v):

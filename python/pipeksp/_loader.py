@@ -117,6 +117,17 @@ def petsc_int():
     return ctypes.c_int64 if numpy.dtype(PETSc.IntType).itemsize == 8 else ctypes.c_int32
 
 
+def petsc_int_arg(who, name, v):
+    """v as a Python int that fits in PetscInt (TypeError for a non-integer, ValueError out of range)."""
+    import numbers
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError("%s: %s must be an integer, got %s" % (who, name, type(v).__name__))
+    bits = 64 if petsc_int() is ctypes.c_int64 else 32
+    if not -2**(bits - 1) <= v < 2**(bits - 1):
+        raise ValueError("%s: %s=%d does not fit in a PetscInt (%d bits)" % (who, name, v, bits))
+    return int(v)
+
+
 def petsc_bool():
     """ctypes type of PetscBool: an int-sized enum up to PETSc 3.23, a one-byte C bool from 3.24."""
     from petsc4py import PETSc

@@ -1,4 +1,5 @@
-"""Typed accessors for the settings and counters of pipegropp / pipegv / chrongear (include/pipeksp.h)."""
+"""Typed accessors for the settings and counters of pipegropp / pipegv / chrongear / pipeplcg
+(include/pipeksp.h)."""
 import ctypes
 import numbers
 
@@ -42,10 +43,10 @@ def _enum_names(symbol):
     return tuple(names[:-2])
 
 
-KSP_TYPES = ("pipegropp", "pipegv", "chrongear")
+KSP_TYPES = ("pipegropp", "pipegv", "chrongear", "pipeplcg")
 
 
-def _ksp_handle(ksp, who, ours=True):
+def _ksp_handle(ksp, who, ours=True, only=None):
     """The C KSP of ksp, which must be of one of our types: in C the setters are no-ops on other types
     (PETSc style), but from Python a setting that would do nothing is an error, as is a getter."""
     from petsc4py import PETSc
@@ -59,6 +60,8 @@ def _ksp_handle(ksp, who, ours=True):
                          "a type would be lost" % who)
     if ours and ktype not in KSP_TYPES:
         raise ValueError("%s: KSP type %r has no reduction engine; only %s do" % (who, ktype, ", ".join(KSP_TYPES)))
+    if only and ktype != only:
+        raise ValueError("%s: only for KSP type %r, not %r" % (who, only, ktype))
     return ctypes.c_void_p(ksp.handle)
 
 
@@ -135,8 +138,7 @@ def set_replace(ksp, period):
         raise ValueError("set_replace: the period must be >= 0 (0 = no residual replacement) or 'auto', got %d"
                          % period)
     cint = _loader.petsc_int()
-    if period > (2**31 - 1 if cint is ctypes.c_int32 else 2**63 - 1):
-        raise ValueError("set_replace: period %d does not fit in a PetscInt" % period)
+    period = _loader.petsc_int_arg("set_replace", "period", period)
     fn = _loader.function("KSPPipeSetReplacePeriod", ctypes.c_int, [ctypes.c_void_p, cint])
     _loader.check(fn(h, int(period)))
 
@@ -171,3 +173,41 @@ def get_stats(ksp, total=False):
     if total:
         out["solves"] = n.value
     return out
+
+
+def set_depth(ksp, depth):
+    """pipeplcg's pipeline depth l, reductions in flight (-ksp_pipe_depth; KSPPipePLCGSetDepth)."""
+    h = _ksp_handle(ksp, "set_depth", only="pipeplcg")
+    depth = _loader.petsc_int_arg("set_depth", "depth", depth)
+    fn = _loader.function("KSPPipePLCGSetDepth", ctypes.c_int, [ctypes.c_void_p, _loader.petsc_int()])
+    _loader.check(fn(h, depth))
+
+
+def get_depth(ksp):
+    """pipeplcg's pipeline depth l (KSPPipePLCGGetDepth)."""
+    h = _ksp_handle(ksp, "get_depth", only="pipeplcg")
+    val = _loader.petsc_int()(0)
+    fn = _loader.function("KSPPipePLCGGetDepth", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
+    _loader.check(fn(h, ctypes.byref(val)))
+    return val.value
+
+
+def set_eigenvalue_bounds(ksp, lmin, lmax):
+    """pipeplcg's bounds [lmin, lmax] of the spectrum of M^-1 A for its shifts (-ksp_pipe_eig_bounds;
+    KSPPipePLCGSetEigenvalueBounds); (0, 0) goes back to estimating them at set-up."""
+    h = _ksp_handle(ksp, "set_eigenvalue_bounds", only="pipeplcg")
+    for name, v in (("lmin", lmin), ("lmax", lmax)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError("set_eigenvalue_bounds: %s must be a number, got %s" % (name, type(v).__name__))
+    fn = _loader.function("KSPPipePLCGSetEigenvalueBounds", ctypes.c_int, [ctypes.c_void_p, _c_real, _c_real])
+    _loader.check(fn(h, float(lmin), float(lmax)))
+
+
+def get_eigenvalue_bounds(ksp):
+    """pipeplcg's bounds (lmin, lmax): the user's, or those of the last estimate (KSPPipePLCGGetEigenvalueBounds)."""
+    h = _ksp_handle(ksp, "get_eigenvalue_bounds", only="pipeplcg")
+    lo, hi = _c_real(), _c_real()
+    fn = _loader.function("KSPPipePLCGGetEigenvalueBounds", ctypes.c_int,
+                          [ctypes.c_void_p, ctypes.POINTER(_c_real), ctypes.POINTER(_c_real)])
+    _loader.check(fn(h, ctypes.byref(lo), ctypes.byref(hi)))
+    return lo.value, hi.value

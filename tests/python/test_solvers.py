@@ -212,3 +212,58 @@ def test_bad_arguments(comm):
         assert pipeksp.get_progress(ksp) in pipeksp.progress_types()  # nothing changed by the failures
     finally:
         ksp.destroy()
+
+
+def test_pipeplcg_from_python(cube, cg_its):
+    """Every setting and counter the C library has for pipeplcg, from Python."""
+    def setup(ksp):
+        pipeksp.set_depth(ksp, 2)
+        pipeksp.set_progress(ksp, "poll", interval=0)
+        pipeksp.set_replace(ksp, 0)
+        pipeksp.set_eigenvalue_bounds(ksp, 0.0, 2.0)  # jacobi: the spectrum of D^-1 A lies in (0, 2)
+    got = solve(cube, "pipeplcg", "jacobi", setup=setup)
+    ksp = got["ksp"]
+    try:
+        assert got["reason"] > 0 and got["err"] < 1e-5
+        assert abs(got["its"] - cg_its["jacobi"]) <= max(3, cg_its["jacobi"] // 10) + 2, (got["its"], cg_its)
+        assert pipeksp.get_depth(ksp) == 2
+        assert pipeksp.get_progress(ksp) == "poll"
+        assert pipeksp.get_replace(ksp) == 0
+        assert pipeksp.get_eigenvalue_bounds(ksp) == (0.0, 2.0)
+        st = pipeksp.get_stats(ksp)
+        assert st["reductions"] >= got["its"] and st["polls"] > 0, st
+        assert pipeksp.get_stats(ksp, total=True)["solves"] == 1
+    finally:
+        ksp.destroy()
+
+
+def test_integers_beyond_petsc_int(comm):
+    ksp = PETSc.KSP().create(comm)
+    gv = PETSc.KSP().create(comm)
+    ksp.setType("pipeplcg")
+    gv.setType("pipegv")
+    try:
+        depth = pipeksp.get_depth(ksp)
+        with pytest.raises(ValueError, match="does not fit in a PetscInt"):
+            pipeksp.set_depth(ksp, 2**32 + 3)
+        with pytest.raises(ValueError, match="does not fit in a PetscInt"):
+            pipeksp.set_replace(ksp, 2**64)
+        with pytest.raises(ValueError, match="only for KSP type 'pipeplcg'"):
+            pipeksp.set_depth(gv, 2)
+        with pytest.raises(TypeError, match="integer"):
+            pipeksp.set_depth(ksp, 2.0)
+        with pytest.raises(ValueError, match="does not fit in a PetscInt"):
+            pipeksp.Cube(comm, n=2**32 + 5)
+        pc = PETSc.PC().create(comm)
+        pc.setType("asddic")
+        try:
+            with pytest.raises(ValueError, match="does not fit in a PetscInt"):
+                pipeksp.set_asddic(pc, esteig_steps=2**32 + 3)
+            with pytest.raises(ValueError, match="does not fit in a PetscInt"):
+                pipeksp.set_asddic(pc, iterations=99999999999)
+        finally:
+            pc.destroy()
+        assert pipeksp.get_depth(ksp) == depth  # nothing wrapped around to 3
+    finally:
+        ksp.destroy()
+        gv.destroy()
