@@ -172,8 +172,9 @@ static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, 
    its rows taken over. A share is (lo, hi) in one 64-bit word, each on its own cache line; a claim is a
    compare-and-swap. */
 #define SHARE_STRIDE 16 /* 128 bytes between shares */
+#define SHARE_BITS   32 /* lo in the low half of a share's word, hi in the high half */
 
-static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi) { return lo | (hi << 32); }
+static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi) { return lo | (hi << SHARE_BITS); }
 
 /* the next item of share s, from its front (own) or its back (stolen); -1 when it is empty */
 static inline PetscInt ShareClaim(PetscInt64 *s, PetscBool front)
@@ -181,7 +182,7 @@ static inline PetscInt ShareClaim(PetscInt64 *s, PetscBool front)
   PetscInt64 w = __atomic_load_n(s, __ATOMIC_RELAXED);
 
   for (;;) {
-    const PetscInt64 lo = w & 0xffffffffLL, hi = w >> 32;
+    const PetscInt64 lo = w & (((PetscInt64)1 << SHARE_BITS) - 1), hi = w >> SHARE_BITS;
     if (lo >= hi) return -1;
     if (__atomic_compare_exchange_n(s, &w, front ? SharePack(lo + 1, hi) : SharePack(lo, hi - 1), PETSC_TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return (PetscInt)(front ? lo : hi - 1);
   }
@@ -326,7 +327,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   P.y  = ya;
   nbg  = (c->nbnd + BOUND_GROUP - 1) / BOUND_GROUP;
   if (sched == PIPEKSP_SCHEDULE_DYNAMIC) {
-    PetscCheck(c->nint < ((PetscInt64)1 << 31), PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: %" PetscInt_FMT " work items do not fit the dynamic schedule's 31 bits; raise -pipeksp_spmv_chunk", c->nint);
+    PetscCheck(c->nint < ((PetscInt64)1 << (SHARE_BITS - 1)), PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: %" PetscInt_FMT " work items do not fit the dynamic schedule's %d bits; raise -pipeksp_spmv_chunk", c->nint, SHARE_BITS - 1);
     if (c->nshare < nt) {
       PetscCall(PetscFree(c->share));
       PetscCall(PetscCalloc1(SHARE_STRIDE * nt, &c->share));
