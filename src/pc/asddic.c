@@ -84,12 +84,14 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
 }
 
 /* threads of the sweeps on this PC's local rows */
-static PetscInt ASDDICThreads(PC pc)
+static PetscErrorCode ASDDICThreads(PC pc, PetscInt *nt)
 {
   PetscInt m = 0;
 
-  if (pc->pmat) (void)MatGetLocalSize(pc->pmat, &m, NULL);
-  return PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
+  PetscFunctionBegin;
+  if (pc->pmat) PetscCall(MatGetLocalSize(pc->pmat, &m, NULL));
+  *nt = PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
@@ -107,7 +109,11 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster.
                            Local blocks give each thread its own: RCM inside each */
-    PCASDDICOrderingType def = ASDDICThreads(pc) > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
+    PCASDDICOrderingType def;
+    PetscInt             nt = 1;
+
+    PetscCall(ASDDICThreads(pc, &nt));
+    def = nt > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -236,7 +242,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
   PetscBool   iascii;
   PetscReal   alpha = a->alpha;
-  PetscInt    cmin = a->ncolors, cmax = a->ncolors;
+  PetscInt    cmin = a->ncolors, cmax = a->ncolors, nt = 1;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   const char *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
 
@@ -244,6 +250,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* before set-up a bad -pipeksp_threads* option is refused here */
+  PetscCall(ASDDICThreads(pc, &nt));
   if (pc->setupcalled) {
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &alpha, 1, MPIU_REAL, MPIU_MAX, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
@@ -253,7 +260,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank requested (at most one per block row; contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
   else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
-  else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
+  else if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], nt, a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
   if (a->iterations > 1) {
