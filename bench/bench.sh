@@ -1,6 +1,6 @@
 #!/bin/bash
 # The benchmark suite (what `make bench` runs): CG variants x progress policies on the
-# GeoFEM/Cube under an EMULATED allreduce latency of P_sim nodes (bench/emulator, LD_PRELOAD), plus
+# GeoFEM/Cube under an EMULATED allreduce latency of P_sim nodes (tools/emulator, LD_PRELOAD), plus
 # a single-node bandwidth section. EMULATION, not a cluster measurement: see bench/README.md.
 #
 # usage: bash bench/bench.sh <builddir>

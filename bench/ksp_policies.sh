@@ -4,7 +4,7 @@
 # one run each; time = KSPSolve from -log_view divided by the iteration count, ratios vs cg.
 # usage: [NP=4] [REPEAT=1] bench/ksp_policies.sh [build dir] [cube nodes per side] [PC options...]
 #   e.g. bench/ksp_policies.sh build 24 -pc_type jacobi
-# EMU_P=<nodes> runs under the reduction-latency emulator (bench/emulator, LD_PRELOAD): every allreduce
+# EMU_P=<nodes> runs under the reduction-latency emulator (tools/emulator, LD_PRELOAD): every allreduce
 # costs a recursive-doubling allreduce over EMU_P nodes with EMU_ALPHA_US (default 5) per hop, progressed
 # only inside MPI calls (EMU_PROGRESS=calls, default) -- EMULATION of a big machine, not a measurement.
 # REPEAT=k runs the whole table k times (interleaved) and keeps each row's fastest run: on a shared

@@ -12,7 +12,7 @@ static char help[] = "Hybrid MPI+OpenMP checks on the GeoFEM/Cube problem (aij a
     threads apply on the team: the same 20-step history as PETSc's own apply on 1 thread, bitwise.\n\n";
 
 #include <pipeksp.h>
-#include <pipeksp/threadsimpl.h>
+#include <pipeksp/spmvimpl.h>
 
 #define MAXH 2000
 

@@ -5,6 +5,10 @@
 #include <pipeksp.h>
 #include <pipeksp/petsccompat.h>
 
+/* largest block size of the unrolled block kernels (the SpMV's, asddic's block IC(0)): their partial
+   sums live in stack arrays of this length */
+#define PIPEKSP_BS_MAX 8
+
 /* process state the registrar's PipeKSPFinalizePackage() resets */
 PETSC_INTERN PetscErrorCode PipeKSPProgressReset_Private(void);
 PETSC_INTERN PetscErrorCode PipeKSPThreadsReset_Private(void);

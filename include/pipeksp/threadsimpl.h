@@ -1,6 +1,6 @@
-/* Private: the hybrid MPI+OpenMP hot path (src/sys/threads.c, src/mat/spmv_omp.c; the KSPs' fused passes run through PipeKSPThreadedBlocks_Private()).
-   One thread count and one SpMV schedule per process, shared by the SpMV, the KSP vector kernels and
-   asddic's sweeps. Not installed. */
+/* Private: the threads API of the hybrid MPI+OpenMP hot path (src/sys/threads.c): one thread count and
+   one SpMV schedule per process, shared by the SpMV (src/mat/spmv_omp.c), the KSP vector kernels (their
+   fused passes run through PipeKSPThreadedBlocks_Private()) and asddic's sweeps. Not installed. */
 #ifndef PIPEKSP_THREADSIMPL_H
 #define PIPEKSP_THREADSIMPL_H
 
@@ -26,42 +26,5 @@ PETSC_INTERN PetscErrorCode PipeKSPProgressPollMaster_Private(void);
    iterates. */
 typedef void (*PipeKSPBlockFn)(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d);
 PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d);
-
-/* What the threaded SpMV needs from PipeKSPMatMult's cache (src/mat/matmult.c). Ao, halo and ghost
-   are NULL for Seq matrices; nodes (AIJ only) are matmult.c's groups of rows with equal columns. */
-typedef struct {
-  Mat             A, Ad, Ao;
-  VecScatter      halo;
-  Vec             ghost;
-  PetscBool       aij;
-  PetscInt        bs;
-  PetscInt        chunk; /* rows per work item: the matrix's poll-point chunk */
-  PetscInt        nnodes;
-  const PetscInt *nodes;
-} PipeKSPSpMVParts;
-/* The halo exchange of every MPI product (src/mat/spmv_omp.c): hand-written point-to-point messages
-   built from the scatter's PetscSF, so the threaded master can test them between its work items; the
-   single-thread product uses it too, so ranks on either path always exchange the same messages.
-   Begin is collective; End waits, then unpacks (bitwise VecScatterBegin/End's values). */
-PETSC_INTERN PetscErrorCode PipeKSPHaloBegin_Private(VecScatter, Vec, Vec);
-PETSC_INTERN PetscErrorCode PipeKSPHaloEnd_Private(VecScatter, Vec, Vec);
-/* *polls is increased by the poll points the master thread issued */
-PETSC_INTERN PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *, Vec, Vec, PetscInt64 *);
-/* the serial kernels of matmult.c over a range: AIJ nodes [k0,k1) starting at row r; BAIJ block rows
-   [b0,b1) for bs <= 8 */
-PETSC_INTERN void PipeKSPSpMVKernelAIJ_Private(const PetscInt *, PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN void PipeKSPSpMVKernelBAIJ_Private(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-
-/* Counters of the threaded SpMV in this process (exported for tests and the bench). */
-typedef struct {
-  PetscInt64     products;      /* threaded products */
-  PetscInt64     chunks;        /* interior work items */
-  PetscInt64     master_chunks; /* of which the master thread took */
-  PetscInt64     claimed;       /* interior work items run, by all threads: equals chunks when each ran once */
-  PetscInt64     stolen;        /* of which were claimed from another thread's share (dynamic schedule) */
-  PetscInt64     halo_polls;    /* master polls while its halo messages were in flight */
-  PetscLogDouble comm_time;     /* master: halo start + wait, seconds */
-} PipeKSPSpMVThreadStats;
-PETSC_EXTERN PetscErrorCode PipeKSPSpMVGetThreadStats(PipeKSPSpMVThreadStats *);
 
 #endif

@@ -1,4 +1,5 @@
-/* PipeKSPMatMult: y = A x with poll points for the progress engine.
+/* PipeKSPMatMult: y = A x with poll points for the progress engine, on one thread (the threaded product
+   it hands over to is src/mat/spmv_omp.c; the kernels both use are pipeksp/spmvkernels.h).
 
    SeqAIJ/SeqBAIJ/MPIAIJ/MPIBAIJ run our own split of the product, the way PETSc's MPIAIJ MatMult
    is split: start the halo scatter, multiply the diagonal block in row chunks calling
@@ -9,19 +10,14 @@
    Logging: the split product is logged as PETSc's MatMult (so -log_view's MatMult row counts every
    SpMV, as with cg) with our PipeMatMult nested inside it. */
 #include <pipeksp/spmvimpl.h>
+#include <pipeksp/spmvkernels.h>
+#include <pipeksp/haloimpl.h>
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
 #include <petsc/private/matimpl.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-  #define PIPEKSP_INLINE static inline __attribute__((always_inline))
-#else
-  #define PIPEKSP_INLINE static inline
-#endif
-
 #define SPMV_KEY        "PipeKSPMatMult_ctx"
-#define SPMV_NODE_MAX   5   /* rows sharing one column list that AIJ multiplies together */
 #define SPMV_CHUNK_DEF  256 /* rows between polls (docs/algorithms.md: 100-500) */
 
 static PetscInt64      SpMVPolls = 0;
@@ -42,7 +38,7 @@ typedef struct {
   Mat              nodes_of;
   PetscObjectState nodes_nzstate;
   PetscInt         nnodes, *nodes;
-  PetscScalar     *work;       /* bs sums for BAIJ with bs > 8 */
+  PetscScalar     *work;       /* bs sums for BAIJ with bs > PIPEKSP_BS_MAX */
   VecScatter       halo;       /* x -> ghost (the columns of Ao) */
   Vec              ghost, yseq;
   PetscLayout      xmap, ymap; /* layouts of x and y other than A's, found congruent with them */
@@ -144,7 +140,7 @@ static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-/* AIJ row groups: up to SPMV_NODE_MAX consecutive rows with the same column list share one pass
+/* AIJ row groups: up to PIPEKSP_SPMV_NODE_MAX consecutive rows with the same column list share one pass
    over the column indices and x (what PETSc's inode kernels do; the cube has groups of 3). */
 static PetscErrorCode SpMVBuildNodes(SpMVCtx *c, Mat Ad)
 {
@@ -161,7 +157,7 @@ static PetscErrorCode SpMVBuildNodes(SpMVCtx *c, Mat Ad)
   while (r < m) {
     const PetscInt len = ai[r + 1] - ai[r];
     PetscInt       sz  = 1;
-    while (sz < SPMV_NODE_MAX && r + sz < m && ai[r + sz + 1] - ai[r + sz] == len && !memcmp(aj + ai[r], aj + ai[r + sz], len * sizeof(PetscInt))) sz++;
+    while (sz < PIPEKSP_SPMV_NODE_MAX && r + sz < m && ai[r + sz + 1] - ai[r + sz] == len && !memcmp(aj + ai[r], aj + ai[r + sz], len * sizeof(PetscInt))) sz++;
     c->nodes[c->nnodes++] = sz;
     r += sz;
   }
@@ -198,7 +194,7 @@ static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType
   PetscCall(MatGetNonzeroState(A, &c->nzstate));
   c->bs    = 1;
   if (path == PIPEKSP_SPMV_SEQBAIJ || path == PIPEKSP_SPMV_MPIBAIJ) PetscCall(MatGetBlockSize(A, &c->bs));
-  if (c->bs > 8) PetscCall(PetscMalloc1(c->bs, &c->work));
+  if (c->bs > PIPEKSP_BS_MAX) PetscCall(PetscMalloc1(c->bs, &c->work));
   PetscCall(MatGetLocalSize(A, &m, NULL));
   c->mb = m / c->bs;
   if (path == PIPEKSP_SPMV_MPIAIJ || path == PIPEKSP_SPMV_MPIBAIJ) {
@@ -249,104 +245,6 @@ static PetscErrorCode SpMVValidate(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatT
   PetscFunctionReturn(0);
 }
 
-/* ---------------- kernels: rows [r0, r1) of the diagonal block ---------------- */
-
-/* AIJ: one node of g consecutive rows that share the column list (so row k's values start at v + k n);
-   inlined with a constant g so that the g sums stay in registers */
-PIPEKSP_INLINE void SpMVAIJNode(const PetscInt g, PetscInt n, const PetscInt *idx, const PetscScalar *v, const PetscScalar *x, PetscScalar *y)
-{
-  PetscScalar s[5] = {0, 0, 0, 0, 0};
-
-  for (PetscInt j = 0; j < n; j++) {
-    const PetscScalar xj = x[idx[j]];
-    for (PetscInt k = 0; k < g; k++) s[k] += v[k * n + j] * xj;
-  }
-  for (PetscInt k = 0; k < g; k++) y[k] = s[k];
-}
-
-/* AIJ: node k covers rows r..r+nodes[k]-1 (at most 5) */
-static void SpMVAIJNodes(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  for (PetscInt k = k0; k < k1; k++) {
-    const PetscInt     sz = nodes[k], n = ai[r + 1] - ai[r];
-    const PetscInt    *idx = aj + ai[r];
-    const PetscScalar *v   = aa + ai[r];
-
-    /* the next group's indices and values, assuming its shape is this one's */
-    PetscPrefetchBlock(idx + sz * n, n, 0, PETSC_PREFETCH_HINT_NTA);
-    PetscPrefetchBlock(v + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
-    switch (sz) {
-    case 1: SpMVAIJNode(1, n, idx, v, x, y + r); break;
-    case 2: SpMVAIJNode(2, n, idx, v, x, y + r); break;
-    case 3: SpMVAIJNode(3, n, idx, v, x, y + r); break;
-    case 4: SpMVAIJNode(4, n, idx, v, x, y + r); break;
-    default: SpMVAIJNode(5, n, idx, v, x, y + r);
-    }
-    r += sz;
-  }
-}
-
-/* BAIJ bs = 3 (the cube): blocks are stored column-major */
-static void SpMVBAIJ3(PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  for (PetscInt i = b0; i < b1; i++) {
-    const PetscInt     n = ai[i + 1] - ai[i];
-    const PetscInt    *idx = aj + ai[i];
-    const PetscScalar *v   = aa + 9 * ai[i];
-    PetscScalar        s1 = 0, s2 = 0, s3 = 0;
-
-    /* the next block row, assuming its length is this one's (measured: ~5-10% on the cube) */
-    PetscPrefetchBlock(idx + n, n, 0, PETSC_PREFETCH_HINT_NTA);
-    PetscPrefetchBlock(v + 9 * n, 9 * n, 0, PETSC_PREFETCH_HINT_NTA);
-    for (PetscInt j = 0; j < n; j++, v += 9) {
-      const PetscScalar *xb = x + 3 * idx[j];
-      const PetscScalar  x1 = xb[0], x2 = xb[1], x3 = xb[2];
-      s1 += v[0] * x1 + v[3] * x2 + v[6] * x3;
-      s2 += v[1] * x1 + v[4] * x2 + v[7] * x3;
-      s3 += v[2] * x1 + v[5] * x2 + v[8] * x3;
-    }
-    y[3 * i]     = s1;
-    y[3 * i + 1] = s2;
-    y[3 * i + 2] = s3;
-  }
-}
-
-/* BAIJ, any bs; inlined so that a constant bs (the small cases below) lets the compiler unroll the block.
-   s holds bs partial sums. */
-PIPEKSP_INLINE void SpMVBAIJBlock(const PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscScalar *s)
-{
-  for (PetscInt i = b0; i < b1; i++) {
-    const PetscInt     n = ai[i + 1] - ai[i];
-    const PetscInt    *idx = aj + ai[i];
-    const PetscScalar *v   = aa + bs * bs * ai[i];
-
-    for (PetscInt r = 0; r < bs; r++) s[r] = 0;
-    for (PetscInt j = 0; j < n; j++, v += bs * bs) {
-      const PetscScalar *xb = x + bs * idx[j];
-      for (PetscInt cidx = 0; cidx < bs; cidx++)
-        for (PetscInt r = 0; r < bs; r++) s[r] += v[cidx * bs + r] * xb[cidx];
-    }
-    for (PetscInt r = 0; r < bs; r++) y[bs * i + r] = s[r];
-  }
-}
-
-static void SpMVBAIJRows(PetscInt bs, PetscScalar *work, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  PetscScalar s[8];
-
-  switch (bs) {
-  case 1: SpMVBAIJBlock(1, b0, b1, ai, aj, aa, x, y, s); break;
-  case 2: SpMVBAIJBlock(2, b0, b1, ai, aj, aa, x, y, s); break;
-  case 3: SpMVBAIJ3(b0, b1, ai, aj, aa, x, y); break;
-  case 4: SpMVBAIJBlock(4, b0, b1, ai, aj, aa, x, y, s); break;
-  case 5: SpMVBAIJBlock(5, b0, b1, ai, aj, aa, x, y, s); break;
-  case 6: SpMVBAIJBlock(6, b0, b1, ai, aj, aa, x, y, s); break;
-  case 7: SpMVBAIJBlock(7, b0, b1, ai, aj, aa, x, y, s); break;
-  case 8: SpMVBAIJBlock(8, b0, b1, ai, aj, aa, x, y, s); break;
-  default: SpMVBAIJBlock(bs, b0, b1, ai, aj, aa, x, y, work);
-  }
-}
-
 /* y = Ad x in chunks of about c->chunk rows, polling between chunks */
 static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscScalar *y)
 {
@@ -366,7 +264,7 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     while (k < c->nnodes) {
       PetscInt k1 = k, r1 = r;
       while (k1 < c->nnodes && r1 - r < c->chunk) r1 += c->nodes[k1++];
-      SpMVAIJNodes(c->nodes, k, k1, r, ai, aj, aa, x, y);
+      PipeKSPSpMVKernelAIJ(c->nodes, k, k1, r, ai, aj, aa, x, y);
       k = k1;
       r = r1;
       if (k < c->nnodes) PetscCall(SpMVPoll());
@@ -383,7 +281,7 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     PetscCall(PipeKSPMatSeqBAIJGetArrayRead(Ad, &aa));
     for (PetscInt b0 = 0; b0 < n; b0 += cb) {
       const PetscInt b1 = PetscMin(n, b0 + cb);
-      SpMVBAIJRows(c->bs, c->work, b0, b1, ai, aj, aa, x, y);
+      PipeKSPSpMVKernelBAIJ(c->bs, c->work, b0, b1, ai, aj, aa, x, y);
       if (b1 < n) PetscCall(SpMVPoll());
     }
     PetscCall(PetscLogFlops(2.0 * c->bs * c->bs * ai[n] - c->bs * n));
@@ -434,10 +332,13 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here */
   PetscCall(MatGetType(A, &type));
   if (type) {
-    if (PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQBAIJ;
-    else if (PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &flg), flg) path = PIPEKSP_SPMV_MPIBAIJ;
-    else if (PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &flg), flg) path = PIPEKSP_SPMV_SEQAIJ;
-    else if (PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &flg), flg) path = PIPEKSP_SPMV_MPIAIJ;
+    const MatType   types[] = {MATSEQBAIJ, MATMPIBAIJ, MATSEQAIJ, MATMPIAIJ};
+    PipeKSPSpMVPath paths[] = {PIPEKSP_SPMV_SEQBAIJ, PIPEKSP_SPMV_MPIBAIJ, PIPEKSP_SPMV_SEQAIJ, PIPEKSP_SPMV_MPIAIJ};
+
+    for (size_t t = 0; t < sizeof(types) / sizeof(types[0]) && path == PIPEKSP_SPMV_FALLBACK; t++) {
+      PetscCall(PetscObjectTypeCompare((PetscObject)A, types[t], &flg));
+      if (flg) path = paths[t];
+    }
   }
   if (path != PIPEKSP_SPMV_FALLBACK) {
     PetscCall(MatAssembled(A, &assembled));
@@ -462,7 +363,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->path != path || state != c->state) PetscCall(SpMVValidate(A, c, path, type, x, state));
 
-  if (c->bs <= 8 && PipeKSPThreadsFor_Private(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
+  if (c->bs <= PIPEKSP_BS_MAX && PipeKSPThreadsFor_Private(c->mb * c->bs) > 1) PetscCall(SpMVThreaded(c, A, x, y)); /* hybrid: src/mat/spmv_omp.c */
   else if (path == PIPEKSP_SPMV_SEQAIJ || path == PIPEKSP_SPMV_SEQBAIJ) {
     const PetscScalar *xa;
     PetscScalar       *ya;
@@ -479,7 +380,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
 
     Ad = c->Ad; /* validated against A's blocks since A's last state change */
     Ao = c->Ao;
-    PetscCall(PipeKSPHaloBegin_Private(c->halo, x, c->ghost)); /* the threaded ranks' exchange (spmv_omp.c) */
+    PetscCall(PipeKSPHaloBegin_Private(c->halo, x, c->ghost)); /* the threaded ranks' exchange (halo.c) */
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArray(y, &ya));
     PetscCall(SpMVDiag(c, Ad, xa, ya));
@@ -652,16 +553,6 @@ static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
   p.nodes  = p.aij ? c->nodes : NULL;
   PetscCall(PipeKSPMatMultThreaded_Private(&p, x, y, &SpMVPolls));
   PetscFunctionReturn(0);
-}
-
-void PipeKSPSpMVKernelAIJ_Private(const PetscInt *nodes, PetscInt k0, PetscInt k1, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  SpMVAIJNodes(nodes, k0, k1, r, ai, aj, aa, x, y);
-}
-
-void PipeKSPSpMVKernelBAIJ_Private(PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
-{
-  SpMVBAIJRows(bs, NULL, b0, b1, ai, aj, aa, x, y); /* bs <= 8: no work array */
 }
 
 PetscErrorCode PipeKSPMatMultGetPollPoints(PetscInt64 *n)

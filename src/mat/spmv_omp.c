@@ -1,247 +1,22 @@
-/* Threaded poll-point SpMV for (MPI)AIJ and (MPI)BAIJ, after Nakajima and Hanawa (P2S2 2017):
-   - the master thread starts the halo exchange (it packs the send buffers itself) and, while the
-     messages are in flight, loops { MPI_Testall on them; the reduction poll hook; one interior work
+/* The threaded poll-point SpMV for (MPI)AIJ and (MPI)BAIJ, after Nakajima and Hanawa (P2S2 2017):
+   - the master thread starts the halo exchange (src/mat/halo.c; it packs the send buffers itself) and,
+     while the messages are in flight, loops { test them; the reduction poll hook; one interior work
      item } until they are done; then it unpacks and joins the interior loop. Only the master calls
      MPI, so MPI_THREAD_FUNNELED is enough;
    - meanwhile the other threads multiply the pure-interior rows (no off-process column), in work
      items of about -pipeksp_spmv_chunk rows, under the chosen schedule;
    - after a barrier the boundary rows (diagonal and off-diagonal block) follow, split over the threads.
    The interior/boundary split and the work items are computed once per nonzero pattern and cached on
-   the Mat. Every row is computed by one thread with the single-thread kernels in the single-thread
-   order, so the product is bitwise the 1-thread one.
-
-   The halo exchange is hand-written (PETSc 3.18's VecScatterEnd blocks and has no test call): the
-   neighbour lists come from the halo scatter's PetscSF (root ranks: whom we receive from; leaf
-   ranks: whom we send to, with our entries in the order the receiver expects), built once per
-   scatter. The single-thread product of matmult.c uses the same exchange, so ranks on different
-   paths (thread counts differ per process) always exchange the same messages; when no rank of the
-   communicator runs more than one thread it is PETSc's VecScatter, as before. */
+   the Mat. Every row is computed by one thread with the single-thread kernels (pipeksp/spmvkernels.h)
+   in the single-thread order, so the product is bitwise the 1-thread one. */
+#include <pipeksp/spmvimpl.h>
+#include <pipeksp/spmvkernels.h>
+#include <pipeksp/haloimpl.h>
 #include <pipeksp/threadsimpl.h>
 #include <petsc/private/petscimpl.h>
-#include <petscsf.h>
 #if defined(PIPEKSP_HAVE_OPENMP)
   #include <omp.h>
 #endif
-
-/* ---------------- the halo exchange ---------------- */
-
-#define HALO_KEY "PipeKSPHalo_ctx"
-
-typedef struct {
-  PetscBool    usesf;       /* an SF type without rank lists (e.g. -sf_type window): PETSc's scatter */
-  MPI_Comm     comm;
-  PetscMPIInt  tag;
-  PetscInt     u;           /* scalars per SF entry: 1, or the block size of a blocked scatter */
-  PetscInt     nr, ns;      /* ranks we receive from / send to (not ourselves) */
-  PetscMPIInt *rrank, *srank;
-  PetscInt    *roff, *soff; /* entries of rank i: [roff[i], roff[i+1]) of ridx, same for s */
-  PetscInt    *ridx, *sidx; /* ghost entries to fill / x entries to send, in message order */
-  PetscInt     nself, *selfsrc, *selfdst;
-  PetscScalar *rbuf, *sbuf;
-  MPI_Request *req;         /* nr receives, then ns sends */
-  PetscBool    active, done;
-} HaloCtx;
-
-static PetscErrorCode HaloCtxDestroy(PipeKSPCtxDestroyArg ptr)
-{
-  HaloCtx *h = (HaloCtx *)PipeKSPContainerCtx(ptr);
-
-  PetscFunctionBegin;
-  if (h->active) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
-  PetscCall(PetscFree4(h->rrank, h->roff, h->ridx, h->rbuf));
-  PetscCall(PetscFree4(h->srank, h->soff, h->sidx, h->sbuf));
-  PetscCall(PetscFree2(h->selfsrc, h->selfdst));
-  PetscCall(PetscFree(h->req));
-  PetscCall(PetscFree(h));
-  PetscFunctionReturn(0);
-}
-
-/* neighbour lists of the scatter x -> ghost, cached on it. Collective the first time (all ranks reach
-   it in the same product). */
-static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ctx)
-{
-  PetscContainer     cont;
-  HaloCtx           *h;
-  PetscInt           nroots, nleaves, nx, ng, nranks, ndranks, niranks, nidranks;
-  const PetscMPIInt *ranks, *iranks;
-  const PetscInt    *roffset, *rmine, *rremote, *ioffset, *irootloc;
-  PetscMPIInt        rank;
-  PetscBool          basic, neighbor;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectQuery((PetscObject)halo, HALO_KEY, (PetscObject *)&cont));
-  if (cont) {
-    PetscCall(PetscContainerGetPointer(cont, (void **)ctx));
-    PetscFunctionReturn(0);
-  }
-  PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PipeKSP halo: exchange not begun");
-  PetscCall(PetscNew(&h));
-  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &cont));
-  PetscCall(PetscContainerSetPointer(cont, h));
-  PetscCall(PipeKSPContainerSetDestroy(cont, HaloCtxDestroy));
-  PetscCall(PetscObjectCompose((PetscObject)halo, HALO_KEY, (PetscObject)cont));
-  PetscCall(PetscContainerDestroy(&cont));
-  *ctx = h;
-  /* the rank lists exist for the point-to-point SF types (the type is the same on every rank) */
-  PetscCall(PetscObjectTypeCompare((PetscObject)halo, PETSCSFBASIC, &basic));
-  PetscCall(PetscObjectTypeCompare((PetscObject)halo, PETSCSFNEIGHBOR, &neighbor));
-  if (!basic && !neighbor) {
-    h->usesf = PETSC_TRUE;
-    PetscCall(PetscInfo(NULL, "PipeKSP halo: SF type %s has no rank lists: PETSc's VecScatter (no polls inside its wait)\n", ((PetscObject)halo)->type_name));
-    PetscFunctionReturn(0);
-  }
-  { /* flat MPI (one thread on every rank) keeps PETSc's scatter, so that path is unchanged; the choice is
-       collective because both ends of every message must take the same one */
-    PetscMPIInt mine = PipeKSPThreadsNum_Private() > 1, any;
-
-    PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)halo)));
-    if (!any) {
-      h->usesf = PETSC_TRUE;
-      PetscFunctionReturn(0);
-    }
-  }
-  PetscCall(PetscSFSetUp(halo));
-  h->comm = PetscObjectComm((PetscObject)halo);
-  PetscCall(PetscObjectGetNewTag((PetscObject)halo, &h->tag));
-  PetscCallMPI(MPI_Comm_rank(h->comm, &rank));
-  PetscCall(PetscSFGetGraph(halo, &nroots, &nleaves, NULL, NULL));
-  PetscCall(VecGetLocalSize(x, &nx));
-  PetscCall(VecGetLocalSize(ghost, &ng));
-  /* a blocked scatter has one SF entry per block */
-  h->u = nroots > 0 ? nx / nroots : (nleaves > 0 ? ng / nleaves : 1);
-  PetscCheck(h->u >= 1 && nroots * h->u == nx && nleaves * h->u <= ng, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PipeKSP halo: scatter graph (%" PetscInt_FMT " roots, %" PetscInt_FMT " leaves) does not fit x (%" PetscInt_FMT ") and the ghosts (%" PetscInt_FMT ")", nroots, nleaves, nx, ng);
-  PetscCall(PetscSFGetRootRanks(halo, &nranks, &ranks, &roffset, &rmine, &rremote));
-  PetscCall(PetscSFGetLeafRanks(halo, &niranks, &iranks, &ioffset, &irootloc));
-  ndranks = nidranks = 0;
-  for (PetscInt i = 0; i < nranks; i++) ndranks += ranks[i] == rank;
-  for (PetscInt i = 0; i < niranks; i++) nidranks += iranks[i] == rank;
-  h->nr = nranks - ndranks;
-  h->ns = niranks - nidranks;
-  {
-    PetscInt nrecv = 0, nsend = 0, nself = 0, k;
-    for (PetscInt i = 0; i < nranks; i++) {
-      if (ranks[i] == rank) nself += roffset[i + 1] - roffset[i];
-      else nrecv += roffset[i + 1] - roffset[i];
-    }
-    for (PetscInt i = 0; i < niranks; i++)
-      if (iranks[i] != rank) nsend += ioffset[i + 1] - ioffset[i];
-    PetscCall(PetscMalloc4(h->nr, &h->rrank, h->nr + 1, &h->roff, nrecv, &h->ridx, nrecv * h->u, &h->rbuf));
-    PetscCall(PetscMalloc4(h->ns, &h->srank, h->ns + 1, &h->soff, nsend, &h->sidx, nsend * h->u, &h->sbuf));
-    PetscCall(PetscMalloc2(nself, &h->selfsrc, nself, &h->selfdst));
-    PetscCall(PetscMalloc1(h->nr + h->ns, &h->req));
-    h->roff[0] = h->soff[0] = 0;
-    h->nr = h->ns = 0;
-    for (PetscInt i = 0; i < nranks; i++) {
-      for (PetscInt j = roffset[i]; j < roffset[i + 1]; j++) {
-        if (ranks[i] == rank) { /* our own entries: copied, no message */
-          h->selfdst[h->nself]   = rmine[j];
-          h->selfsrc[h->nself++] = rremote[j];
-        } else h->ridx[h->roff[h->nr] + j - roffset[i]] = rmine[j];
-      }
-      if (ranks[i] != rank) {
-        h->rrank[h->nr]    = ranks[i];
-        h->roff[h->nr + 1] = h->roff[h->nr] + roffset[i + 1] - roffset[i];
-        h->nr++;
-      }
-    }
-    for (PetscInt i = 0; i < niranks; i++) {
-      if (iranks[i] == rank) continue;
-      for (k = ioffset[i]; k < ioffset[i + 1]; k++) h->sidx[h->soff[h->ns] + k - ioffset[i]] = irootloc[k];
-      h->srank[h->ns]    = iranks[i];
-      h->soff[h->ns + 1] = h->soff[h->ns] + ioffset[i + 1] - ioffset[i];
-      h->ns++;
-    }
-  }
-  PetscCall(PetscInfo(NULL, "PipeKSP halo: %" PetscInt_FMT " receives, %" PetscInt_FMT " sends, %" PetscInt_FMT " scalars per entry\n", h->nr, h->ns, h->u));
-  PetscFunctionReturn(0);
-}
-
-/*
-  PipeKSPHaloBegin_Private - starts ghost = x over the halo scatter: posts the receives, packs x's entries and
-  posts the sends. Collective on the scatter's communicator (every rank of an MPI matrix's product).
-*/
-PetscErrorCode PipeKSPHaloBegin_Private(VecScatter halo, Vec x, Vec ghost)
-{
-  HaloCtx           *h;
-  const PetscScalar *xa;
-
-  PetscFunctionBegin;
-  PetscCall(HaloGetCtx(halo, x, ghost, &h));
-  if (h->usesf) {
-    PetscCall(VecScatterBegin(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
-    h->active = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  if (h->active) { /* an earlier product stopped by an error: finish its messages first */
-    PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
-    h->active = PETSC_FALSE;
-  }
-  for (PetscInt i = 0; i < h->nr; i++) PetscCallMPI(MPI_Irecv(h->rbuf + h->u * h->roff[i], (PetscMPIInt)(h->u * (h->roff[i + 1] - h->roff[i])), MPIU_SCALAR, h->rrank[i], h->tag, h->comm, &h->req[i]));
-  PetscCall(VecGetArrayRead(x, &xa));
-  for (PetscInt i = 0; i < h->ns; i++) {
-    PetscScalar *b = h->sbuf + h->u * h->soff[i];
-    for (PetscInt k = h->soff[i]; k < h->soff[i + 1]; k++)
-      for (PetscInt q = 0; q < h->u; q++) *b++ = xa[h->u * h->sidx[k] + q];
-    PetscCallMPI(MPI_Isend(h->sbuf + h->u * h->soff[i], (PetscMPIInt)(h->u * (h->soff[i + 1] - h->soff[i])), MPIU_SCALAR, h->srank[i], h->tag, h->comm, &h->req[h->nr + i]));
-  }
-  if (h->nself) {
-    PetscScalar *g;
-    PetscCall(VecGetArray(ghost, &g));
-    for (PetscInt k = 0; k < h->nself; k++)
-      for (PetscInt q = 0; q < h->u; q++) g[h->u * h->selfdst[k] + q] = xa[h->u * h->selfsrc[k] + q];
-    PetscCall(VecRestoreArray(ghost, &g));
-  }
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  h->active = PETSC_TRUE;
-  h->done   = (PetscBool)(h->nr + h->ns == 0);
-  PetscFunctionReturn(0);
-}
-
-#if defined(PIPEKSP_HAVE_OPENMP)
-/* have all messages of the exchange begun on this scatter arrived (and the sends left)? Not collective. */
-static PetscErrorCode HaloTest(VecScatter halo, PetscBool *done)
-{
-  HaloCtx    *h;
-  PetscMPIInt flg;
-
-  PetscFunctionBegin;
-  PetscCall(HaloGetCtx(halo, NULL, NULL, &h)); /* cached by Begin */
-  if (h->usesf || h->done) {
-    *done = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  PetscCallMPI(MPI_Testall((PetscMPIInt)(h->nr + h->ns), h->req, &flg, MPI_STATUSES_IGNORE));
-  h->done = *done = (PetscBool)!!flg;
-  PetscFunctionReturn(0);
-}
-#endif
-
-/*
-  PipeKSPHaloEnd_Private - completes the exchange started by PipeKSPHaloBegin_Private() (waits if needed) and unpacks
-  the ghost values. Not collective. The values are copies: bitwise those of VecScatterBegin/End.
-*/
-PetscErrorCode PipeKSPHaloEnd_Private(VecScatter halo, Vec x, Vec ghost)
-{
-  HaloCtx     *h;
-  PetscScalar *g;
-
-  PetscFunctionBegin;
-  PetscCall(HaloGetCtx(halo, NULL, NULL, &h));
-  PetscCheck(h->active, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PipeKSP halo: end without begin");
-  h->active = PETSC_FALSE;
-  if (h->usesf) {
-    PetscCall(VecScatterEnd(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscFunctionReturn(0);
-  }
-  if (!h->done) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
-  h->done = PETSC_TRUE;
-  if (!h->nr) PetscFunctionReturn(0);
-  PetscCall(VecGetArray(ghost, &g));
-  for (PetscInt k = 0; k < h->roff[h->nr]; k++)
-    for (PetscInt q = 0; q < h->u; q++) g[h->u * h->ridx[k] + q] = h->rbuf[h->u * k + q];
-  PetscCall(VecRestoreArray(ghost, &g));
-  PetscFunctionReturn(0);
-}
 
 /* ---------------- the threaded product ---------------- */
 
@@ -277,7 +52,7 @@ static PetscErrorCode OMPCtxDestroy(PipeKSPCtxDestroyArg ptr)
   PetscFunctionReturn(0);
 }
 
-/* Interior/boundary split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
+/* The interior/boundary split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
    none of its rows has an off-process column. Rebuilt when a block or its nonzero pattern changes. */
 static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCtx **ctx)
 {
@@ -375,7 +150,7 @@ static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, 
   const PetscInt     n = ai[r + 1] - ai[r];
   const PetscInt    *idx = aj + ai[r];
   const PetscScalar *v   = aa + bs * bs * ai[r];
-  PetscScalar        s[8];
+  PetscScalar        s[PIPEKSP_BS_MAX];
 
   for (PetscInt q = 0; q < bs; q++) s[q] = y[bs * r + q];
   for (PetscInt k = 0; k < n; k++, v += bs * bs) {
@@ -397,8 +172,9 @@ static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, 
    its rows taken over. A share is (lo, hi) in one 64-bit word, each on its own cache line; a claim is a
    compare-and-swap. */
 #define SHARE_STRIDE 16 /* 128 bytes between shares */
+#define SHARE_BITS   32 /* lo in the low half of a share's word, hi in the high half */
 
-static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi) { return lo | (hi << 32); }
+static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi) { return lo | (hi << SHARE_BITS); }
 
 /* the next item of share s, from its front (own) or its back (stolen); -1 when it is empty */
 static inline PetscInt ShareClaim(PetscInt64 *s, PetscBool front)
@@ -406,7 +182,7 @@ static inline PetscInt ShareClaim(PetscInt64 *s, PetscBool front)
   PetscInt64 w = __atomic_load_n(s, __ATOMIC_RELAXED);
 
   for (;;) {
-    const PetscInt64 lo = w & 0xffffffffLL, hi = w >> 32;
+    const PetscInt64 lo = w & (((PetscInt64)1 << SHARE_BITS) - 1), hi = w >> SHARE_BITS;
     if (lo >= hi) return -1;
     if (__atomic_compare_exchange_n(s, &w, front ? SharePack(lo + 1, hi) : SharePack(lo, hi - 1), PETSC_TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return (PetscInt)(front ? lo : hi - 1);
   }
@@ -432,10 +208,11 @@ typedef struct {
   PetscScalar            *y;
 } Prod;
 
+/* bs <= PIPEKSP_BS_MAX here (PipeKSPMatMult() threads no other): the BAIJ kernel needs no work array */
 static inline void InteriorItem(const Prod *P, PetscInt i)
 {
-  if (P->p->aij) PipeKSPSpMVKernelAIJ_Private(P->p->nodes, P->c->i0[i], P->c->i1[i], P->c->ir[i], P->ai, P->aj, P->aa, P->x, P->y);
-  else PipeKSPSpMVKernelBAIJ_Private(P->p->bs, P->c->i0[i], P->c->i1[i], P->ai, P->aj, P->aa, P->x, P->y);
+  if (P->p->aij) PipeKSPSpMVKernelAIJ(P->p->nodes, P->c->i0[i], P->c->i1[i], P->c->ir[i], P->ai, P->aj, P->aa, P->x, P->y);
+  else PipeKSPSpMVKernelBAIJ(P->p->bs, NULL, P->c->i0[i], P->c->i1[i], P->ai, P->aj, P->aa, P->x, P->y);
 }
 
 /* boundary nodes [j0, j1): the diagonal block as the single-thread kernel does it, then Ao */
@@ -447,10 +224,10 @@ static void BoundaryItems(const Prod *P, PetscInt j0, PetscInt j1, const PetscSc
   for (PetscInt j = j0; j < j1; j++) {
     const PetscInt k = c->bk[j];
     if (p->aij) {
-      PipeKSPSpMVKernelAIJ_Private(p->nodes, k, k + 1, c->br[j], P->ai, P->aj, P->aa, P->x, P->y);
+      PipeKSPSpMVKernelAIJ(p->nodes, k, k + 1, c->br[j], P->ai, P->aj, P->aa, P->x, P->y);
       BoundAIJ(c->br[j], c->br[j] + p->nodes[k], P->oi, P->oj, P->oa, g, P->y);
     } else {
-      PipeKSPSpMVKernelBAIJ_Private(p->bs, k, k + 1, P->ai, P->aj, P->aa, P->x, P->y);
+      PipeKSPSpMVKernelBAIJ(p->bs, NULL, k, k + 1, P->ai, P->aj, P->aa, P->x, P->y);
       if (p->bs == 1) BoundAIJ(k, k + 1, P->oi, P->oj, P->oa, g, P->y);
       else if (p->bs == 3) BoundBAIJ(3, k, P->oi, P->oj, P->oa, g, P->y);
       else BoundBAIJ(p->bs, k, P->oi, P->oj, P->oa, g, P->y);
@@ -475,10 +252,10 @@ static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step
   switch (step) {
   case COMM_BEGIN:
     PetscCall(PipeKSPHaloBegin_Private(p->halo, x, p->ghost));
-    PetscCall(HaloTest(p->halo, done));
+    PetscCall(PipeKSPHaloTest_Private(p->halo, done));
     break;
   case COMM_TEST:
-    PetscCall(HaloTest(p->halo, done));
+    PetscCall(PipeKSPHaloTest_Private(p->halo, done));
     break;
   case COMM_END:
     PetscCall(PipeKSPHaloEnd_Private(p->halo, x, p->ghost));
@@ -550,7 +327,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   P.y  = ya;
   nbg  = (c->nbnd + BOUND_GROUP - 1) / BOUND_GROUP;
   if (sched == PIPEKSP_SCHEDULE_DYNAMIC) {
-    PetscCheck(c->nint < ((PetscInt64)1 << 31), PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: %" PetscInt_FMT " work items do not fit the dynamic schedule's 31 bits; raise -pipeksp_spmv_chunk", c->nint);
+    PetscCheck(c->nint < ((PetscInt64)1 << (SHARE_BITS - 1)), PETSC_COMM_SELF, PETSC_ERR_SUP, "PipeKSPMatMult: %" PetscInt_FMT " work items do not fit the dynamic schedule's %d bits; raise -pipeksp_spmv_chunk", c->nint, SHARE_BITS - 1);
     if (c->nshare < nt) {
       PetscCall(PetscFree(c->share));
       PetscCall(PetscCalloc1(SHARE_STRIDE * nt, &c->share));

@@ -1,7 +1,13 @@
-/* The GeoFEM/Cube problem (docs/cube.md): 3D linear elasticity on a box of Q1 hexahedra,
-   rollers on the three min faces, uniform traction in +z on z = zmax, exact solution known. */
+/* The GeoFEM/Cube problem (docs/cube.md): its assembly on a DMDA (PipeKSPCubeAssembleOnDM()) and the
+   PipeKSPCube object around it. 3D linear elasticity on a box of Q1 hexahedra, rollers on the three min
+   faces, uniform traction in +z on z = zmax, exact solution known. */
 #include <petsc/private/petscimpl.h>
 #include <pipeksp/pipekspimpl.h>
+
+#define CUBE_DOF        3                        /* displacement components per node */
+#define CUBE_ENODES     8                        /* nodes of a Q1 hexahedron, and its 2x2x2 Gauss points */
+#define CUBE_EDOF       (CUBE_DOF * CUBE_ENODES) /* rows of an element matrix */
+#define CUBE_FACE_NODES 4                        /* nodes of a face, and its 2x2 Gauss points */
 
 struct _n_PipeKSPCube {
   MPI_Comm  comm;
@@ -53,11 +59,11 @@ static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, Petsc
   const PetscReal detJ = hx * hy * hz / 8.0; /* reference [-1,1]^3, Gauss weights are 1 */
   PetscInt        q, a, b, c, d, k;
 
-  for (a = 0; a < 24 * 24; a++) Ke[a] = 0;
-  for (q = 0; q < 8; q++) {
+  for (a = 0; a < CUBE_EDOF * CUBE_EDOF; a++) Ke[a] = 0;
+  for (q = 0; q < CUBE_ENODES; q++) {
     const PetscReal xi[3] = {gp[q & 1], gp[(q >> 1) & 1], gp[(q >> 2) & 1]};
-    PetscReal       dN[8][3];
-    for (a = 0; a < 8; a++) {
+    PetscReal       dN[CUBE_ENODES][CUBE_DOF];
+    for (a = 0; a < CUBE_ENODES; a++) {
       const PetscReal s[3] = {(a & 1) ? 1.0 : -1.0, ((a >> 1) & 1) ? 1.0 : -1.0, ((a >> 2) & 1) ? 1.0 : -1.0};
       for (d = 0; d < 3; d++) {
         PetscReal v = s[d] / 8.0;
@@ -66,14 +72,223 @@ static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, Petsc
         dN[a][d] = v * 2.0 / h[d];
       }
     }
-    for (a = 0; a < 8; a++)
-      for (b = 0; b < 8; b++) {
+    for (a = 0; a < CUBE_ENODES; a++)
+      for (b = 0; b < CUBE_ENODES; b++) {
         PetscReal dd = 0;
         for (k = 0; k < 3; k++) dd += dN[a][k] * dN[b][k];
         for (c = 0; c < 3; c++)
-          for (d = 0; d < 3; d++) Ke[(3 * a + c) * 24 + 3 * b + d] += detJ * (lambda * dN[a][c] * dN[b][d] + mu * dN[a][d] * dN[b][c] + (c == d ? mu * dd : 0));
+          for (d = 0; d < 3; d++) Ke[(CUBE_DOF * a + c) * CUBE_EDOF + CUBE_DOF * b + d] += detJ * (lambda * dN[a][c] * dN[b][d] + mu * dN[a][d] * dN[b][c] + (c == d ? mu * dd : 0));
       }
   }
+}
+
+/* The mesh as PipeKSPCubeAssembleOnDM() sees it: sizes, spacing, this rank's owned and ghosted corners */
+typedef struct {
+  PetscInt  nx, ny, nz;           /* nodes per direction */
+  PetscInt  xs, ys, zs, xm, ym, zm; /* owned nodes */
+  PetscInt  gxs, gys, gzs, gxm, gym, gzm; /* ghosted nodes: the local numbering of MatSetValuesBlockedLocal() */
+  PetscReal gmin[3], hx, hy, hz;  /* the box's lower corner, the spacing */
+  Vec       coords;               /* the DM's coordinates (not referenced) */
+} CubeGrid;
+
+/* PipeKSPCubeAssembleOnDM()'s arguments, each checked once: a 3D DMDA of the cube's shape, the material,
+   and A, b, xexact (any may be NULL) made on it */
+static PetscErrorCode CubeCheckAssembleArgs(DM da, PetscReal E, PetscReal nu, PetscReal load, Mat A, Vec b, Vec xexact, CubeGrid *g)
+{
+  MPI_Comm        comm;
+  PetscInt        dim, dof, sw, N, M, Nc;
+  DMDAStencilType st;
+  DMBoundaryType  bx, by, bz;
+  PetscBool       isda;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(da, DM_CLASSID, 1);
+  PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)da)));
+  PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
+  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
+  PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "The cube is assembled on a DMDA; got another DM type");
+  PetscCall(DMDAGetInfo(da, &dim, &g->nx, &g->ny, &g->nz, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
+  PetscCheck(dim == 3 && dof == CUBE_DOF, comm, PETSC_ERR_ARG_WRONG, "The cube needs a 3D DMDA with 3 dof per node, got dim %" PetscInt_FMT " dof %" PetscInt_FMT, dim, dof);
+  PetscCheck(st == DMDA_STENCIL_BOX && sw >= 1, comm, PETSC_ERR_ARG_WRONG, "Q1 hexahedra need a box stencil of width >= 1 on the DMDA (got %s, width %" PetscInt_FMT ")", st == DMDA_STENCIL_BOX ? "box" : "star", sw);
+  PetscCheck(bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && bz == DM_BOUNDARY_NONE, comm, PETSC_ERR_ARG_WRONG, "The cube DMDA must have DM_BOUNDARY_NONE in all directions");
+  PetscCall(CubeCheckSizes(comm, g->nx, g->ny, g->nz));
+  PetscCall(CubeCheckMaterial(comm, E, nu, load));
+
+  N = CUBE_DOF * g->nx * g->ny * g->nz;
+  if (A) {
+    ISLocalToGlobalMapping l2g;
+    MatType                type;
+
+    PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
+    PetscCall(MatGetSize(A, &M, &Nc));
+    PetscCall(MatGetLocalToGlobalMapping(A, &l2g, NULL));
+    PetscCheck(M == N && Nc == N && l2g, comm, PETSC_ERR_ARG_INCOMP, "The matrix must come from DMCreateMatrix() on this DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT " x %" PetscInt_FMT "%s)", N, M, Nc, l2g ? "" : ", no local-to-global mapping");
+    PetscCall(MatGetType(A, &type));
+    PetscCall(CubeCheckMatType(comm, type));
+  }
+  if (b) {
+    PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
+    PetscCall(VecGetSize(b, &M));
+    PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The right-hand side must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
+  }
+  if (xexact) {
+    PetscValidHeaderSpecific(xexact, VEC_CLASSID, 7);
+    PetscCall(VecGetSize(xexact, &M));
+    PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The exact-solution vector must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the spacing (unit unless the caller put uniform coordinates on the DM) and this rank's corners */
+static PetscErrorCode CubeGetGrid(DM da, CubeGrid *g)
+{
+  PetscReal gmax[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinates(da, &g->coords));
+  if (!g->coords) {
+    PetscCall(DMDASetUniformCoordinates(da, 0.0, (PetscReal)(g->nx - 1), 0.0, (PetscReal)(g->ny - 1), 0.0, (PetscReal)(g->nz - 1)));
+    PetscCall(DMGetCoordinates(da, &g->coords));
+  }
+  PetscCall(DMGetBoundingBox(da, g->gmin, gmax));
+  g->hx = (gmax[0] - g->gmin[0]) / (g->nx - 1);
+  g->hy = (gmax[1] - g->gmin[1]) / (g->ny - 1);
+  g->hz = (gmax[2] - g->gmin[2]) / (g->nz - 1);
+  PetscCheck(g->hx > 0 && g->hy > 0 && g->hz > 0, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "The DM coordinates span an empty box");
+  PetscCall(DMDAGetCorners(da, &g->xs, &g->ys, &g->zs, &g->xm, &g->ym, &g->zm));
+  PetscCall(DMDAGetGhostCorners(da, &g->gxs, &g->gys, &g->gzs, &g->gxm, &g->gym, &g->gzm));
+  PetscFunctionReturn(0);
+}
+
+/* A: the element matrices of the elements touching an owned node, rollers as symmetric Dirichlet rows and
+   columns with a unit diagonal, and the rigid-body near null space */
+static PetscErrorCode CubeAssembleMatrix(const CubeGrid *g, PetscReal E, PetscReal nu, Mat A)
+{
+  /* elements touching an owned node: [s-1, s+m-1] clamped to the mesh */
+  const PetscInt ix0 = PetscMax(g->xs - 1, 0), iy0 = PetscMax(g->ys - 1, 0), iz0 = PetscMax(g->zs - 1, 0);
+  const PetscInt ixe = PetscMin(g->xs + g->xm, g->nx - 1), iye = PetscMin(g->ys + g->ym, g->ny - 1), ize = PetscMin(g->zs + g->zm, g->nz - 1);
+  PetscScalar    Ke[CUBE_EDOF * CUBE_EDOF], Kl[CUBE_EDOF * CUBE_EDOF];
+  MatNullSpace   nsp;
+  MatType        mtype;
+  PetscBool      issbaij;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetType(A, &mtype));
+  PetscCall(PetscStrendswith(mtype, "sbaij", &issbaij));
+  if (issbaij) PetscCall(MatSetOption(A, MAT_IGNORE_LOWER_TRIANGULAR, PETSC_TRUE));
+  /* a missing preallocated entry is a bug: error instead of a silent malloc */
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatZeroEntries(A));
+  CubeElementStiffness(g->hx, g->hy, g->hz, E, nu, Ke);
+  /* Each rank computes every element touching its nodes but adds only its own rows (row index -1
+     for the others), in global element order: every row then sums the same terms in the same order
+     whatever the partition, so the matrix is bitwise reproducible and nothing goes off-process. */
+  PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  for (PetscInt k = iz0; k < ize; k++)
+    for (PetscInt j = iy0; j < iye; j++)
+      for (PetscInt i = ix0; i < ixe; i++) {
+        PetscInt idx[CUBE_ENODES], row[CUBE_ENODES];
+        PetscInt fixed[CUBE_EDOF];
+        for (PetscInt a = 0; a < CUBE_ENODES; a++) {
+          const PetscInt  ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
+          const PetscBool own = (PetscBool)(ii >= g->xs && ii < g->xs + g->xm && jj >= g->ys && jj < g->ys + g->ym && kk >= g->zs && kk < g->zs + g->zm);
+          idx[a]                  = ((kk - g->gzs) * g->gym + (jj - g->gys)) * g->gxm + (ii - g->gxs);
+          row[a]                  = own ? idx[a] : -1;
+          fixed[CUBE_DOF * a + 0] = (ii == 0);
+          fixed[CUBE_DOF * a + 1] = (jj == 0);
+          fixed[CUBE_DOF * a + 2] = (kk == 0);
+        }
+        if (i != 0 && j != 0 && k != 0) {
+          PetscCall(MatSetValuesBlockedLocal(A, CUBE_ENODES, row, CUBE_ENODES, idx, Ke, ADD_VALUES));
+          continue;
+        }
+        /* symmetric Dirichlet: drop rows AND columns of the roller dofs (values are 0, so b is unchanged) */
+        for (PetscInt r = 0; r < CUBE_EDOF; r++)
+          for (PetscInt c = 0; c < CUBE_EDOF; c++) Kl[r * CUBE_EDOF + c] = (fixed[r] || fixed[c]) ? 0.0 : Ke[r * CUBE_EDOF + c];
+        PetscCall(MatSetValuesBlockedLocal(A, CUBE_ENODES, row, CUBE_ENODES, idx, Kl, ADD_VALUES));
+      }
+  /* unit diagonal on the roller dofs of owned nodes */
+  for (PetscInt k = g->zs; k < g->zs + g->zm; k++)
+    for (PetscInt j = g->ys; j < g->ys + g->ym; j++)
+      for (PetscInt i = g->xs; i < g->xs + g->xm; i++) {
+        PetscScalar D[CUBE_DOF * CUBE_DOF] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        PetscInt    idx;
+        if (i != 0 && j != 0 && k != 0) continue;
+        D[0] = (i == 0) ? 1.0 : 0.0;
+        D[4] = (j == 0) ? 1.0 : 0.0;
+        D[8] = (k == 0) ? 1.0 : 0.0;
+        idx  = ((k - g->gzs) * g->gym + (j - g->gys)) * g->gxm + (i - g->gxs);
+        PetscCall(MatSetValuesBlockedLocal(A, 1, &idx, 1, &idx, D, ADD_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  /* rigid-body modes from the DM coordinates, for GAMG */
+  PetscCall(MatNullSpaceCreateRigidBody(g->coords, &nsp));
+  PetscCall(MatSetNearNullSpace(A, nsp));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscFunctionReturn(0);
+}
+
+/* b: consistent nodal loads of the traction on the top face, 0 on the roller dofs */
+static PetscErrorCode CubeAssembleRHS(DM da, const CubeGrid *g, PetscReal load, Vec b)
+{
+  PetscScalar ****ba;
+  /* 2x2 Gauss on each top face; bilinear shape functions give p hx hy / 4 per node. Faces touching an
+     owned node, own nodes only, global face order: reproducible sums, no communication. */
+  const PetscReal gq = 1.0 / PetscSqrtReal(3.0), gp[2] = {-gq, gq};
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(b));
+  PetscCall(DMDAVecGetArrayDOF(da, b, &ba));
+  if (g->zs + g->zm == g->nz) {
+    const PetscInt ix0 = PetscMax(g->xs - 1, 0), iy0 = PetscMax(g->ys - 1, 0);
+    const PetscInt ixe = PetscMin(g->xs + g->xm, g->nx - 1), iye = PetscMin(g->ys + g->ym, g->ny - 1);
+    for (PetscInt j = iy0; j < iye; j++)
+      for (PetscInt i = ix0; i < ixe; i++)
+        for (PetscInt a = 0; a < CUBE_FACE_NODES; a++) {
+          const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1);
+          PetscReal      f  = 0;
+          if (ii < g->xs || ii >= g->xs + g->xm || jj < g->ys || jj >= g->ys + g->ym) continue;
+          for (PetscInt q = 0; q < CUBE_FACE_NODES; q++) {
+            const PetscReal sx = (a & 1) ? 1.0 : -1.0, sy = (a & 2) ? 1.0 : -1.0;
+            f += load * 0.25 * (1 + sx * gp[q & 1]) * (1 + sy * gp[q >> 1]) * (g->hx * g->hy / 4.0);
+          }
+          ba[g->nz - 1][jj][ii][2] += f;
+        }
+  }
+  /* roller dofs have value 0 */
+  for (PetscInt k = g->zs; k < g->zs + g->zm; k++)
+    for (PetscInt j = g->ys; j < g->ys + g->ym; j++)
+      for (PetscInt i = g->xs; i < g->xs + g->xm; i++) {
+        if (i == 0) ba[k][j][i][0] = 0;
+        if (j == 0) ba[k][j][i][1] = 0;
+        if (k == 0) ba[k][j][i][2] = 0;
+      }
+  PetscCall(DMDAVecRestoreArrayDOF(da, b, &ba));
+  PetscFunctionReturn(0);
+}
+
+/* xexact: uniaxial stress sigma_zz = load, measured from the min faces (linear, so Q1 reproduces it) */
+static PetscErrorCode CubeExactSolution(DM da, const CubeGrid *g, PetscReal E, PetscReal nu, PetscReal load, Vec xexact)
+{
+  DM                   cda;
+  PetscScalar      ****xa;
+  const PetscScalar ****ca;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinateDM(da, &cda));
+  PetscCall(DMDAVecGetArrayDOFRead(cda, g->coords, (void *)&ca));
+  PetscCall(DMDAVecGetArrayDOF(da, xexact, &xa));
+  for (PetscInt k = g->zs; k < g->zs + g->zm; k++)
+    for (PetscInt j = g->ys; j < g->ys + g->ym; j++)
+      for (PetscInt i = g->xs; i < g->xs + g->xm; i++) {
+        xa[k][j][i][0] = -nu * load * (PetscRealPart(ca[k][j][i][0]) - g->gmin[0]) / E;
+        xa[k][j][i][1] = -nu * load * (PetscRealPart(ca[k][j][i][1]) - g->gmin[1]) / E;
+        xa[k][j][i][2] = load * (PetscRealPart(ca[k][j][i][2]) - g->gmin[2]) / E;
+      }
+  PetscCall(DMDAVecRestoreArrayDOF(da, xexact, &xa));
+  PetscCall(DMDAVecRestoreArrayDOFRead(cda, g->coords, (void *)&ca));
+  PetscFunctionReturn(0);
 }
 
 /*@
@@ -100,191 +315,15 @@ static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, Petsc
 @*/
 PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscReal load, Mat A, Vec b, Vec xexact)
 {
-  MPI_Comm               comm;
-  PetscInt               dim, nx, ny, nz, dof, sw, xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym, gzm, i, j, k, a, r, c;
-  DMDAStencilType        st;
-  DMBoundaryType         bx, by, bz;
-  PetscReal              gmin[3], gmax[3], hx, hy, hz;
-  PetscScalar            Ke[24 * 24], Kl[24 * 24];
-  PetscBool              isda;
-  Vec                    coords;
-  MatType                mtype;
+  CubeGrid g;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(da, DM_CLASSID, 1);
-  PetscCall(PipeKSPCheckInitialized(PetscObjectComm((PetscObject)da)));
-  PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
-  PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
-  PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "The cube is assembled on a DMDA; got another DM type");
-  PetscCall(DMDAGetInfo(da, &dim, &nx, &ny, &nz, NULL, NULL, NULL, &dof, &sw, &bx, &by, &bz, &st));
-  PetscCheck(dim == 3 && dof == 3, comm, PETSC_ERR_ARG_WRONG, "The cube needs a 3D DMDA with 3 dof per node, got dim %" PetscInt_FMT " dof %" PetscInt_FMT, dim, dof);
-  PetscCheck(st == DMDA_STENCIL_BOX && sw >= 1, comm, PETSC_ERR_ARG_WRONG, "Q1 hexahedra need a box stencil of width >= 1 on the DMDA (got %s, width %" PetscInt_FMT ")", st == DMDA_STENCIL_BOX ? "box" : "star", sw);
-  PetscCheck(bx == DM_BOUNDARY_NONE && by == DM_BOUNDARY_NONE && bz == DM_BOUNDARY_NONE, comm, PETSC_ERR_ARG_WRONG, "The cube DMDA must have DM_BOUNDARY_NONE in all directions");
-  PetscCall(CubeCheckSizes(comm, nx, ny, nz));
-  PetscCall(CubeCheckMaterial(comm, E, nu, load));
-
-  {
-    PetscInt N = 3 * nx * ny * nz, M, Nc;
-    if (A) {
-      ISLocalToGlobalMapping l2g;
-      PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
-      PetscCall(MatGetSize(A, &M, &Nc));
-      PetscCall(MatGetLocalToGlobalMapping(A, &l2g, NULL));
-      PetscCheck(M == N && Nc == N && l2g, comm, PETSC_ERR_ARG_INCOMP, "The matrix must come from DMCreateMatrix() on this DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT " x %" PetscInt_FMT "%s)", N, M, Nc, l2g ? "" : ", no local-to-global mapping");
-      {
-        MatType type;
-        PetscCall(MatGetType(A, &type));
-        PetscCall(CubeCheckMatType(comm, type));
-      }
-    }
-    if (b) {
-      PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
-      PetscCall(VecGetSize(b, &M));
-      PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The right-hand side must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
-    }
-    if (xexact) {
-      PetscValidHeaderSpecific(xexact, VEC_CLASSID, 7);
-      PetscCall(VecGetSize(xexact, &M));
-      PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The exact-solution vector must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
-    }
-  }
-
+  PetscCall(CubeCheckAssembleArgs(da, E, nu, load, A, b, xexact, &g));
   PetscCall(PetscLogEventBegin(PIPEKSP_CubeAssembly, A, b, xexact, 0));
-  /* unit spacing unless the caller put (uniform) coordinates on the DM */
-  PetscCall(DMGetCoordinates(da, &coords));
-  if (!coords) {
-    PetscCall(DMDASetUniformCoordinates(da, 0.0, (PetscReal)(nx - 1), 0.0, (PetscReal)(ny - 1), 0.0, (PetscReal)(nz - 1)));
-    PetscCall(DMGetCoordinates(da, &coords));
-  }
-  PetscCall(DMGetBoundingBox(da, gmin, gmax));
-  hx = (gmax[0] - gmin[0]) / (nx - 1);
-  hy = (gmax[1] - gmin[1]) / (ny - 1);
-  hz = (gmax[2] - gmin[2]) / (nz - 1);
-  PetscCheck(hx > 0 && hy > 0 && hz > 0, comm, PETSC_ERR_ARG_WRONG, "The DM coordinates span an empty box");
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, &gzm));
-
-  if (A) {
-    MatNullSpace nsp;
-    /* elements touching an owned node: [s-1, s+m-1] clamped to the mesh */
-    const PetscInt ix0 = PetscMax(xs - 1, 0), iy0 = PetscMax(ys - 1, 0), iz0 = PetscMax(zs - 1, 0);
-    const PetscInt ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1), ize = PetscMin(zs + zm, nz - 1);
-    PetscBool    issbaij;
-
-    PetscValidHeaderSpecific(A, MAT_CLASSID, 5);
-    PetscCall(MatGetType(A, &mtype));
-    PetscCall(PetscStrendswith(mtype, "sbaij", &issbaij));
-    if (issbaij) PetscCall(MatSetOption(A, MAT_IGNORE_LOWER_TRIANGULAR, PETSC_TRUE));
-    /* a missing preallocated entry is a bug: error instead of a silent malloc */
-    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-    PetscCall(MatZeroEntries(A));
-    CubeElementStiffness(hx, hy, hz, E, nu, Ke);
-    /* Each rank computes every element touching its nodes but adds only its own rows (row index -1
-       for the others), in global element order: every row then sums the same terms in the same order
-       whatever the partition, so the matrix is bitwise reproducible and nothing goes off-process. */
-    PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
-    for (k = iz0; k < ize; k++)
-      for (j = iy0; j < iye; j++)
-        for (i = ix0; i < ixe; i++) {
-          PetscInt idx[8], row[8];
-          PetscInt fixed[24], nfixed = 0;
-          for (a = 0; a < 8; a++) {
-            const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
-            const PetscBool own = (PetscBool)(ii >= xs && ii < xs + xm && jj >= ys && jj < ys + ym && kk >= zs && kk < zs + zm);
-            idx[a]            = ((kk - gzs) * gym + (jj - gys)) * gxm + (ii - gxs);
-            row[a]            = own ? idx[a] : -1;
-            fixed[3 * a + 0]  = (ii == 0);
-            fixed[3 * a + 1]  = (jj == 0);
-            fixed[3 * a + 2]  = (kk == 0);
-          }
-          if (i == 0 || j == 0 || k == 0) nfixed = 1;
-          if (!nfixed) {
-            PetscCall(MatSetValuesBlockedLocal(A, 8, row, 8, idx, Ke, ADD_VALUES));
-            continue;
-          }
-          /* symmetric Dirichlet: drop rows AND columns of the roller dofs (values are 0, so b is unchanged) */
-          for (r = 0; r < 24; r++)
-            for (c = 0; c < 24; c++) Kl[r * 24 + c] = (fixed[r] || fixed[c]) ? 0.0 : Ke[r * 24 + c];
-          PetscCall(MatSetValuesBlockedLocal(A, 8, row, 8, idx, Kl, ADD_VALUES));
-        }
-    /* unit diagonal on the roller dofs of owned nodes */
-    for (k = zs; k < zs + zm; k++)
-      for (j = ys; j < ys + ym; j++)
-        for (i = xs; i < xs + xm; i++) {
-          PetscScalar D[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-          PetscInt    idx;
-          if (i != 0 && j != 0 && k != 0) continue;
-          D[0] = (i == 0) ? 1.0 : 0.0;
-          D[4] = (j == 0) ? 1.0 : 0.0;
-          D[8] = (k == 0) ? 1.0 : 0.0;
-          idx  = ((k - gzs) * gym + (j - gys)) * gxm + (i - gxs);
-          PetscCall(MatSetValuesBlockedLocal(A, 1, &idx, 1, &idx, D, ADD_VALUES));
-        }
-    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-    /* rigid-body modes from the DM coordinates, for GAMG */
-    PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
-    PetscCall(MatSetNearNullSpace(A, nsp));
-    PetscCall(MatNullSpaceDestroy(&nsp));
-  }
-
-  if (b) {
-    PetscScalar ****ba;
-    /* consistent nodal loads: 2x2 Gauss on each top face; bilinear shape functions give p hx hy / 4 per node.
-       Faces touching an owned node, own nodes only, global face order: reproducible sums, no communication. */
-    const PetscReal g = 1.0 / PetscSqrtReal(3.0), gp[2] = {-g, g};
-
-    PetscValidHeaderSpecific(b, VEC_CLASSID, 6);
-    PetscCall(VecZeroEntries(b));
-    PetscCall(DMDAVecGetArrayDOF(da, b, &ba));
-    if (zs + zm == nz) {
-      const PetscInt ix0 = PetscMax(xs - 1, 0), iy0 = PetscMax(ys - 1, 0);
-      const PetscInt ixe = PetscMin(xs + xm, nx - 1), iye = PetscMin(ys + ym, ny - 1);
-      for (j = iy0; j < iye; j++)
-        for (i = ix0; i < ixe; i++)
-          for (a = 0; a < 4; a++) {
-            const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1);
-            PetscReal      f  = 0;
-            PetscInt       q;
-            if (ii < xs || ii >= xs + xm || jj < ys || jj >= ys + ym) continue;
-            for (q = 0; q < 4; q++) {
-              const PetscReal sx = (a & 1) ? 1.0 : -1.0, sy = (a & 2) ? 1.0 : -1.0;
-              f += load * 0.25 * (1 + sx * gp[q & 1]) * (1 + sy * gp[q >> 1]) * (hx * hy / 4.0);
-            }
-            ba[nz - 1][jj][ii][2] += f;
-          }
-    }
-    /* roller dofs have value 0 */
-    for (k = zs; k < zs + zm; k++)
-      for (j = ys; j < ys + ym; j++)
-        for (i = xs; i < xs + xm; i++) {
-          if (i == 0) ba[k][j][i][0] = 0;
-          if (j == 0) ba[k][j][i][1] = 0;
-          if (k == 0) ba[k][j][i][2] = 0;
-        }
-    PetscCall(DMDAVecRestoreArrayDOF(da, b, &ba));
-  }
-
-  if (xexact) {
-    DM                   cda;
-    PetscScalar      ****xa;
-    const PetscScalar ****ca;
-
-    PetscValidHeaderSpecific(xexact, VEC_CLASSID, 7);
-    PetscCall(DMGetCoordinateDM(da, &cda));
-    PetscCall(DMDAVecGetArrayDOFRead(cda, coords, (void *)&ca));
-    PetscCall(DMDAVecGetArrayDOF(da, xexact, &xa));
-    /* uniaxial stress sigma_zz = load, measured from the min faces */
-    for (k = zs; k < zs + zm; k++)
-      for (j = ys; j < ys + ym; j++)
-        for (i = xs; i < xs + xm; i++) {
-          xa[k][j][i][0] = -nu * load * (PetscRealPart(ca[k][j][i][0]) - gmin[0]) / E;
-          xa[k][j][i][1] = -nu * load * (PetscRealPart(ca[k][j][i][1]) - gmin[1]) / E;
-          xa[k][j][i][2] = load * (PetscRealPart(ca[k][j][i][2]) - gmin[2]) / E;
-        }
-    PetscCall(DMDAVecRestoreArrayDOF(da, xexact, &xa));
-    PetscCall(DMDAVecRestoreArrayDOFRead(cda, coords, (void *)&ca));
-  }
+  PetscCall(CubeGetGrid(da, &g));
+  if (A) PetscCall(CubeAssembleMatrix(&g, E, nu, A));
+  if (b) PetscCall(CubeAssembleRHS(da, &g, load, b));
+  if (xexact) PetscCall(CubeExactSolution(da, &g, E, nu, load, xexact));
   PetscCall(PetscLogEventEnd(PIPEKSP_CubeAssembly, A, b, xexact, 0));
   PetscFunctionReturn(0);
 }
@@ -552,7 +591,7 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
   if (cube->setupcalled) PetscFunctionReturn(0);
   PetscCall(CubeCheckProcessorGrid(cube));
-  PetscCall(DMDACreate3d(cube->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, cube->nx, cube->ny, cube->nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 1, NULL, NULL, NULL, &cube->da));
+  PetscCall(DMDACreate3d(cube->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, cube->nx, cube->ny, cube->nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, CUBE_DOF, 1, NULL, NULL, NULL, &cube->da));
   /* -da_processors_x/y/z etc.; DMSetUp checks the processor grid against the communicator size */
   PetscCall(DMSetFromOptions(cube->da));
   PetscCall(DMSetUp(cube->da));

@@ -18,6 +18,8 @@ PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig; /
    more rows per colour for the threads; 20 takes most of the gain. A 27-point (Q1 hexahedra) graph
    needs at least 8 colours, so K < 8 gives 8 or more. */
 #define ASDDIC_DEFAULT_COLORS 20
+#define ASDDIC_DEFAULT_ITERATIONS 2  /* ASDD sweeps: one correction of the local kernel */
+#define ASDDIC_DEFAULT_SAFETY     1.1 /* on the estimated largest eigenvalue: a few Lanczos steps underestimate it */
 
 static PetscErrorCode PCReset_ASDDIC(PC pc)
 {
@@ -82,12 +84,14 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
 }
 
 /* threads of the sweeps on this PC's local rows */
-static PetscInt ASDDICThreads(PC pc)
+static PetscErrorCode ASDDICThreads(PC pc, PetscInt *nt)
 {
   PetscInt m = 0;
 
-  if (pc->pmat) (void)MatGetLocalSize(pc->pmat, &m, NULL);
-  return PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
+  PetscFunctionBegin;
+  if (pc->pmat) PetscCall(MatGetLocalSize(pc->pmat, &m, NULL));
+  *nt = PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
@@ -105,7 +109,11 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PetscTime(&t0));
   if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster.
                            Local blocks give each thread its own: RCM inside each */
-    PCASDDICOrderingType def = ASDDICThreads(pc) > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
+    PCASDDICOrderingType def;
+    PetscInt             nt = 1;
+
+    PetscCall(ASDDICThreads(pc, &nt));
+    def = nt > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -117,7 +125,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(MatGetLocalSize(pc->pmat, &m, NULL));
   PetscCall(MatGetBlockSize(pc->pmat, &bsmat));
   bs = (a->block == PCASDDIC_BLOCK_POINT) ? 1 : bsmat;
-  PetscCheck(bs <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to 8, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", bs);
+  PetscCheck(bs <= PIPEKSP_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "asddic: block IC(0) supports block sizes up to %d, the matrix has %" PetscInt_FMT ": use -pc_asddic_block 0 for point IC(0)", PIPEKSP_BS_MAX, bs);
   PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "asddic: local size %" PetscInt_FMT " is not a multiple of the block size %" PetscInt_FMT, m, bs);
   PetscCall(MatGetDiagonalBlock(pc->pmat, &Ad));
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQSBAIJ, &sbaij));
@@ -172,14 +180,6 @@ static PetscErrorCode PCApplyTranspose_ASDDIC(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(PCApplyAny_ASDDIC(pc, x, y, PETSC_TRUE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCDestroy_ASDDIC(PC pc)
-{
-  PetscFunctionBegin;
-  PetscCall(PCReset_ASDDIC(pc));
-  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(0);
 }
 
@@ -242,7 +242,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
   PetscBool   iascii;
   PetscReal   alpha = a->alpha;
-  PetscInt    cmin = a->ncolors, cmax = a->ncolors;
+  PetscInt    cmin = a->ncolors, cmax = a->ncolors, nt = 1;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   const char *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
 
@@ -250,6 +250,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* before set-up a bad -pipeksp_threads* option is refused here */
+  PetscCall(ASDDICThreads(pc, &nt));
   if (pc->setupcalled) {
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &alpha, 1, MPIU_REAL, MPIU_MAX, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
@@ -259,7 +260,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank requested (at most one per block row; contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
   else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
-  else if (ASDDICThreads(pc) > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], ASDDICThreads(pc), a->colors));
+  else if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], nt, a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
   if (a->iterations > 1) {
@@ -302,6 +303,291 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerFlush(viewer));
     PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   }
+  PetscFunctionReturn(0);
+}
+
+/* ---- the setters and getters of asddic, composed on the PC as "<public name>_C" (the public functions,
+   below, reach them with PetscTryMethod()/PetscUseMethod(), as PETSc's PCs do) ---- */
+
+/* A setting that changes what PCSetUp computes: the next PCSetUp (KSPSolve, PCApply) redoes it */
+static void ASDDICChanged(PC pc)
+{
+  if (pc->setupcalled) pc->setupcalled = 0;
+}
+
+static PetscErrorCode PCASDDICSetOrdering_ASDDIC(PC pc, PCASDDICOrderingType type)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(ASDDICCheckBlocksOrdering(pc, a->localblocks, type)); /* here, not in a set-up inside KSPSolve() */
+  a->orderingset = PETSC_TRUE;
+  if (a->ordering != type) {
+    a->ordering = type;
+    a->reorder  = PETSC_TRUE;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetColors_ASDDIC(PC pc, PetscInt K)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->colors != K) {
+    a->colors  = K;
+    a->reorder = PETSC_TRUE;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetLocalBlocks_ASDDIC(PC pc, PetscInt k)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->orderingset) PetscCall(ASDDICCheckBlocksOrdering(pc, k, a->ordering));
+  if (a->localblocks != k) {
+    a->localblocks = k;
+    a->reorder     = PETSC_TRUE;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICGetLocalBlocks_ASDDIC(PC pc, PetscInt *k)
+{
+  PetscFunctionBegin;
+  *k = ((PC_ASDDIC *)pc->data)->localblocks;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetIterations_ASDDIC(PC pc, PetscInt n)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->iterations != n) {
+    a->iterations = n;
+    ASDDICChanged(pc); /* whether the bounds are needed depends on n */
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetBlock_ASDDIC(PC pc, PetscBool blk)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->block != (blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT)) {
+    a->block   = blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT;
+    a->reorder = PETSC_TRUE;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+#if !defined(PIPEKSP_HAVE_OPENMP)
+  nt = 1;
+#endif
+  if (!a->orderingset && a->threads != nt) ASDDICChanged(pc); /* the default ordering follows the threads */
+  a->threads = nt;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetShiftType_ASDDIC(PC pc, PCASDDICShiftType type)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->shifttype != type) {
+    a->shifttype = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->check != flg) {
+    a->check = flg;
+    if (flg) a->reorder = PETSC_TRUE; /* the check runs with the ordering */
+    if (flg) ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetLocalType_ASDDIC(PC pc, PCASDDICLocalType type)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->local != type) {
+    a->local = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetSweepType_ASDDIC(PC pc, PCASDDICSweepType type)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->sweep != type) {
+    a->sweep = type;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, PetscReal emax)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  a->eigsset   = (emax > 0) ? PETSC_TRUE : PETSC_FALSE;
+  a->emin_user = emin;
+  a->emax_user = emax;
+  ASDDICChanged(pc);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetEstimateSteps_ASDDIC(PC pc, PetscInt steps)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->eststeps != steps) {
+    a->eststeps = steps;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetEstimateSafety_ASDDIC(PC pc, PetscReal safety)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->safety != safety) {
+    a->safety = safety;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetDamping_ASDDIC(PC pc, PetscReal omega)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->omega_user != omega) {
+    a->omega_user = omega;
+    ASDDICChanged(pc);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICSetKernelType_ASDDIC(PC pc, PCASDDICKernelType type)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (a->kernel != type) {
+    a->kernel = type;
+    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICGetEigenvalueBounds_ASDDIC(PC pc, PetscReal *emin, PetscReal *emax, PetscReal *omega)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetEigenvalueBounds(): call PCSetUp() first");
+  if (emin) *emin = a->emin;
+  if (emax) *emax = a->emax;
+  if (omega) *omega = a->omega;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICGetColoring_ASDDIC(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(pc->setupcalled && a->perm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetColoring(): call PCSetUp() first");
+  if (bs) *bs = a->bs;
+  if (nblocks) *nblocks = a->nb;
+  if (ncolors) *ncolors = a->ncolors;
+  if (colorptr) *colorptr = a->colorptr;
+  if (perm) *perm = a->perm;
+  if (independent) *independent = a->independent;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCASDDICGetFactorInfo_ASDDIC(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
+{
+  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
+
+  PetscFunctionBegin;
+  if (alpha) *alpha = a->alpha;
+  if (nsymbolic) *nsymbolic = a->nsymbolic;
+  if (bytes) { /* least memory traffic of one local solve: L and U values and indices once, dinv, perm, r, z, work twice */
+    PetscInt bs2 = a->bs * a->bs;
+    *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
+             (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the composed methods, added by PCCreate_ASDDIC() (f the function) and removed by PCDestroy_ASDDIC()
+   (f NULL) */
+static PetscErrorCode ASDDICComposeMethods(PC pc, PetscBool add)
+{
+  PetscFunctionBegin;
+#define ASDDIC_COMPOSE(name) PetscCall(PetscObjectComposeFunction((PetscObject)pc, #name "_C", add ? name##_ASDDIC : NULL))
+  ASDDIC_COMPOSE(PCASDDICSetOrdering);
+  ASDDIC_COMPOSE(PCASDDICSetColors);
+  ASDDIC_COMPOSE(PCASDDICSetLocalBlocks);
+  ASDDIC_COMPOSE(PCASDDICGetLocalBlocks);
+  ASDDIC_COMPOSE(PCASDDICSetIterations);
+  ASDDIC_COMPOSE(PCASDDICSetBlock);
+  ASDDIC_COMPOSE(PCASDDICSetThreads);
+  ASDDIC_COMPOSE(PCASDDICSetShiftType);
+  ASDDIC_COMPOSE(PCASDDICSetCheck);
+  ASDDIC_COMPOSE(PCASDDICSetLocalType);
+  ASDDIC_COMPOSE(PCASDDICSetSweepType);
+  ASDDIC_COMPOSE(PCASDDICSetEigenvalues);
+  ASDDIC_COMPOSE(PCASDDICSetEstimateSteps);
+  ASDDIC_COMPOSE(PCASDDICSetEstimateSafety);
+  ASDDIC_COMPOSE(PCASDDICSetDamping);
+  ASDDIC_COMPOSE(PCASDDICSetKernelType);
+  ASDDIC_COMPOSE(PCASDDICGetEigenvalueBounds);
+  ASDDIC_COMPOSE(PCASDDICGetColoring);
+  ASDDIC_COMPOSE(PCASDDICGetFactorInfo);
+#undef ASDDIC_COMPOSE
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_ASDDIC(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_ASDDIC(pc));
+  PetscCall(ASDDICComposeMethods(pc, PETSC_FALSE));
+  PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(0);
 }
 
@@ -353,6 +639,9 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
    rows of a colour but cost iterations; with one thread RCM is the default. The operator is symmetric,
    and `PCApplyTranspose()` applies it with A^T, so `KSPSolveTranspose()` works.
 
+   As for PETSc's PCs, the `PCASDDICSet*()` functions do nothing on a PC of another type (after checking
+   their arguments) and the `PCASDDICGet*()` functions are an error there.
+
    References:
 +  * - K. Nakajima, Parallel iterative solvers of GeoFEM with selective blocking preconditioning for nonlinear
        contact problems on the Earth Simulator, Proceedings of ACM/IEEE SC2003, 2003.
@@ -376,12 +665,12 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->colors     = ASDDIC_DEFAULT_COLORS;
   a->localblocks = 1;
   a->block      = PCASDDIC_BLOCK_AUTO;
-  a->iterations = 2;
+  a->iterations = ASDDIC_DEFAULT_ITERATIONS;
   a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
   a->kernel     = PCASDDIC_KERNEL_TUNED;
   a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   a->eststeps   = -1;
-  a->safety     = 1.1;
+  a->safety     = ASDDIC_DEFAULT_SAFETY;
   a->omega      = 1;
   a->boundsfrom = "none";
   pc->data                 = (void *)a;
@@ -392,26 +681,12 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   pc->ops->destroy         = PCDestroy_ASDDIC;
   pc->ops->setfromoptions  = PCSetFromOptions_ASDDIC;
   pc->ops->view            = PCView_ASDDIC;
+  PetscCall(ASDDICComposeMethods(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
-/* ---- settings and inspection (no-ops / errors on other PC types) ---- */
-static PetscErrorCode PCASDDICGet(PC pc, PC_ASDDIC **a)
-{
-  PetscBool flg;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCASDDIC, &flg));
-  *a = flg ? (PC_ASDDIC *)pc->data : NULL;
-  PetscFunctionReturn(0);
-}
-
-/* A setting that changes what PCSetUp computes: the next PCSetUp (KSPSolve, PCApply) redoes it */
-static void ASDDICChanged(PC pc)
-{
-  if (pc->setupcalled) pc->setupcalled = 0;
-}
+/* ---- the public settings and inspection: PetscTryMethod() (setters, no-ops on other PC types) and
+   PetscUseMethod() (getters, an error on other PC types) ---- */
 
 /*@
    PCASDDICSetOrdering - Sets the local ordering of the rows of the kernel of `PCASDDIC`
@@ -439,20 +714,11 @@ static void ASDDICChanged(PC pc)
 @*/
 PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type >= PCASDDIC_ORDERING_CMRCM && type <= PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
-  if (a) {
-    PetscCall(ASDDICCheckBlocksOrdering(pc, a->localblocks, type)); /* here, not in a set-up inside KSPSolve() */
-    a->orderingset = PETSC_TRUE;
-    if (a->ordering != type) {
-      a->ordering = type;
-      a->reorder  = PETSC_TRUE;
-      ASDDICChanged(pc);
-    }
-  }
+  PetscTryMethod(pc, "PCASDDICSetOrdering_C", (PC, PCASDDICOrderingType), (pc, type));
   PetscFunctionReturn(0);
 }
 
@@ -478,16 +744,11 @@ PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
 @*/
 PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, K, 2);
   PetscCheck(K >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of colours must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_colors K with K >= 1", K);
-  if (a && a->colors != K) {
-    a->colors  = K;
-    a->reorder = PETSC_TRUE;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetColors_C", (PC, PetscInt), (pc, K));
   PetscFunctionReturn(0);
 }
 
@@ -523,17 +784,11 @@ PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
 @*/
 PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, k, 2);
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of local blocks must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_local_blocks k with k >= 1", k);
-  if (a && a->orderingset) PetscCall(ASDDICCheckBlocksOrdering(pc, k, a->ordering));
-  if (a && a->localblocks != k) {
-    a->localblocks = k;
-    a->reorder     = PETSC_TRUE;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetLocalBlocks_C", (PC, PetscInt), (pc, k));
   PetscFunctionReturn(0);
 }
 
@@ -546,7 +801,7 @@ PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
 .  pc - the preconditioner context
 
    Output Parameter:
-.  k - blocks per rank (1 for another PC type)
+.  k - blocks per rank
 
    Level: intermediate
 
@@ -554,12 +809,10 @@ PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
 @*/
 PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(k, 2);
-  PetscCall(PCASDDICGet(pc, &a));
-  *k = a ? a->localblocks : 1;
+  PetscUseMethod(pc, "PCASDDICGetLocalBlocks_C", (PC, PetscInt *), (pc, k));
   PetscFunctionReturn(0);
 }
 
@@ -584,15 +837,11 @@ PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
 @*/
 PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, n, 2);
   PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of ASDD iterations must be at least 1 (1 = plain localized IC(0)), got %" PetscInt_FMT ": use -pc_asddic_iterations n with n >= 1", n);
-  if (a && a->iterations != n) {
-    a->iterations = n;
-    ASDDICChanged(pc); /* whether the bounds are needed depends on n */
-  }
+  PetscTryMethod(pc, "PCASDDICSetIterations_C", (PC, PetscInt), (pc, n));
   PetscFunctionReturn(0);
 }
 
@@ -614,15 +863,10 @@ PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
 @*/
 PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
-  if (a && a->block != (blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT)) {
-    a->block   = blk ? PCASDDIC_BLOCK_MATRIX : PCASDDIC_BLOCK_POINT;
-    a->reorder = PETSC_TRUE;
-    ASDDICChanged(pc);
-  }
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, blk, 2);
+  PetscTryMethod(pc, "PCASDDICSetBlock_C", (PC, PetscBool), (pc, blk));
   PetscFunctionReturn(0);
 }
 
@@ -648,19 +892,12 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
 @*/
 PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, nt, 2);
   PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
   PetscCheck(nt <= PIPEKSP_THREADS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: at most %d threads per process, got %" PetscInt_FMT, PIPEKSP_THREADS_MAX, nt);
-#if !defined(PIPEKSP_HAVE_OPENMP)
-  nt = 1;
-#endif
-  if (a) {
-    if (!a->orderingset && a->threads != nt) ASDDICChanged(pc); /* the default ordering follows the threads */
-    a->threads = nt;
-  }
+  PetscTryMethod(pc, "PCASDDICSetThreads_C", (PC, PetscInt), (pc, nt));
   PetscFunctionReturn(0);
 }
 
@@ -686,15 +923,11 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
 @*/
 PetscErrorCode PCASDDICSetShiftType(PC pc, PCASDDICShiftType type)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_SHIFT_NONE || type == PCASDDIC_SHIFT_DIAGONAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown shift type %d: use none or diagonal", (int)type);
-  if (a && a->shifttype != type) {
-    a->shifttype = type;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetShiftType_C", (PC, PCASDDICShiftType), (pc, type));
   PetscFunctionReturn(0);
 }
 
@@ -720,15 +953,10 @@ PetscErrorCode PCASDDICSetShiftType(PC pc, PCASDDICShiftType type)
 @*/
 PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
-  if (a && a->check != flg) {
-    a->check = flg;
-    if (flg) a->reorder = PETSC_TRUE; /* the check runs with the ordering */
-    if (flg) ASDDICChanged(pc);
-  }
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCASDDICSetCheck_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(0);
 }
 
@@ -757,15 +985,11 @@ PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
 @*/
 PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_LOCAL_IC || type == PCASDDIC_LOCAL_SGS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown local kernel %d: use ic or sgs", (int)type);
-  if (a && a->local != type) {
-    a->local = type;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetLocalType_C", (PC, PCASDDICLocalType), (pc, type));
   PetscFunctionReturn(0);
 }
 
@@ -792,15 +1016,11 @@ PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
 @*/
 PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_SWEEP_RICHARDSON || type == PCASDDIC_SWEEP_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown sweep type %d: use richardson or chebyshev", (int)type);
-  if (a && a->sweep != type) {
-    a->sweep = type;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetSweepType_C", (PC, PCASDDICSweepType), (pc, type));
   PetscFunctionReturn(0);
 }
 
@@ -828,17 +1048,12 @@ PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
 @*/
 PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, emin, 2);
+  PetscValidLogicalCollectiveReal(pc, emax, 3);
   PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, got %g, %g (0,0 returns to the estimate)", (double)emin, (double)emax);
-  if (a) {
-    a->eigsset   = (emax > 0) ? PETSC_TRUE : PETSC_FALSE;
-    a->emin_user = emin;
-    a->emax_user = emax;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, emin, emax));
   PetscFunctionReturn(0);
 }
 
@@ -866,15 +1081,11 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
 @*/
 PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, steps, 2);
   PetscCheck(steps >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or positive, got %" PetscInt_FMT, steps);
-  if (a && a->eststeps != steps) {
-    a->eststeps = steps;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetEstimateSteps_C", (PC, PetscInt), (pc, steps));
   PetscFunctionReturn(0);
 }
 
@@ -896,15 +1107,11 @@ PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
 @*/
 PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, safety, 2);
   PetscCheck(safety >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least 1, got %g", (double)safety);
-  if (a && a->safety != safety) {
-    a->safety = safety;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetEstimateSafety_C", (PC, PetscReal), (pc, safety));
   PetscFunctionReturn(0);
 }
 
@@ -927,15 +1134,11 @@ PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
 @*/
 PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, omega, 2);
   PetscCheck(omega >= 0 && omega < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in (0, 2), or 0 for automatic, got %g", (double)omega);
-  if (a && a->omega_user != omega) {
-    a->omega_user = omega;
-    ASDDICChanged(pc);
-  }
+  PetscTryMethod(pc, "PCASDDICSetDamping_C", (PC, PetscReal), (pc, omega));
   PetscFunctionReturn(0);
 }
 
@@ -962,15 +1165,11 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
 @*/
 PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_KERNEL_TUNED || type == PCASDDIC_KERNEL_REFERENCE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown kernel %d: use tuned or reference", (int)type);
-  if (a && a->kernel != type) {
-    a->kernel = type;
-    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
-  }
+  PetscTryMethod(pc, "PCASDDICSetKernelType_C", (PC, PCASDDICKernelType), (pc, type));
   PetscFunctionReturn(0);
 }
 
@@ -994,15 +1193,9 @@ PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
 @*/
 PetscErrorCode PCASDDICGetEigenvalueBounds(PC pc, PetscReal *emin, PetscReal *emax, PetscReal *omega)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
-  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetEigenvalueBounds() needs a PC of type asddic");
-  PetscCheck(pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetEigenvalueBounds(): call PCSetUp() first");
-  if (emin) *emin = a->emin;
-  if (emax) *emax = a->emax;
-  if (omega) *omega = a->omega;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCASDDICGetEigenvalueBounds_C", (PC, PetscReal *, PetscReal *, PetscReal *), (pc, emin, emax, omega));
   PetscFunctionReturn(0);
 }
 
@@ -1031,18 +1224,9 @@ PetscErrorCode PCASDDICGetEigenvalueBounds(PC pc, PetscReal *emin, PetscReal *em
 @*/
 PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
-  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetColoring() needs a PC of type asddic");
-  PetscCheck(pc->setupcalled && a->perm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCASDDICGetColoring(): call PCSetUp() first");
-  if (bs) *bs = a->bs;
-  if (nblocks) *nblocks = a->nb;
-  if (ncolors) *ncolors = a->ncolors;
-  if (colorptr) *colorptr = a->colorptr;
-  if (perm) *perm = a->perm;
-  if (independent) *independent = a->independent;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCASDDICGetColoring_C", (PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *), (pc, bs, nblocks, ncolors, colorptr, perm, independent));
   PetscFunctionReturn(0);
 }
 
@@ -1065,17 +1249,8 @@ PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, Petsc
 @*/
 PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
 {
-  PC_ASDDIC *a = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PCASDDICGet(pc, &a));
-  PetscCheck(a, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCASDDICGetFactorInfo() needs a PC of type asddic");
-  if (alpha) *alpha = a->alpha;
-  if (nsymbolic) *nsymbolic = a->nsymbolic;
-  if (bytes) { /* least memory traffic of one local solve: L and U values and indices once, dinv, perm, r, z, work twice */
-    PetscInt bs2 = a->bs * a->bs;
-    *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
-             (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
-  }
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCASDDICGetFactorInfo_C", (PC, PetscReal *, PetscInt *, PetscLogDouble *), (pc, alpha, nsymbolic, bytes));
   PetscFunctionReturn(0);
 }

@@ -12,6 +12,11 @@
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
+#define ASDDIC_BISECT_MAX_IT 100   /* bisection steps on the Sturm count: far more than 1e-14 needs */
+#define ASDDIC_BISECT_RTOL   1e-14 /* relative width at which an extreme eigenvalue is found */
+#define ASDDIC_ESTEIG_RZ_RTOL 1e-28 /* r^T z below this times its start: the estimate's Krylov space is invariant */
+#define ASDDIC_EMIN_FRACTION 0.01  /* emin = this times emax when the estimate gives no lower bound */
+
 PetscInt PCASDDICThreads_Private(const PC_ASDDIC *a, PetscInt n)
 {
   return a->threads ? a->threads : PipeKSPThreadsFor_Private(n);
@@ -63,7 +68,7 @@ static void TridiagExtremes(PetscInt n, const PetscReal *d, const PetscReal *e2,
   }
   for (PetscInt target = 0; target < 2; target++) { /* 0: smallest (count >= 1), 1: largest (count >= n) */
     PetscReal l = lo, h = hi;
-    for (PetscInt it = 0; it < 100 && h - l > 1e-14 * PetscMax(PetscAbsReal(l), PetscAbsReal(h)); it++) {
+    for (PetscInt it = 0; it < ASDDIC_BISECT_MAX_IT && h - l > ASDDIC_BISECT_RTOL * PetscMax(PetscAbsReal(l), PetscAbsReal(h)); it++) {
       PetscReal m = 0.5 * (l + h);
       if (SturmCount(n, d, e2, m) >= (target ? n : 1)) h = m;
       else l = m;
@@ -109,7 +114,7 @@ static PetscErrorCode EstimateEigenvalues(PC pc, PetscInt steps, PetscReal *emin
     PetscCall(PCASDDICLocal_Private(pc, r, z));
     rzold = rz;
     PetscCall(VecDot(r, z, &rz));
-    if (!(rz > 1e-28 * rz0) || PetscIsInfOrNanReal(rz)) break; /* converged: the eigenvalues found are exact */
+    if (!(rz > ASDDIC_ESTEIG_RZ_RTOL * rz0) || PetscIsInfOrNanReal(rz)) break; /* converged: the eigenvalues found are exact */
     beta  = rz / rzold;
     e2[k] = beta / (alpha * alpha);
     PetscCall(VecAYPX(p, beta, z));
@@ -174,7 +179,7 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
       PetscCheck(steps > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "asddic: Chebyshev sweeps need bounds on the eigenvalues of M^-1 A: keep the estimate (-pc_asddic_esteig_steps > 0) or give -pc_asddic_eigenvalues emin,emax");
       a->chebyshev = PETSC_FALSE; /* the estimate broke down: A is not SPD; fall back to GeoFEM's sweeps */
       PetscCall(PetscInfo(pc, "no eigenvalue bounds for Chebyshev sweeps: undamped Richardson sweeps instead\n"));
-    } else if (!(a->emin > 0 && a->emin < a->emax)) a->emin = 0.01 * a->emax; /* one Lanczos step: widen downwards */
+    } else if (!(a->emin > 0 && a->emin < a->emax)) a->emin = ASDDIC_EMIN_FRACTION * a->emax; /* one Lanczos step: widen downwards */
   }
   if (a->omega_user > 0) a->omega = a->omega_user;
   else if (a->emax > 0) a->omega = PetscMin(1.0, ASDDIC_DAMPING_TARGET / a->emax);

@@ -3,6 +3,11 @@
    factor into the L and U copies the tuned sweeps read. */
 #include <pipeksp/asddicimpl.h>
 
+#define ASDDIC_SHIFT_FIRST   1e-3 /* the first diagonal shift alpha after a breakdown (PCASDDICSetShiftType()) */
+#define ASDDIC_SHIFT_GROWTH  2    /* alpha's factor from one retry to the next */
+#define ASDDIC_SHIFT_MAX     1e6  /* no retry with an alpha beyond: the PC fails */
+#define ASDDIC_LINE_SCALARS  8    /* MatScalars of a 64-byte cache line: a block's second line is prefetched too */
+
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
 #if defined(__GNUC__)
   #define ASDDIC_PREFETCH(p) __builtin_prefetch(p)
@@ -120,7 +125,7 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PetscBool update, PC_ASDDIC *a, 
         const PetscInt qn = cur[fj[p + 1]];
         ASDDIC_PREFETCH(fj + qn);
         ASDDIC_PREFETCH(fa + qn * bs2);
-        ASDDIC_PREFETCH(fa + qn * bs2 + 8);
+        ASDDIC_PREFETCH(fa + qn * bs2 + ASDDIC_LINE_SCALARS);
       }
       if (fj[qi] != i) { /* the pattern is not symmetric: cannot happen for the graph built in PCSetUp */
         *badrow = i;
@@ -250,7 +255,7 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
   a->nshifts = 0;
   PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
   if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
-    for (alpha = 1e-3; !ok && alpha < 1e6; alpha *= 2) {
+    for (alpha = ASDDIC_SHIFT_FIRST; !ok && alpha < ASDDIC_SHIFT_MAX; alpha *= ASDDIC_SHIFT_GROWTH) {
       PetscCall(PetscInfo(pc, "%s broke down at local block row %" PetscInt_FMT ": retrying with diagonal shift alpha = %g\n", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", badrow, (double)alpha));
       a->nshifts++;
       PetscCall(PCASDDICFactorNumeric_Private(a, alpha, &ok, &badrow));

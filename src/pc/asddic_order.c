@@ -4,6 +4,9 @@
    its different start node and tie-breaking change the iteration counts. */
 #include <pipeksp/asddicimpl.h>
 
+#define ORDER_PERIPHERAL_MAX_IT 8  /* restarts of the pseudo-peripheral node search (George-Liu) */
+#define GREEDY_EXTRA_COLORS     64 /* slack of GreedyColor's colour marks beyond n + K (colours never exceed n) */
+
 /* Breadth-first level structure of the component of s among nodes with mark[v] != stamp.
    Writes the visit order to q (returns its length), levels to lev; marks visited nodes with stamp.
    Neighbours are visited in increasing degree (Cuthill-McKee) when cm is set. */
@@ -54,7 +57,7 @@ static PetscErrorCode RCM(PetscInt n, const PetscInt *xadj, const PetscInt *adj,
     PetscInt s = v0, nl, cnt, best;
     if (done[v0]) continue;
     /* pseudo-peripheral start (George-Liu): restart from a min-degree node of the last level while the depth grows */
-    for (PetscInt it = 0; it < 8; it++) {
+    for (PetscInt it = 0; it < ORDER_PERIPHERAL_MAX_IT; it++) {
       PetscInt nl2;
       ++stamp;
       cnt  = BFS(s, xadj, adj, done, mark, stamp, q, lev, PETSC_FALSE, &nl);
@@ -143,7 +146,7 @@ static PetscErrorCode IndependentLevels(PetscInt n, const PetscInt *xadj, const 
    is opened. Every colour is an independent set by construction. */
 static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscInt *adj, const PetscInt *order, const PetscInt *pref, PetscInt K, PetscInt *color, PetscInt *ncolors)
 {
-  PetscInt *used, cap = PetscMax(K, 1) + 64, nc = PetscMax(K, 1);
+  PetscInt *used, cap = PetscMax(K, 1) + GREEDY_EXTRA_COLORS, nc = PetscMax(K, 1);
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n + cap, &used)); /* colours can never exceed max degree + 1 <= n */

@@ -59,7 +59,7 @@ ASDDIC_INLINE void RowSub(PetscInt bs, PetscInt pb, PetscInt pe, const PetscInt 
 /* One row of the forward sweep y_i = r_{perm(i)} - sum_{j<i} L_ij y_j */
 ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const PetscInt *lj, const MatScalar *la, const PetscInt *perm, const PetscScalar *r, PetscScalar *y)
 {
-  PetscScalar s[8];
+  PetscScalar s[PIPEKSP_BS_MAX];
 
   if (bs == 1) {
     y[i] = RowSub1(r[perm[i]], li[i], li[i + 1], lj, la, y);
@@ -73,7 +73,7 @@ ASDDIC_INLINE void FwdRow(PetscInt bs, PetscInt i, const PetscInt *li, const Pet
 /* One row of the backward sweep y_i = D_i^{-1} (y_i - sum_{j>i} U_ij y_j), z_{perm(i)} = y_i */
 ASDDIC_INLINE void BwdRow(PetscInt bs, PetscInt i, PetscInt pb, PetscInt pe, const PetscInt *uj, const MatScalar *ua, const MatScalar *dinv, const PetscInt *perm, PetscScalar *y, PetscScalar *z)
 {
-  PetscScalar      s[8];
+  PetscScalar      s[PIPEKSP_BS_MAX];
   const MatScalar *d = dinv + i * bs * bs;
 
   if (bs == 1) {

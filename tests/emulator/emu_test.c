@@ -1,4 +1,4 @@
-/* Unit test of the reduction-latency emulator (bench/emulator/pipeksp_emu.c), run under LD_PRELOAD.
+/* Unit test of the reduction-latency emulator (tools/emulator/pipeksp_emu.c), run under LD_PRELOAD.
    usage: emu_test calls|library|off|p2p   (the emulator's own PIPEKSP_EMU_* environment must match)
    With PIPEKSP_EMU_CLOCK=virtual the model is checked exactly (discrete-event time, no noise);
    with the wall clock the lower bounds are exact and the upper bounds allow for a loaded node.

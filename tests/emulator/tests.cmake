@@ -1,9 +1,6 @@
-# The reduction-latency emulator (bench/emulator/pipeksp_emu.c, an LD_PRELOAD PMPI shim)
-# and its unit tests. The shim is EMULATION of a large machine's allreduce latency, see bench/README.md.
-add_library(pipeksp_emu SHARED ${PROJECT_SOURCE_DIR}/bench/emulator/pipeksp_emu.c)
-target_link_libraries(pipeksp_emu PRIVATE MPI::MPI_C Threads::Threads m)
-target_compile_options(pipeksp_emu PRIVATE -Wall -Wextra -Wno-unused-parameter)
-set_target_properties(pipeksp_emu PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+# The unit tests of the reduction-latency emulator (tools/emulator/pipeksp_emu.c, an LD_PRELOAD PMPI shim
+# built by tools/emulator/emulator.cmake). The shim is EMULATION of a large machine's allreduce latency,
+# see bench/README.md.
 
 # the test program links MPI only: the shim comes in through LD_PRELOAD, as in the benchmarks
 add_executable(emu_test ${CMAKE_CURRENT_LIST_DIR}/emu_test.c)

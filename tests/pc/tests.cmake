@@ -32,3 +32,13 @@ set_tests_properties(pc_asddic_bench_bandwidth PROPERTIES ENVIRONMENT "${PIPEKSP
   PASS_REGULAR_EXPRESSION "asddic local solve: [0-9.]+ GB/s   STREAM triad: [0-9.]+ GB/s" LABELS pc)
 add_test(NAME pc_asddic_bench_colors COMMAND sh ${PROJECT_SOURCE_DIR}/bench/asddic_colors.sh ${PROJECT_BINARY_DIR} 13)
 set_tests_properties(pc_asddic_bench_colors PROPERTIES LABELS pc)
+
+# asddic's setters and getters on PCs of other types (PetscTryMethod / PetscUseMethod), no leaks
+add_executable(pc_asddic_api ${CMAKE_CURRENT_LIST_DIR}/asddic_api.c)
+target_link_libraries(pc_asddic_api PRIVATE pipeksp)
+set_target_properties(pc_asddic_api PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_api)
+foreach(np 1 2)
+  add_test(NAME pc_asddic_api_np${np} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} $<TARGET_FILE:pc_asddic_api> -malloc_debug -malloc_dump)
+  set_tests_properties(pc_asddic_api_np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}" PASS_REGULAR_EXPRESSION "all checks passed"
+    FAIL_REGULAR_EXPRESSION "FAIL|[0-9]+ bytes" TIMEOUT 60 LABELS pc PROCESSORS ${np})
+endforeach()
