@@ -221,6 +221,26 @@ int main(int argc, char **argv)
          output_file: output/ex1_accept_8.out
 
    # bad input: a clear PETSc error (the message, on stdout with the harness's -error_output_stdout)
+   # integers beyond PetscInt: refused with the option's name, not wrapped around (4294967301 was 5)
+   testset:
+      nsize: 2
+      filter: Error: grep -oE "[-a-z_]+ [0-9]+ does not fit in a PetscInt" | sort -u
+      test:
+         suffix: bad_int_cube_n
+         args: -cube_n 4294967301
+         output_file: output/ex1_bad_int_cube_n.out
+      test:
+         suffix: bad_int_procs
+         args: -da_processors_x 4294967297
+         output_file: output/ex1_bad_int_procs.out
+      test:
+         suffix: bad_int_chunk
+         args: -cube_n 5 -ksp_type pipegv -pipeksp_spmv_chunk 4294967297
+         output_file: output/ex1_bad_int_chunk.out
+      test:
+         suffix: bad_int_asddic
+         args: -cube_n 5 -pc_type asddic -pc_asddic_iterations 99999999999
+         output_file: output/ex1_bad_int_asddic.out
    test:
       suffix: bad_n1
       nsize: 2

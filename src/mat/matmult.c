@@ -494,7 +494,7 @@ PetscErrorCode PipeKSPMatSetFromOptions(Mat A)
   rows = c->chunk;
   /* a title of its own: PETSc prints the "Matrix (Mat)" section once per prefix, before we come */
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, "PipeKSP poll-point SpMV (PipeKSPMatMult) options", "Mat");
-  PetscCall(PetscOptionsInt("-pipeksp_spmv_chunk", "Rows of the diagonal block multiplied between two poll points of PipeKSPMatMult()", "PipeKSPMatSetSpMVChunk", rows, &rows, &flg));
+  PetscCall(PipeKSPOptionsInt("-pipeksp_spmv_chunk", "Rows of the diagonal block multiplied between two poll points of PipeKSPMatMult()", "PipeKSPMatSetSpMVChunk", rows, &rows, &flg));
   PetscOptionsEnd();
   if (flg) PetscCall(PipeKSPMatSetSpMVChunk(A, rows));
   c->chunkset = PETSC_TRUE;

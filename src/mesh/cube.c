@@ -528,11 +528,11 @@ PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
   nx = cube->nx, ny = cube->ny, nz = cube->nz, E = cube->E, nu = cube->nu, load = cube->load;
   PetscOptionsBegin(cube->comm, NULL, "GeoFEM/Cube problem options", "PipeKSPCube");
   n = nx;
-  PetscCall(PetscOptionsInt("-cube_n", "Nodes in each direction", "PipeKSPCubeSetSizes", n, &n, &set));
+  PetscCall(PipeKSPOptionsInt("-cube_n", "Nodes in each direction", "PipeKSPCubeSetSizes", n, &n, &set));
   if (set) nx = ny = nz = n;
-  PetscCall(PetscOptionsInt("-cube_nx", "Nodes in x", "PipeKSPCubeSetSizes", nx, &nx, NULL));
-  PetscCall(PetscOptionsInt("-cube_ny", "Nodes in y", "PipeKSPCubeSetSizes", ny, &ny, NULL));
-  PetscCall(PetscOptionsInt("-cube_nz", "Nodes in z", "PipeKSPCubeSetSizes", nz, &nz, NULL));
+  PetscCall(PipeKSPOptionsInt("-cube_nx", "Nodes in x", "PipeKSPCubeSetSizes", nx, &nx, NULL));
+  PetscCall(PipeKSPOptionsInt("-cube_ny", "Nodes in y", "PipeKSPCubeSetSizes", ny, &ny, NULL));
+  PetscCall(PipeKSPOptionsInt("-cube_nz", "Nodes in z", "PipeKSPCubeSetSizes", nz, &nz, NULL));
   PetscCall(PetscOptionsReal("-cube_E", "Young's modulus", "PipeKSPCubeSetMaterial", E, &E, NULL));
   PetscCall(PetscOptionsReal("-cube_nu", "Poisson's ratio", "PipeKSPCubeSetMaterial", nu, &nu, NULL));
   PetscCall(PetscOptionsReal("-cube_load", "Traction in +z on the face z = zmax", "PipeKSPCubeSetLoad", load, &load, NULL));
@@ -558,7 +558,7 @@ static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
   PetscCallMPI(MPI_Comm_size(cube->comm, &size));
   for (d = 0; d < 3; d++) {
     m[d] = PETSC_DECIDE;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, names[d], &m[d], &set[d]));
+    PetscCall(PipeKSPOptionsGetInt(NULL, NULL, names[d], &m[d], &set[d]));
     if (!set[d] || m[d] == PETSC_DECIDE) continue;
     PetscCheck(m[d] >= 1 && m[d] <= nodes[d], cube->comm, PETSC_ERR_ARG_OUTOFRANGE, "Processor grid: %s %" PetscInt_FMT " must be between 1 and the %" PetscInt_FMT " nodes in that direction", names[d], m[d], nodes[d]);
     prod *= m[d];

@@ -201,20 +201,20 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOpt
   PetscCall(PetscOptionsEnum("-pc_asddic_local", "Local kernel: ic (IC(0)) or sgs (symmetric Gauss-Seidel, GeoFEM's)", "PCASDDICSetLocalType", PCASDDICLocalTypes, (PetscEnum)loc, (PetscEnum *)&loc, &flg));
   if (flg) PetscCall(PCASDDICSetLocalType(pc, loc));
   PetscCall(PetscOptionsEnum("-pc_asddic_ordering", "Local ordering (default: rcm on one thread or with local blocks, cmrcm on more threads)", "PCASDDICSetOrdering", PCASDDICOrderingTypes, (PetscEnum)ord, (PetscEnum *)&ord, &flgord));
-  PetscCall(PetscOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_colors", "Colours K of CM-RCM (level l gets colour l mod K) and MC", "PCASDDICSetColors", K, &K, &flg));
   if (flg) PetscCall(PCASDDICSetColors(pc, K));
-  PetscCall(PetscOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flglb));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_local_blocks", "Contiguous blocks of each rank's rows, each factored and swept on its own by one thread (couplings between them dropped)", "PCASDDICSetLocalBlocks", lb, &lb, &flglb));
   /* the two are checked against each other: set first the one that lifts a conflict */
   if (flglb && lb <= 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb)); /* a bad k is refused before any change */
   if (flgord) PetscCall(PCASDDICSetOrdering(pc, ord));
   if (flglb && lb > 1) PetscCall(PCASDDICSetLocalBlocks(pc, lb));
   PetscCall(PetscOptionsBool("-pc_asddic_block", "Block kernel on the matrix block size (default on when bs > 1)", "PCASDDICSetBlock", blk, &blk, &flg));
   if (flg) PetscCall(PCASDDICSetBlock(pc, blk));
-  PetscCall(PetscOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_iterations", "ASDD sweeps K (1 = the local kernel alone)", "PCASDDICSetIterations", n, &n, &flg));
   if (flg) PetscCall(PCASDDICSetIterations(pc, n));
   PetscCall(PetscOptionsEnum("-pc_asddic_sweep", "ASDD sweeps: chebyshev on the eigenvalue bounds, or richardson (damped)", "PCASDDICSetSweepType", PCASDDICSweepTypes, (PetscEnum)sw, (PetscEnum *)&sw, &flg));
   if (flg) PetscCall(PCASDDICSetSweepType(pc, sw));
-  PetscCall(PetscOptionsInt("-pc_asddic_esteig_steps", "CG steps estimating the eigenvalues of M^-1 A at set-up (-1: 10 when needed, 0: none)", "PCASDDICSetEstimateSteps", steps, &steps, &flg));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_esteig_steps", "CG steps estimating the eigenvalues of M^-1 A at set-up (-1: 10 when needed, 0: none)", "PCASDDICSetEstimateSteps", steps, &steps, &flg));
   if (flg) PetscCall(PCASDDICSetEstimateSteps(pc, steps));
   PetscCall(PetscOptionsReal("-pc_asddic_esteig_safety", "Factor on the estimated largest eigenvalue", "PCASDDICSetEstimateSafety", safety, &safety, &flg));
   if (flg) PetscCall(PCASDDICSetEstimateSafety(pc, safety));
@@ -227,7 +227,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOpt
   if (flg) PetscCall(PCASDDICSetDamping(pc, omega));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, &flg));
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
-  PetscCall(PetscOptionsInt("-pc_asddic_threads", "OpenMP threads of the sweeps, sharing a colour or the local blocks (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_threads", "OpenMP threads of the sweeps, sharing a colour or the local blocks (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
   PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain, one thread)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
   if (flg) PetscCall(PCASDDICSetKernelType(pc, ker));

@@ -116,7 +116,7 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
   Thr.read  = PETSC_TRUE; /* first: the setters below read the options only while it is false */
   Thr.nt    = 1;
   Thr.sched = PIPEKSP_SCHEDULE_DYNAMIC; /* the defaults again: an earlier, refused read may have set one */
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
+  PetscCall(PipeKSPOptionsGetInt(NULL, NULL, "-pipeksp_threads", &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   else PetscCall(DefaultThreads(&Thr.nt)); /* the option overrides OMP_NUM_THREADS, even one refused */
   /* not PetscOptionsGetEnum(), which leaks a value it refuses: a bad one is refused at every entry point */
@@ -126,7 +126,7 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
     PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-pipeksp_spmv_schedule %s: unknown schedule; use static, dynamic or guided", name);
     PetscCall(PipeKSPSetSpMVSchedule((PipeKSPScheduleType)sched));
   }
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
+  PetscCall(PipeKSPOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
   PetscFunctionReturn(0);
 }
@@ -201,11 +201,11 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   PetscFunctionBegin;
   PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
   PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
-  PetscCall(PetscOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
+  PetscCall(PipeKSPOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched));
-  PetscCall(PetscOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", MinRows(), &nt, &flg));
+  PetscCall(PipeKSPOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", MinRows(), &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
