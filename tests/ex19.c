@@ -92,27 +92,27 @@ int main(int argc, char **argv)
       suffix: ksp_state_baij_np1
       args: -cube_n 6 -cube_mat_type baij
       filter: grep -oE "all checks passed|FAIL.*"
-      output_file: output/ex18_ksp_state.out
+      output_file: output/ex19_ksp_state.out
 
    test:
       suffix: ksp_state_baij_np2
       nsize: 2
       args: -cube_n 6 -cube_mat_type baij
       filter: grep -oE "all checks passed|FAIL.*"
-      output_file: output/ex18_ksp_state.out
+      output_file: output/ex19_ksp_state.out
 
    test:
       suffix: ksp_state_aij_np2
       nsize: 2
       args: -cube_n 6 -cube_mat_type aij
       filter: grep -oE "all checks passed|FAIL.*"
-      output_file: output/ex18_ksp_state.out
+      output_file: output/ex19_ksp_state.out
 
    test:
       suffix: threads_omp2_ksp_state_baij_np1
       env: OMP_NUM_THREADS=2
       args: -cube_n 6 -cube_mat_type baij -pipeksp_threads_min_rows 1
       filter: grep -oE "all checks passed|FAIL.*"
-      output_file: output/ex18_ksp_state.out
+      output_file: output/ex19_ksp_state.out
 
 TEST*/
