@@ -44,6 +44,10 @@ add_test(NAME emulator-bad-progress COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -
 set_tests_properties(emulator-bad-progress PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_PROGRESS=\"sometimes\" is invalid: must be calls or library" TIMEOUT 60 LABELS emulator)
 
 # Benchmark driver of bench/bench.sh: many solver configurations on one cube in one run.
+# bench/emu_cost.sh: one MPI_Test's cost with and without the emulator (plain MPI)
+add_executable(emu_cost ${PROJECT_SOURCE_DIR}/bench/emu_cost.c)
+target_link_libraries(emu_cost PRIVATE MPI::MPI_C)
+set_target_properties(emu_cost PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
 add_executable(bench_cube ${PROJECT_SOURCE_DIR}/bench/bench_cube.c)
 target_link_libraries(bench_cube PRIVATE pipeksp ${CMAKE_DL_LIBS})
 set_target_properties(bench_cube PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
