@@ -775,10 +775,9 @@ int main(int argc, char **argv)
       filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_threads_point.out
 
-   # -malloc_debug 0: PETSc's heap check at every allocation takes this run to 42 s, near the harness's 60 s limit (leaks still checked)
    test:
       suffix: pc_asddic_icc_n33
-      args: -test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0 -malloc_debug 0
+      args: -test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0
       env: OMP_NUM_THREADS=1
       filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_icc_n33.out
