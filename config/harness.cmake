@@ -2,7 +2,8 @@
 # petsc_harness.sh + petscdiff). The generator turns every /*TEST ... TEST*/ block of tutorials/ex*.c and
 # tests/ex*.c into run scripts tests/pipeksp/<dir>/run<ex>_<suffix>.sh; each script becomes one ctest test,
 # tutorials-<ex>_<suffix> or tests-<ex>_<suffix>. Scripts report in TAP and always exit 0, so a test fails on any
-# "not ok" line. Labels: "tutorials", or "tests" plus the area that starts the suffix (ksp_..., pc_...).
+# "not ok" line; config/leakcheck.sh runs each and adds one for a leak. Labels: "tutorials", or "tests" plus the
+# area that starts the suffix (ksp_..., pc_...).
 # PIPEKSP_PETSC_EXAMPLES: set in CMakeLists.txt
 set(PIPEKSP_GMAKEGENTEST ${PIPEKSP_PETSC_EXAMPLES}/config/gmakegentest.py)
 if(NOT EXISTS ${PIPEKSP_GMAKEGENTEST})
@@ -53,7 +54,9 @@ foreach(_dir tutorials tests)
     if(_name MATCHES "hypre")
       list(APPEND _labels hypre)
     endif()
-    add_test(NAME ${_dir}-${_name} COMMAND bash ${script} WORKING_DIRECTORY ${_testdir}/${_dir})
+    # through config/leakcheck.sh: a leak fails the entry whatever its filter keeps
+    add_test(NAME ${_dir}-${_name} COMMAND bash ${PROJECT_SOURCE_DIR}/config/leakcheck.sh "${PIPEKSP_LEAK_REGEX}" ${script}
+             WORKING_DIRECTORY ${_testdir}/${_dir})
     # ctest -j2 runs two MPI jobs on 2 cores: without yield_when_idle Open MPI's busy waits starve the
     # other job's ranks (two 2-rank, 2-thread ex16 runs: 56 s together against 2 s each alone)
     set_tests_properties(${_dir}-${_name} PROPERTIES

@@ -1,5 +1,10 @@
 # Test registration: the PETSc test harness over tutorials/ (config/harness.cmake) and each
 # area's own tests (tests/<area>/tests.cmake, owned by that area).
+# A leak as PETSc's -malloc_dump prints it at PetscFinalize(): "[ 0] 1600 bytes VecCreate() at ./src/...", in a
+# debug build "[ 0] 1600 bytes" and a stack, PETSc 3.26 first "[0]Total space allocated 1600 bytes". The one
+# definition: the harness's entries (config/leakcheck.sh), the areas' tests (FAIL_REGULAR_EXPRESSION, and
+# $PIPEKSP_LEAK_REGEX for the drivers that keep their programs' output to themselves).
+set(PIPEKSP_LEAK_REGEX "\\[ *[0-9]+\\] ?(Total space allocated )?[0-9]+ bytes")
 set(PIPEKSP_MPIEXEC ${MPIEXEC_EXECUTABLE})
 # Debian's petsc4py is built for /usr/bin/python3 (not for the python3 first on PATH)
 set(PIPEKSP_PYTHON /usr/bin/python3 CACHE FILEPATH "Python whose petsc4py is built against this PETSc")
@@ -43,6 +48,22 @@ foreach(f ${PIPEKSP_AREA_TESTS})
         list(APPEND _labels ${_area})
         set_tests_properties(${t} PROPERTIES LABELS "${_labels}")
       endif()
+      # and the leak check: PETSc programs get -malloc_dump (a test that sets PETSC_OPTIONS keeps its own), a
+      # leak line in the test's output fails it, and drivers that capture their programs' output match
+      # $PIPEKSP_LEAK_REGEX themselves
+      foreach(_prop FAIL_REGULAR_EXPRESSION ENVIRONMENT)
+        get_test_property(${t} ${_prop} _v)
+        if(NOT _v)
+          set(_v "")
+        endif()
+        set(_${_prop} "${_v}")
+      endforeach()
+      list(APPEND _FAIL_REGULAR_EXPRESSION "${PIPEKSP_LEAK_REGEX}")
+      if(NOT _ENVIRONMENT MATCHES "(^|;)PETSC_OPTIONS=")
+        list(APPEND _ENVIRONMENT "PETSC_OPTIONS=-malloc_dump")
+      endif()
+      list(APPEND _ENVIRONMENT "PIPEKSP_LEAK_REGEX=${PIPEKSP_LEAK_REGEX}")
+      set_tests_properties(${t} PROPERTIES FAIL_REGULAR_EXPRESSION "${_FAIL_REGULAR_EXPRESSION}" ENVIRONMENT "${_ENVIRONMENT}")
     endif()
   endforeach()
 endforeach()

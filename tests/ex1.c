@@ -341,69 +341,67 @@ int main(int argc, char **argv)
 
    test:
       suffix: cube_check_baij_1
-      args: -malloc_debug -malloc_dump
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_baij_1.out
 
    test:
       suffix: cube_check_aij_1
-      args: -malloc_debug -malloc_dump -cube_mat_type aij
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_mat_type aij
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_aij_1.out
 
    test:
       suffix: cube_check_baij_2
       nsize: 2
-      args: -malloc_debug -malloc_dump -cube_load 2.5 -cube_E 3 -cube_nu 0.25
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_load 2.5 -cube_E 3 -cube_nu 0.25
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_baij_2.out
 
    test:
       suffix: cube_check_baij_4
       nsize: 4
-      args: -malloc_debug -malloc_dump
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_baij_4.out
 
    test:
       suffix: cube_check_aij_4
       nsize: 4
-      args: -malloc_debug -malloc_dump -cube_mat_type aij
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_mat_type aij
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_aij_4.out
 
    test:
       suffix: cube_check_procgrid_z_4
       nsize: 4
-      args: -malloc_debug -malloc_dump -cube_nz 9 -da_processors_x 1 -da_processors_y 1 -da_processors_z 4
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_nz 9 -da_processors_x 1 -da_processors_y 1 -da_processors_z 4
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_procgrid_z_4.out
 
    test:
       suffix: cube_check_procgrid_xy_4
       nsize: 4
-      args: -malloc_debug -malloc_dump -cube_n 8 -da_processors_x 2 -da_processors_y 2
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_n 8 -da_processors_x 2 -da_processors_y 2
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_procgrid_xy_4.out
 
    test:
       suffix: cube_check_8
       nsize: 8
-      args: -malloc_debug -malloc_dump -cube_n 9
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -cube_n 9
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_check_8.out
 
    test:
       suffix: cube_badinput_1
-      args: -malloc_debug -malloc_dump -check_bad_input
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -check_bad_input
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_badinput_1.out
 
    test:
       suffix: cube_badinput_3
       nsize: 3
-      args: -malloc_debug -malloc_dump -check_bad_input
-      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR|bytes [A-Za-z_0-9]+\(\) at"
+      args: -check_bad_input
+      filter: grep -oE "All cube (bad-input )?checks passed|PETSC ERROR"
       output_file: output/ex1_cube_badinput_3.out
 
 TEST*/

@@ -16,7 +16,8 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
              perturbation B of A, (y, P x) = (P^T y, x) to 1e-10 (PCApplyTranspose uses B^T)\n\
   reestimate a SAME_NONZERO_PATTERN re-setup with new values (A + c I) estimates the eigenvalues of\n\
              M^-1 A again (new bounds) and keeps the ordering; prints -ksp_view\n\
-  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations, error vs the exact solution, KSPSolve and set-up (KSPSetUp) time\n";
+  solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations, error vs the exact solution, KSPSolve and set-up (KSPSetUp) time\n\
+Every check but solve ends with \"all checks passed\" (a failed one errors with \"asddic test FAILED\").\n";
 
 #include <pipeksp.h>
 
@@ -632,6 +633,7 @@ int main(int argc, char **argv)
     PetscCall(Solve(cube, A, b, "s_", &its, &reason, &err, &t, NULL));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " reason %s error %.2e time %.3f s setup %.3f s\n", its, KSPConvergedReasons[reason], (double)err, t, LastSetUpTime));
   } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "unknown -test %s", test);
+  if (strcmp(test, "solve")) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(PipeKSPCubeDestroy(&cube));
   PetscCall(PetscFinalize());
   return 0;
@@ -641,261 +643,261 @@ int main(int argc, char **argv)
 
    test:
       suffix: pc_asddic_coloring_aij
-      args: -test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_ordering cmrcm -pc_asddic_check -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_ordering cmrcm -pc_asddic_check
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_aij.out
 
    test:
       suffix: pc_asddic_coloring_baij
       nsize: 2
-      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering cmrcm -pc_asddic_colors 3 -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering cmrcm -pc_asddic_colors 3
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_baij.out
 
    test:
       suffix: pc_asddic_coloring_sbaij
       nsize: 2
-      args: -test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering cmrcm -pc_asddic_colors 20 -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering cmrcm -pc_asddic_colors 20
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_sbaij.out
 
    test:
       suffix: pc_asddic_coloring_point
-      args: -test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering cmrcm -pc_asddic_colors 2 -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering cmrcm -pc_asddic_colors 2
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_point.out
 
    test:
       suffix: pc_asddic_coloring_mc
       nsize: 4
-      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering mc -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering mc
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_mc.out
 
    test:
       suffix: pc_asddic_coloring_K1
-      args: -test coloring -cube_n 7 -pc_asddic_ordering cmrcm -pc_asddic_colors 1 -malloc_debug -malloc_dump
+      args: -test coloring -cube_n 7 -pc_asddic_ordering cmrcm -pc_asddic_colors 1
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_coloring_K1.out
 
    test:
       suffix: pc_asddic_symmetry
-      args: -test symmetry -cube_n 9 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_symmetry.out
 
    test:
       suffix: pc_asddic_symmetry_point
-      args: -test symmetry -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_iterations 3 -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_iterations 3
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_symmetry_point.out
 
    test:
       suffix: pc_asddic_symmetry_np4
       nsize: 4
-      args: -test symmetry -cube_n 9 -cube_mat_type aij -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type aij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_symmetry_np4.out
 
    test:
       suffix: pc_asddic_symmetry_np4_sbaij
       nsize: 4
-      args: -test symmetry -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering rcm -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering rcm
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_symmetry_np4_sbaij.out
 
    test:
       suffix: pc_asddic_threads
-      args: -test threads -cube_n 13 -cube_mat_type baij -pc_asddic_ordering cmrcm -malloc_debug -malloc_dump
+      args: -test threads -cube_n 13 -cube_mat_type baij -pc_asddic_ordering cmrcm
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_threads.out
 
    test:
       suffix: pc_asddic_blocks
-      args: -test blocks -cube_n 11 -cube_mat_type baij -pc_asddic_local_blocks 3 -malloc_debug -malloc_dump
+      args: -test blocks -cube_n 11 -cube_mat_type baij -pc_asddic_local_blocks 3
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
       output_file: output/ex10_pc_asddic_blocks.out
 
    test:
       suffix: pc_asddic_blocks_np2_point
       nsize: 2
-      args: -test blocks -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 2 -malloc_debug -malloc_dump
+      args: -test blocks -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 2
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
       output_file: output/ex10_pc_asddic_blocks.out
 
    test:
       suffix: pc_asddic_blocks_np2_sbaij
       nsize: 2
-      args: -test blocks -cube_n 7 -cube_mat_type sbaij -pc_asddic_local_blocks 2 -malloc_debug -malloc_dump
+      args: -test blocks -cube_n 7 -cube_mat_type sbaij -pc_asddic_local_blocks 2
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
       output_file: output/ex10_pc_asddic_blocks.out
 
    test:
       suffix: pc_asddic_blocks_more_than_rows
       nsize: 2
-      args: -test blocks -cube_n 3 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 100000 -malloc_debug -malloc_dump
+      args: -test blocks -cube_n 3 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 100000
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT|NO$"
+      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
       output_file: output/ex10_pc_asddic_blocks.out
 
    test:
       suffix: pc_asddic_symmetry_blocks
-      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_local_blocks 2 -pc_asddic_iterations 3 -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_local_blocks 2 -pc_asddic_iterations 3
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_threads.out
 
    test:
       suffix: pc_asddic_spd_blocks
-      args: -test spd -cube_n 17 -cube_mat_type baij -e_pc_asddic_local_blocks 2 -malloc_debug -malloc_dump
+      args: -test spd -cube_n 17 -cube_mat_type baij -e_pc_asddic_local_blocks 2
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_spd.out
 
    test:
       suffix: pc_asddic_threads_point
       nsize: 2
-      args: -test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc -malloc_debug -malloc_dump
+      args: -test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_threads_point.out
 
    test:
       suffix: pc_asddic_icc_n33
       args: -test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_icc_n33.out
 
    test:
       suffix: pc_asddic_reuse
       nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test reuse -cube_n 9 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_reuse.out
 
    test:
       suffix: pc_asddic_reuse_point
       nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -malloc_debug -malloc_dump
+      args: -test reuse -cube_n 9 -cube_mat_type aij -pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_reuse_point.out
 
    test:
       suffix: pc_asddic_reuse_generic
       nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type aij -malloc_debug -malloc_dump
+      args: -test reuse -cube_n 9 -cube_mat_type aij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_reuse_generic.out
 
    test:
       suffix: pc_asddic_reuse_baij_point
       nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type baij -pc_asddic_block 0 -malloc_debug -malloc_dump
+      args: -test reuse -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_reuse_baij_point.out
 
    test:
       suffix: pc_asddic_symmetry_baij_point
       nsize: 2
-      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_block 0 -malloc_debug -malloc_dump
+      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_symmetry_baij_point.out
 
    test:
       suffix: pc_asddic_layouts_block
       nsize: 2
-      args: -test layouts -cube_n 9 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test layouts -cube_n 9 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_layouts_block.out
 
    test:
       suffix: pc_asddic_layouts_point
       nsize: 2
-      args: -test layouts -cube_n 9 -cube_mat_type baij -l_pc_asddic_block 0 -malloc_debug -malloc_dump
+      args: -test layouts -cube_n 9 -cube_mat_type baij -l_pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_layouts_point.out
 
    test:
       suffix: pc_asddic_pivot_point
-      args: -test pivot -cube_n 7 -cube_mat_type aij -n_pc_asddic_block 0 -d_pc_asddic_block 0 -malloc_debug -malloc_dump
+      args: -test pivot -cube_n 7 -cube_mat_type aij -n_pc_asddic_block 0 -d_pc_asddic_block 0
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_pivot_point.out
 
    test:
       suffix: pc_asddic_pivot_block
       nsize: 2
-      args: -test pivot -cube_n 7 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test pivot -cube_n 7 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_pivot_block.out
 
    test:
       suffix: pc_asddic_spd
-      args: -test spd -cube_n 17 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test spd -cube_n 17 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_spd.out
 
    test:
       suffix: pc_asddic_spd_np8
       nsize: 8
-      args: -test spd -cube_n 13 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test spd -cube_n 13 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_spd_np8.out
 
    test:
       suffix: pc_asddic_bjacobi_np8
       nsize: 8
-      args: -test bjacobi -cube_n 17 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test bjacobi -cube_n 17 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_bjacobi_np8.out
 
    test:
       suffix: pc_asddic_transpose
-      args: -test transpose -cube_n 9 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test transpose -cube_n 9 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_transpose.out
 
    test:
       suffix: pc_asddic_transpose_np2
       nsize: 2
-      args: -test transpose -cube_n 9 -cube_mat_type aij -pc_asddic_local sgs -malloc_debug -malloc_dump
+      args: -test transpose -cube_n 9 -cube_mat_type aij -pc_asddic_local sgs
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "bytes|FAILED|NOT below"
+      filter: grep -oE "all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_transpose_np2.out
 
    test:
       suffix: pc_asddic_reestimate_np2
       nsize: 2
-      args: -test reestimate -cube_n 9 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test reestimate -cube_n 9 -cube_mat_type baij
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "re-estimated: yes|ordering rcm \(default for 1 thread|estimated by 10 CG steps| s \(2 estimate\(s\) so far\)|bytes|FAILED|NOT below"
+      filter: grep -oE "re-estimated: yes|ordering rcm \(default for 1 thread|estimated by 10 CG steps| s \(2 estimate\(s\) so far\)|all checks passed|FAILED|NOT below"
       output_file: output/ex10_pc_asddic_reestimate_np2.out
 
    test:
@@ -1020,16 +1022,16 @@ int main(int argc, char **argv)
 
    test:
       suffix: threads_omp2_pc_threads
-      args: -test threads -cube_n 13 -cube_mat_type baij -malloc_debug -malloc_dump
+      args: -test threads -cube_n 13 -cube_mat_type baij
       env: OMP_NUM_THREADS=2
-      filter: grep -oE "FAIL|ERROR|bytes [A-Za-z_0-9]+\(\) at|NOT below|[Uu]nfreed"
+      filter: grep -oE "all checks passed|FAIL|ERROR|NOT below"
       output_file: output/ex10_threads_omp2_pc_threads.out
 
    test:
       suffix: threads_omp2_pc_spd
       args: -test spd -cube_n 17 -cube_mat_type baij
       env: OMP_NUM_THREADS=2
-      filter: grep -oE "FAIL|ERROR|bytes [A-Za-z_0-9]+\(\) at|NOT below|[Uu]nfreed"
+      filter: grep -oE "all checks passed|FAIL|ERROR|NOT below"
       output_file: output/ex10_threads_omp2_pc_spd.out
 
 TEST*/

@@ -236,9 +236,10 @@ int main(int argc, char **argv)
 
 /*TEST
 
+   # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_cube_np1
-      args: -problem cube -cube_n 8 -m 30 -n 30
+      args: -problem cube -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_cube_np1.out
 
@@ -248,17 +249,19 @@ int main(int argc, char **argv)
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_ex2_np1.out
 
+   # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_cube_np4
       nsize: 4
-      args: -problem cube -cube_n 8 -m 30 -n 30
+      args: -problem cube -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_cube_np4.out
 
+   # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_ex2_np4
       nsize: 4
-      args: -problem ex2 -cube_n 8 -m 30 -n 30
+      args: -problem ex2 -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_ex2_np4.out
 

