@@ -13,7 +13,7 @@ if(EXISTS ${PIPEKSP_PETSC_EX56})
   foreach(np 1 8)
     add_test(NAME pc_asddic_petsc_ex56_np${np}
       COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/ex56_asddic.py --mpiexec ${PIPEKSP_MPIEXEC} -n ${np}
-        --exe $<TARGET_FILE:pc_petsc_ex56> --lib $<TARGET_FILE:pipeksp>)
+        --exe $<TARGET_FILE:pc_petsc_ex56> --lib $<TARGET_FILE:pipeksp> --source ${PIPEKSP_PETSC_EX56})
     set_tests_properties(pc_asddic_petsc_ex56_np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}"
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL" LABELS pc PROCESSORS ${np})
   endforeach()
