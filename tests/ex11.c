@@ -335,6 +335,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: pc_asddic_safety_matrix_np1
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       args: -cube_n 10 -sweeps chebyshev,richardson -expect_undamped_failure -malloc_debug 0
       env: OMP_NUM_THREADS=1
       filter: grep -oE "all checks passed|FAILED"
@@ -343,6 +344,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: pc_asddic_safety_matrix_np4
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 4
       args: -cube_n 10 -expect_undamped_failure -malloc_debug 0
       env: OMP_NUM_THREADS=1
@@ -352,6 +354,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: pc_asddic_safety_matrix_np8
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 8
       args: -cube_n 8 -expect_undamped_failure -malloc_debug 0
       env: OMP_NUM_THREADS=1

@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: plcg_cube_natural_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 2
       args: -cube_n 7 -pcs jacobi,asddic -ksp_norm_type natural
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -187,6 +188,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: plcg_cube_guess_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 2
       args: -cube_n 7 -pcs jacobi,asddic -nonzero_guess
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -194,6 +196,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: plcg_cube_malloc_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 2
       args: -cube_n 7 -pcs jacobi,asddic
       filter: grep -oE "all checks passed|FAIL|ERROR"

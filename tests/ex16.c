@@ -364,6 +364,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: threads_check_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       args: -malloc_debug 0
       nsize: 2
       filter: grep -oE "all checks passed|FAIL|PETSC ERROR"
@@ -372,6 +373,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: threads_check_blocks_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 2
       args: -local_blocks 2 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|PETSC ERROR"

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_cube_gamg_np2
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 2
       args: -cube_n 10 -pc_type gamg -cube_mat_type aij -expect_thread -ksp_pipe_poll_interval 0 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"

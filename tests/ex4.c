@@ -239,6 +239,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_cube_np1
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       args: -problem cube -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_cube_np1.out
@@ -252,6 +253,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_cube_np4
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 4
       args: -problem cube -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -260,6 +262,7 @@ int main(int argc, char **argv)
    # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run time out (60 s) in ctest -j2 on a shared 2-core machine
    test:
       suffix: ksp_floor_ex2_np4
+      timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
       nsize: 4
       args: -problem ex2 -cube_n 8 -m 30 -n 30 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"

@@ -219,6 +219,7 @@ int main(int argc, char **argv)
       # -malloc_debug 0 (leaks still checked): PETSc's heap check at every allocation made this run take 45 s of the harness's 60 s in ctest -j2 on a shared 2-core machine
       test:
          suffix: accept_8
+         timeoutfactor: 3 # 60 s is tight on 2 cores under ctest -j2; a hang still fails
          args: -malloc_debug 0
          nsize: 8
          output_file: output/ex1_accept_8.out
