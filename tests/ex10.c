@@ -337,9 +337,9 @@ static PetscErrorCode BreakPivot(Mat A)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(MatGetOwnershipRange(A, &rs, &re));
   if (rank == 0) {
-    PetscInt           row = (rs + re) / 2, col = -1, ncols, idx[2];
-    const PetscInt    *cols;
-    PetscScalar        v[4];
+    PetscInt        row = (rs + re) / 2, col = -1, ncols, idx[2];
+    const PetscInt *cols;
+    PetscScalar     v[4];
     PetscCall(MatGetRow(A, row, &ncols, &cols, NULL));
     for (PetscInt k = 0; k < ncols && col < 0; k++)
       if (cols[k] != row && cols[k] >= rs && cols[k] < re) col = cols[k];

@@ -38,12 +38,12 @@ static PetscErrorCode Laplacian(PetscInt n, PetscReal sign, PetscInt negate, Mat
 
 static PetscErrorCode TestNotSPD(void)
 {
-  char      *types[8];
-  PetscInt   n = 20, negate = 0, ntypes = 8, bad = 0;
-  PetscBool  negdef = PETSC_TRUE, expectsolve = PETSC_FALSE, flg;
-  PetscReal  rtol = 1e-8;
-  Mat        A;
-  Vec        b, x, xt, r;
+  char       *types[8];
+  PetscInt    n = 20, negate = 0, ntypes = 8, bad = 0;
+  PetscBool   negdef = PETSC_TRUE, expectsolve = PETSC_FALSE, flg;
+  PetscReal   rtol = 1e-8;
+  Mat         A;
+  Vec         b, x, xt, r;
   PetscRandom rnd;
 
   PetscFunctionBeginUser;
@@ -128,24 +128,52 @@ static PetscErrorCode Expect(PetscErrorCode e, PetscBool refused, const char *wh
 
 static PetscErrorCode TestRanges(void)
 {
-  PC             pc;
-  PetscInt       bad = 0;
-  PetscErrorCode e;
+  PC              pc;
+  PetscInt        bad = 0;
+  PetscErrorCode  e;
   const PetscReal inf = PETSC_INFINITY;
   /* value, refused */
   const struct {
     PetscReal v;
     PetscBool no;
-  } safety[] = {{1e100, PETSC_TRUE}, {10.5, PETSC_TRUE}, {1.05, PETSC_TRUE}, {inf, PETSC_TRUE}, {1.1, PETSC_FALSE}, {10, PETSC_FALSE}, {2, PETSC_FALSE}},
+  } safety[] =
+    {
+      {1e100, PETSC_TRUE },
+      {10.5,  PETSC_TRUE },
+      {1.05,  PETSC_TRUE },
+      {inf,   PETSC_TRUE },
+      {1.1,   PETSC_FALSE},
+      {10,    PETSC_FALSE},
+      {2,     PETSC_FALSE}
+  },
     damping[] = {{1e-300, PETSC_TRUE}, {5e-7, PETSC_TRUE}, {2, PETSC_TRUE}, {-0.5, PETSC_TRUE}, {1e-6, PETSC_FALSE}, {1.99, PETSC_FALSE}, {0, PETSC_FALSE}};
   const struct {
     PetscReal emin, emax;
     PetscBool no;
-  } eigs[] = {{1e-3, 1e160, PETSC_TRUE}, {1e-300, 1e300, PETSC_TRUE}, {1, inf, PETSC_TRUE}, {1e-9, 1e-7, PETSC_TRUE}, {1e-7, 1e6 * 1.01, PETSC_TRUE}, {1e-7, 1e6, PETSC_TRUE}, {1e-6, 1e6, PETSC_FALSE}, {1e-18, 1e-6, PETSC_FALSE}, {0.1, 2, PETSC_FALSE}, {0, 0, PETSC_FALSE}};
+  } eigs[] = {
+    {1e-3,   1e160,      PETSC_TRUE },
+    {1e-300, 1e300,      PETSC_TRUE },
+    {1,      inf,        PETSC_TRUE },
+    {1e-9,   1e-7,       PETSC_TRUE },
+    {1e-7,   1e6 * 1.01, PETSC_TRUE },
+    {1e-7,   1e6,        PETSC_TRUE },
+    {1e-6,   1e6,        PETSC_FALSE},
+    {1e-18,  1e-6,       PETSC_FALSE},
+    {0.1,    2,          PETSC_FALSE},
+    {0,      0,          PETSC_FALSE}
+  };
   const struct {
     PetscInt  v;
     PetscBool no;
-  } steps[] = {{2, PETSC_TRUE}, {9, PETSC_TRUE}, {-2, PETSC_TRUE}, {10, PETSC_FALSE}, {-1, PETSC_FALSE}, {0, PETSC_FALSE}, {100, PETSC_FALSE}};
+  } steps[] = {
+    {2,   PETSC_TRUE },
+    {9,   PETSC_TRUE },
+    {-2,  PETSC_TRUE },
+    {10,  PETSC_FALSE},
+    {-1,  PETSC_FALSE},
+    {0,   PETSC_FALSE},
+    {100, PETSC_FALSE}
+  };
   char what[128];
 
   PetscFunctionBeginUser;

@@ -276,8 +276,12 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     if (a->eigsset) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate: bounds [%g, %g] given by the user (an emax below lambda_max makes P indefinite for even K)\n", (double)a->emin_user, (double)a->emax_user));
     else if (a->eststeps == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate (-pc_asddic_esteig_steps 0): Richardson undamped, GeoFEM's, indefinite for even K once lambda_max > 2\n"));
-    else if (a->eststeps < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %d CG steps when the sweeps need bounds (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", ASDDIC_ESTEIG_STEPS, ASDDIC_ESTEIG_STEPS_MIN, (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps, ASDDIC_ESTEIG_STEPS_MIN, (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
+    else if (a->eststeps < 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %d CG steps when the sweeps need bounds (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", ASDDIC_ESTEIG_STEPS, ASDDIC_ESTEIG_STEPS_MIN,
+                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps, ASDDIC_ESTEIG_STEPS_MIN,
+                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
     if (pc->setupcalled && a->estits)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
@@ -1070,8 +1074,7 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, emin, 2);
   PetscValidLogicalCollectiveReal(pc, emax, 3);
-  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin && emax >= ASDDIC_EMAX_MIN && emax <= ASDDIC_EMAX_MAX && emax <= ASDDIC_ERATIO_MAX * emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "asddic: eigenvalue bounds need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g (beyond, P is indefinite or scaled away), got %g, %g (0,0 returns to the estimate)", (double)ASDDIC_EMAX_MIN, (double)ASDDIC_EMAX_MAX, (double)ASDDIC_ERATIO_MAX, (double)emin, (double)emax);
+  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin && emax >= ASDDIC_EMAX_MIN && emax <= ASDDIC_EMAX_MAX && emax <= ASDDIC_ERATIO_MAX * emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g (beyond, P is indefinite or scaled away), got %g, %g (0,0 returns to the estimate)", (double)ASDDIC_EMAX_MIN, (double)ASDDIC_EMAX_MAX, (double)ASDDIC_ERATIO_MAX, (double)emin, (double)emax);
   PetscTryMethod(pc, "PCASDDICSetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, emin, emax));
   PetscFunctionReturn(0);
 }

@@ -168,7 +168,7 @@ PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, Pets
 {
   const PetscInt  bs = a->bs, bs2 = bs * bs, nb = a->nb;
   const PetscInt *fdiag = a->fdiag;
-  MatScalar      *fa = a->fa, *W, *wk;
+  MatScalar      *fa    = a->fa, *W, *wk;
   PetscInt       *wmap, *cur;
   PetscReal       piv = 0;
 
@@ -267,7 +267,7 @@ static PetscErrorCode FirstNonPositiveDiagonal(PC pc, PetscInt *row, PetscReal *
    whether some rank failed, so the error or PC_FACTOR_NUMERIC_ZEROPIVOT is the same on all. */
 PetscErrorCode PCASDDICFactor_Private(PC pc)
 {
-  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
+  PC_ASDDIC  *a      = (PC_ASDDIC *)pc->data;
   PetscInt    badrow = -1, fail[2], diagrow;
   PetscBool   ok;
   PetscReal   alpha = 0, diagval[2];
@@ -276,8 +276,8 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  a->nshifts   = 0;
-  a->baddiag   = -1;
+  a->nshifts = 0;
+  a->baddiag = -1;
   PetscCall(FirstNonPositiveDiagonal(pc, &diagrow, &diagval[1]));
   fail[0] = diagrow >= 0 ? 1 : 0;
   fail[1] = diagrow >= 0 ? (PetscInt)rank : -1;
@@ -291,7 +291,8 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
     a->alpha      = 0;
     PetscCall(PetscInfo(pc, "diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD\n", (double)a->baddiagval, a->baddiag));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
-    PetscCheck(!pc->erroriffailure, comm, PETSC_ERR_MAT_CH_ZRPVT, "asddic: diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD, and no shift can make IC(0) or SGS of it SPD (a negative definite A: solve with -A)", (double)a->baddiagval, a->baddiag);
+    PetscCheck(!pc->erroriffailure, comm, PETSC_ERR_MAT_CH_ZRPVT, "asddic: diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD, and no shift can make IC(0) or SGS of it SPD (a negative definite A: solve with -A)",
+               (double)a->baddiagval, a->baddiag);
     PetscFunctionReturn(0);
   }
   PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
