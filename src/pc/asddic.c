@@ -303,7 +303,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   if (pc->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
     if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
+    else if (!a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
     if (a->failed && a->baddiag >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (diagonal entry %g of row %" PetscInt_FMT " not positive: the matrix is not SPD)\n", (double)a->baddiagval, a->baddiag));
     else if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
