@@ -326,21 +326,31 @@ static PetscErrorCode TestReuse(PipeKSPCube cube, Mat A, Vec b)
   PetscFunctionReturn(0);
 }
 
-/* Makes one diagonal entry in the middle of rank 0's rows negative */
+/* Makes a coupling a_ij (a_ji too) in the middle of rank 0's rows 10 sqrt(a_ii a_jj): the diagonal stays
+   positive, so A + alpha diag(A) can mend the 2x2 minor IC(0) breaks down on; a diagonal entry that is not
+   positive fails the PC at once (ex20) */
 static PetscErrorCode BreakPivot(Mat A)
 {
   PetscInt    rs, re;
   PetscMPIInt rank;
-  PetscScalar v;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(MatGetOwnershipRange(A, &rs, &re));
   if (rank == 0) {
-    PetscInt row = (rs + re) / 2;
-    PetscCall(MatGetValues(A, 1, &row, 1, &row, &v));
-    v = -v;
-    PetscCall(MatSetValues(A, 1, &row, 1, &row, &v, INSERT_VALUES));
+    PetscInt        row = (rs + re) / 2, col = -1, ncols, idx[2];
+    const PetscInt *cols;
+    PetscScalar     v[4];
+    PetscCall(MatGetRow(A, row, &ncols, &cols, NULL));
+    for (PetscInt k = 0; k < ncols && col < 0; k++)
+      if (cols[k] != row && cols[k] >= rs && cols[k] < re) col = cols[k];
+    PetscCall(MatRestoreRow(A, row, &ncols, &cols, NULL));
+    PetscCheck(col >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " has no local coupling", row);
+    idx[0] = row;
+    idx[1] = col;
+    PetscCall(MatGetValues(A, 2, idx, 2, idx, v));
+    v[1] = v[2] = 10 * PetscSqrtReal(PetscRealPart(v[0]) * PetscRealPart(v[3]));
+    PetscCall(MatSetValues(A, 2, idx, 2, idx, v, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));

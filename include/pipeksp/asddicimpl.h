@@ -18,6 +18,29 @@
 #define ASDDIC_DAMPING_TARGET 1.9
 #define ASDDIC_ESTEIG_STEPS   10
 
+/* What the setters accept (docs/options.md, the man pages; python/pipeksp/_asddic.py mirrors them).
+   Steps and safety: the largest Ritz value theta of the estimate rises to lambda_max from below. P_K is
+   SPD for every K while Richardson's w lambda_max < 2, w = 1.9/(safety theta), i.e. safety theta >
+   0.95 lambda_max, and while Chebyshev's safety theta + emin > lambda_max. On the cube (nu 0.3, 0.49; ic,
+   sgs; 1 and 4 ranks; 10^3 nodes) theta was at worst 0.41 lambda_max after 2 steps, 0.78 after 4, 0.885
+   after 5, 0.91 after 6, 0.92 after 8 and 0.935 after 10; with safety 1.05 and 8 steps Chebyshev was
+   indefinite there (emax + emin = 0.99 lambda_max). So the defaults are the floor: 10 steps, safety 1.1
+   (1.03 lambda_max at worst). Beyond safety 10 the bound only scales P down (w ~ 1/safety), until the
+   preconditioned norm falls below the absolute tolerance (1e100: CONVERGED_ATOL at iteration 0, x = 0).
+   Bounds: lambda_max(M^{-1}A) >= a_ii/m_ii (the Rayleigh quotient of e_i), 1 for IC(0) (diag(M) = diag(A)),
+   1/(1 + alpha) > 1e-6 with a shift (alpha < 1e6), 1/(1 + row length) for SGS: a smaller emax is below
+   lambda_max, indefinite for even K. Beyond 1e6 the sweeps scale M^{-1} by less than 1e-6 (1.9/emax,
+   1/theta), the absolute-tolerance trap again (1e160 did it). emax/emin at most 1e12 keeps Chebyshev's
+   sigma - 1 = 2 emin/(emax - emin) at 4 digits or more in double precision.
+   Damping: w lambda_max < 2 is needed for even K, with lambda_max >= 1 for IC(0); below 1e-6 as for emax. */
+#define ASDDIC_ESTEIG_STEPS_MIN ASDDIC_ESTEIG_STEPS
+#define ASDDIC_SAFETY_MIN       1.1
+#define ASDDIC_SAFETY_MAX       10.0
+#define ASDDIC_EMAX_MIN         1e-6
+#define ASDDIC_EMAX_MAX         1e6
+#define ASDDIC_ERATIO_MAX       1e12
+#define ASDDIC_DAMPING_MIN      1e-6
+
 /* How the set-up reads the local block: through MatGetRow (any type), or from the CSR arrays of
    SeqAIJ (point kernel), of SeqBAIJ (block kernel on its own block size), or of SeqBAIJ split into
    points (point kernel) */
@@ -91,6 +114,8 @@ typedef struct {
   PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
   PetscInt     nshifts; /* retries of the last factorization */
   PetscBool    failed;  /* the factorization failed on some rank */
+  PetscInt     baddiag;    /* global row of a diagonal entry that is not positive (-1: none), the same on every rank */
+  PetscReal    baddiagval; /* its value */
   PetscScalar *work;    /* permuted work vector, nb*bs */
   Vec          t, w, d; /* ASDD work vectors (d: Chebyshev direction) */
 } PC_ASDDIC;

@@ -48,12 +48,23 @@ def _real(name, v):
     return float(v)
 
 
+# the C setters' ranges (include/pipeksp/asddicimpl.h: what keeps P SPD and finite), checked here so that a
+# bad value changes nothing
+ESTEIG_STEPS_MIN = 10
+SAFETY_RANGE = (1.1, 10.0)
+EMAX_RANGE = (1e-6, 1e6)
+ERATIO_MAX = 1e12
+DAMPING_MIN = 1e-6
+
+
 def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None, local=None, sweep=None,
                eigenvalues=None, esteig_steps=None, esteig_safety=None, damping=None, shift=None, check=None,
                local_blocks=None):
     """Settings of the asddic PC, the same as -pc_asddic_ordering/_colors/_iterations/_block/_threads/_local/
     _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check/_local_blocks; None leaves one
-    unchanged. eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. The colour
+    unchanged. eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. The ranges that keep
+    P SPD and finite are the C setters': esteig_steps at least 10, esteig_safety in [1.1, 10], emax in [1e-6, 1e6]
+    with emax/emin at most 1e12, damping in [1e-6, 2). The colour
     orderings (cmrcm, mc) cannot be combined with local_blocks > 1. Set the PC type first; on other PC types
     it raises ValueError (C ignores them). Bad values raise ValueError/TypeError, and an ordering or
     local_blocks that conflicts with one set before raises the C setter's PETSc.Error; either way before
@@ -75,21 +86,24 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
                          "use ordering 'rcm' or 'natural'")
     if esteig_steps is not None:
         esteig_steps = _loader.petsc_int_arg("set_asddic", "esteig_steps", esteig_steps)
-        if esteig_steps < -1:
-            raise ValueError("set_asddic: esteig_steps must be -1 (automatic), 0 (none) or positive, got %d" % esteig_steps)
+        if esteig_steps not in (-1, 0) and esteig_steps < ESTEIG_STEPS_MIN:
+            raise ValueError("set_asddic: esteig_steps must be -1 (automatic), 0 (none) or at least %d (fewer can stay "
+                             "below lambda_max by more than the safety factor), got %d" % (ESTEIG_STEPS_MIN, esteig_steps))
     if eigenvalues is not None:
         if len(eigenvalues) != 2:
             raise ValueError("set_asddic: eigenvalues must be a pair (emin, emax)")
         eigenvalues = (_real("emin", eigenvalues[0]), _real("emax", eigenvalues[1]))
     esteig_safety = None if esteig_safety is None else _real("esteig_safety", esteig_safety)
     damping = None if damping is None else _real("damping", damping)
-    # the C setters' ranges, checked here so that a bad value changes nothing
-    if eigenvalues is not None and eigenvalues != (0.0, 0.0) and not 0 < eigenvalues[0] < eigenvalues[1]:
-        raise ValueError("set_asddic: eigenvalues need 0 < emin < emax (or (0, 0): estimate), got %r" % (eigenvalues,))
-    if esteig_safety is not None and not esteig_safety >= 1:
-        raise ValueError("set_asddic: esteig_safety must be at least 1, got %g" % esteig_safety)
-    if damping is not None and not 0 <= damping < 2:
-        raise ValueError("set_asddic: damping must be in (0, 2), or 0 for automatic, got %g" % damping)
+    if eigenvalues is not None and eigenvalues != (0.0, 0.0):
+        emin, emax = eigenvalues
+        if not (0 < emin < emax and EMAX_RANGE[0] <= emax <= EMAX_RANGE[1] and emax <= ERATIO_MAX * emin):
+            raise ValueError("set_asddic: eigenvalues need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g "
+                             "(or (0, 0): estimate), got %r" % (EMAX_RANGE + (ERATIO_MAX, eigenvalues)))
+    if esteig_safety is not None and not SAFETY_RANGE[0] <= esteig_safety <= SAFETY_RANGE[1]:
+        raise ValueError("set_asddic: esteig_safety must be in [%g, %g], got %g" % (SAFETY_RANGE + (esteig_safety,)))
+    if damping is not None and not (damping == 0 or DAMPING_MIN <= damping < 2):
+        raise ValueError("set_asddic: damping must be in [%g, 2), or 0 for automatic, got %g" % (DAMPING_MIN, damping))
     for name, v in (("block", block), ("check", check)):
         if v is not None and not (isinstance(v, bool) or v in (0, 1)):
             raise TypeError("set_asddic: %s must be True/False, got %r" % (name, v))

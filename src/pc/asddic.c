@@ -274,6 +274,14 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     else if (a->emax > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g = min(1, %g / lambda_max bound %g (%s))\n", (double)a->omega, (double)ASDDIC_DAMPING_TARGET, (double)a->emax, a->boundsfrom));
     else PetscCall(PetscViewerASCIIPrintf(viewer, ", undamped (no eigenvalue bounds: estimate off)\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    if (a->eigsset) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate: bounds [%g, %g] given by the user (an emax below lambda_max makes P indefinite for even K)\n", (double)a->emin_user, (double)a->emax_user));
+    else if (a->eststeps == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate (-pc_asddic_esteig_steps 0): Richardson undamped, GeoFEM's, indefinite for even K once lambda_max > 2\n"));
+    else if (a->eststeps < 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %d CG steps when the sweeps need bounds (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", ASDDIC_ESTEIG_STEPS, ASDDIC_ESTEIG_STEPS_MIN,
+                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps, ASDDIC_ESTEIG_STEPS_MIN,
+                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
     if (pc->setupcalled && a->estits)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
@@ -295,8 +303,9 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   if (pc->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
     if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
-    if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
+    else if (!a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
+    if (a->failed && a->baddiag >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (diagonal entry %g of row %" PetscInt_FMT " not positive: the matrix is not SPD)\n", (double)a->baddiagval, a->baddiag));
+    else if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
     PetscCall(PetscViewerASCIIPushSynchronized(viewer));
     PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", (int)PetscGlobalRank, a->nb, a->nparts, a->nnzb, a->ncolors, a->nlevels));
@@ -608,10 +617,10 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
 .  -pc_asddic_local_blocks <k> - split each rank's rows into k contiguous blocks, which the threads share, each swept by one thread with no colouring (default 1), see `PCASDDICSetLocalBlocks()`
 .  -pc_asddic_iterations <K> - ASDD sweeps (default 2; 1 = the local kernel alone, block Jacobi), see `PCASDDICSetIterations()`
 .  -pc_asddic_sweep <chebyshev,richardson> - Chebyshev (default) or damped Richardson sweeps, see `PCASDDICSetSweepType()`
-.  -pc_asddic_esteig_steps <n> - CG steps of the eigenvalue estimate (default 10 when needed, 0 none), see `PCASDDICSetEstimateSteps()`
-.  -pc_asddic_esteig_safety <s> - factor on the estimated largest eigenvalue (default 1.1), see `PCASDDICSetEstimateSafety()`
-.  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate), see `PCASDDICSetEigenvalues()`
-.  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds), see `PCASDDICSetDamping()`
+.  -pc_asddic_esteig_steps <n> - CG steps of the eigenvalue estimate (default 10 when needed, 0 none, at least 10), see `PCASDDICSetEstimateSteps()`
+.  -pc_asddic_esteig_safety <s> - factor on the estimated largest eigenvalue (default 1.1, in [1.1, 10]), see `PCASDDICSetEstimateSafety()`
+.  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate; emax in [1e-6, 1e6], emax/emin <= 1e12), see `PCASDDICSetEigenvalues()`
+.  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds; in [1e-6, 2)), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
 .  -pc_asddic_threads <t> - OpenMP threads of the sweeps, sharing a colour or the local blocks (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
 .  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
@@ -634,6 +643,13 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
    given, for Richardson sweeps with a given damping, and for Richardson sweeps around sgs on one rank. With -pc_asddic_sweep richardson
    -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` and `-info` show the bounds, the damping,
    and the estimate's time against the whole set-up's.
+
+   Inputs that would make P_K indefinite or scale it away are refused: fewer than 10 estimate steps
+   (after 8 they stayed below 0.92 lambda_max), a safety factor outside [1.1, 10], bounds with emax outside
+   [1e-6, 1e6] or emax/emin > 1e12, a damping outside [1e-6, 2). A diagonal entry of A that is not positive
+   (A is not SPD, e.g. negative definite) fails the PC with `PC_FACTOR_NUMERIC_ZEROPIVOT` (KSP:
+   `KSP_DIVERGED_PC_FAILED`; with `-ksp_error_if_not_converged` an error naming the row and value), as a
+   pivot that no shift cures does: a shift cannot change the sign of a diagonal entry into a useful one.
 
    The ordering is computed once per nonzero pattern. Colourings (cmrcm, mc) let OpenMP threads share the
    rows of a colour but cost iterations; with one thread RCM is the default. The operator is symmetric,
@@ -670,6 +686,7 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   a->kernel     = PCASDDIC_KERNEL_TUNED;
   a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
   a->eststeps   = -1;
+  a->baddiag    = -1;
   a->safety     = ASDDIC_DEFAULT_SAFETY;
   a->omega      = 1;
   a->boundsfrom = "none";
@@ -1032,17 +1049,22 @@ PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
 
    Input Parameters:
 +  pc - the preconditioner context
-.  emin - lower bound (Chebyshev's interval; 0 < emin < emax)
--  emax - upper bound on the largest eigenvalue (Richardson damping w = min(1, 1.9/emax))
+.  emin - lower bound (Chebyshev's interval; 0 < emin < emax, emax/emin at most 1e12)
+-  emax - upper bound on the largest eigenvalue (Richardson damping w = min(1, 1.9/emax)), in [1e-6, 1e6]
 
    Options Database Key:
 .  -pc_asddic_eigenvalues <emin,emax> - the bounds
 
    Level: advanced
 
-   Note:
+   Notes:
    An emax below the true largest eigenvalue can make the preconditioner indefinite for even K. Pass
    emin = emax = 0 to go back to the estimate.
+
+   The limits: lambda_max(M^{-1}A) >= a_ii/m_ii for every i, which is 1 for IC(0), above 1e-6 with any
+   accepted shift and above 1/(1 + row length) for SGS, so a smaller emax is below it; a larger one than 1e6
+   scales the sweeps by less than 1e-6 and the preconditioned residual with them (the absolute tolerance
+   then ends the solve at x = 0); emax/emin above 1e12 leaves Chebyshev's coefficients fewer than 4 digits.
 
 .seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`, `PCASDDICGetEigenvalueBounds()`, `KSPChebyshevSetEigenvalues()`
 @*/
@@ -1052,7 +1074,7 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, emin, 2);
   PetscValidLogicalCollectiveReal(pc, emax, 3);
-  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, got %g, %g (0,0 returns to the estimate)", (double)emin, (double)emax);
+  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin && emax >= ASDDIC_EMAX_MIN && emax <= ASDDIC_EMAX_MAX && emax <= ASDDIC_ERATIO_MAX * emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g (beyond, P is indefinite or scaled away), got %g, %g (0,0 returns to the estimate)", (double)ASDDIC_EMAX_MIN, (double)ASDDIC_EMAX_MAX, (double)ASDDIC_ERATIO_MAX, (double)emin, (double)emax);
   PetscTryMethod(pc, "PCASDDICSetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, emin, emax));
   PetscFunctionReturn(0);
 }
@@ -1064,7 +1086,7 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
 
    Input Parameters:
 +  pc - the preconditioner context
--  steps - CG steps on A with M as preconditioner and a random right-hand side; -1 (default): 10 when
+-  steps - CG steps on A with M as preconditioner and a random right-hand side, at least 10; -1 (default): 10 when
            the sweeps need bounds (K > 1 with Chebyshev, or with Richardson and no given damping, but
            around sgs on one rank); 0: no estimate (Richardson then runs undamped, w = 1, GeoFEM's ASDD; Chebyshev then
            needs `PCASDDICSetEigenvalues()`)
@@ -1074,8 +1096,14 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
 
    Level: advanced
 
-   Note:
+   Notes:
    Each step costs a product with A, a local solve and two reductions, about half an outer iteration.
+
+   The largest Ritz value rises to lambda_max from below; the sweeps stay positive definite while the
+   safety factor times it exceeds 0.95 lambda_max (Richardson) or lambda_max - emin (Chebyshev). On the
+   elasticity cube 10 steps reached 0.935 lambda_max or more, 8 steps 0.92 (Chebyshev indefinite with
+   safety 1.05), 5 steps 0.885 and 2 steps 0.41, so fewer than 10 are refused. With 0 the sweeps are not
+   bounded: Richardson runs undamped (GeoFEM's ASDD, indefinite for even K once lambda_max > 2).
 
 .seealso: `PCASDDIC`, `PCASDDICSetEstimateSafety()`, `PCASDDICSetEigenvalues()`
 @*/
@@ -1084,7 +1112,7 @@ PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, steps, 2);
-  PetscCheck(steps >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or positive, got %" PetscInt_FMT, steps);
+  PetscCheck(steps == -1 || steps == 0 || steps >= ASDDIC_ESTEIG_STEPS_MIN, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or at least %d (fewer can stay below lambda_max by more than the safety factor: P indefinite), got %" PetscInt_FMT, ASDDIC_ESTEIG_STEPS_MIN, steps);
   PetscTryMethod(pc, "PCASDDICSetEstimateSteps_C", (PC, PetscInt), (pc, steps));
   PetscFunctionReturn(0);
 }
@@ -1096,12 +1124,17 @@ PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
 
    Input Parameters:
 +  pc - the preconditioner context
--  safety - factor, at least 1 (default 1.1): a few Lanczos steps underestimate the largest eigenvalue
+-  safety - factor in [1.1, 10] (default 1.1): a few Lanczos steps underestimate the largest eigenvalue
 
    Options Database Key:
 .  -pc_asddic_esteig_safety <safety> - the factor
 
    Level: advanced
+
+   Note:
+   Below 1.1 the bound can fall below lambda_max (the estimate after 10 steps was 0.935 of it); above 10 it
+   only scales the preconditioner down (w ~ 1/safety), until the preconditioned residual falls below the
+   absolute tolerance and the solve stops at x = 0.
 
 .seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`
 @*/
@@ -1110,7 +1143,7 @@ PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, safety, 2);
-  PetscCheck(safety >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least 1, got %g", (double)safety);
+  PetscCheck(safety >= ASDDIC_SAFETY_MIN && safety <= ASDDIC_SAFETY_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least %g and at most %g (below, P can be indefinite; above, it is scaled away), got %g", (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX, (double)safety);
   PetscTryMethod(pc, "PCASDDICSetEstimateSafety_C", (PC, PetscReal), (pc, safety));
   PetscFunctionReturn(0);
 }
@@ -1122,8 +1155,9 @@ PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
 
    Input Parameters:
 +  pc - the preconditioner context
--  omega - damping, 0 < omega < 2 (for even K the preconditioner is positive definite when
-           omega lambda_max(M^{-1}A) < 2); 0 (default) derives it from the eigenvalue bounds
+-  omega - damping, 1e-6 <= omega < 2 (for even K the preconditioner is positive definite when
+           omega lambda_max(M^{-1}A) < 2, and lambda_max >= 1 for IC(0); below 1e-6 the sweeps scale the
+           preconditioner away); 0 (default) derives it from the eigenvalue bounds
 
    Options Database Key:
 .  -pc_asddic_damping <omega> - the damping
@@ -1137,7 +1171,7 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, omega, 2);
-  PetscCheck(omega >= 0 && omega < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in (0, 2), or 0 for automatic, got %g", (double)omega);
+  PetscCheck(omega == 0 || (omega >= ASDDIC_DAMPING_MIN && omega < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in [%g, 2), or 0 for automatic, got %g", (double)ASDDIC_DAMPING_MIN, (double)omega);
   PetscTryMethod(pc, "PCASDDICSetDamping_C", (PC, PetscReal), (pc, omega));
   PetscFunctionReturn(0);
 }

@@ -6,6 +6,10 @@
 #define ASDDIC_SHIFT_FIRST   1e-3 /* the first diagonal shift alpha after a breakdown (PCASDDICSetShiftType()) */
 #define ASDDIC_SHIFT_GROWTH  2    /* alpha's factor from one retry to the next */
 #define ASDDIC_SHIFT_MAX     1e6  /* no retry with an alpha beyond: the PC fails */
+/* a pivot at or below this times its row's diagonal entry is a breakdown, as PETSc's factorizations treat
+   one below their zero-pivot tolerance (MatFactorInfo's zeropivot, 100 eps): past it M^{-1} has entries
+   near 1/eps times A^{-1}'s */
+#define ASDDIC_ZEROPIVOT     (100 * PETSC_MACHINE_EPSILON)
 #define ASDDIC_LINE_SCALARS  8    /* MatScalars of a 64-byte cache line: a block's second line is prefetched too */
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
@@ -36,10 +40,10 @@ ASDDIC_INLINE void BlkTMult(PetscInt bs, const MatScalar *A, const MatScalar *B,
     }
 }
 
-/* Inverse of a block that must be SPD: Cholesky of its symmetric part; PETSC_FALSE on a
-   non-positive (or NaN) pivot, whose value goes to *piv. wk: 2 bs^2. Not PETSc's
+/* Inverse of a block that must be SPD: Cholesky of its symmetric part; PETSC_FALSE on a pivot at or
+   below ASDDIC_ZEROPIVOT times the matrix's diagonal entry A0_jj (or NaN), whose value goes to *piv. wk: 2 bs^2. Not PETSc's
    PetscKernel_A_gets_inverse_A_3 (LU with pivoting): it does not see a negative pivot, IC(0)'s breakdown. */
-static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, MatScalar *wk, PetscReal *piv)
+static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, const MatScalar *A0, MatScalar *Ainv, MatScalar *wk, PetscReal *piv)
 {
   MatScalar *L = wk, *Li = wk + bs * bs;
 
@@ -47,7 +51,7 @@ static PetscBool BlkInvSPD(PetscInt bs, const MatScalar *A, MatScalar *Ainv, Mat
   for (PetscInt j = 0; j < bs; j++) {
     PetscReal d = PetscRealPart(A[j * bs + j]);
     for (PetscInt k = 0; k < j; k++) d -= PetscRealPart(L[j * bs + k] * L[j * bs + k]);
-    if (!(d > 0) || PetscIsInfOrNanReal(d)) {
+    if (!(d > ASDDIC_ZEROPIVOT * PetscRealPart(A0[j * bs + j])) || PetscIsInfOrNanReal(d)) {
       *piv = d;
       return PETSC_FALSE;
     }
@@ -143,13 +147,13 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PetscBool update, PC_ASDDIC *a, 
     for (PetscInt p = fdiag[i]; p < fi[i + 1]; p++) wmap[fj[p]] = -1;
     if (bs == 1) {
       piv = PetscRealPart(fa[fdiag[i]]);
-      if (!(piv > 0) || PetscIsInfOrNanReal(piv)) {
+      if (!(piv > ASDDIC_ZEROPIVOT * PetscRealPart(a->fa0[fdiag[i]])) || PetscIsInfOrNanReal(piv)) {
         *badrow = i;
         *badpiv = piv;
         return PETSC_FALSE;
       }
       dinv[i] = 1.0 / fa[fdiag[i]];
-    } else if (!BlkInvSPD(bs, fa + fdiag[i] * bs2, dinv + i * bs2, wk, &piv)) {
+    } else if (!BlkInvSPD(bs, fa + fdiag[i] * bs2, a->fa0 + fdiag[i] * bs2, dinv + i * bs2, wk, &piv)) {
       *badrow = i;
       *badpiv = piv;
       return PETSC_FALSE;
@@ -158,29 +162,22 @@ ASDDIC_INLINE PetscBool FactorRows(PetscInt bs, PetscBool update, PC_ASDDIC *a, 
   return PETSC_TRUE;
 }
 
-/* IC(0) (or SGS, a->local) of a->fa0 (shifted by alpha*|a_ii|, Manteuffel, when alpha > 0) into
+/* IC(0) (or SGS, a->local) of a->fa0 (shifted by alpha*a_ii, Manteuffel, when alpha > 0) into
    a->fa and a->dinv. *ok: no non-positive pivot; *badrow: where it broke down. */
 PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, PetscBool *ok, PetscInt *badrow)
 {
   const PetscInt  bs = a->bs, bs2 = bs * bs, nb = a->nb;
   const PetscInt *fdiag = a->fdiag;
-  MatScalar      *fa = a->fa, *W, *wk;
+  MatScalar      *fa    = a->fa, *W, *wk;
   PetscInt       *wmap, *cur;
-  PetscReal       mean = 0, piv = 0;
+  PetscReal       piv = 0;
 
   PetscFunctionBegin;
   *badrow = -1;
   PetscCall(PetscArraycpy(fa, a->fa0, a->nnzb * bs2));
-  if (alpha > 0) {
+  if (alpha > 0) /* the diagonal is positive (PCASDDICFactor_Private checked it): (1 + alpha) a_ii */
     for (PetscInt i = 0; i < nb; i++)
-      for (PetscInt r = 0; r < bs; r++) mean += PetscAbsScalar(fa[fdiag[i] * bs2 + r * bs + r]);
-    mean = nb ? mean / (nb * bs) : 1;
-    for (PetscInt i = 0; i < nb; i++)
-      for (PetscInt r = 0; r < bs; r++) {
-        MatScalar *d = &fa[fdiag[i] * bs2 + r * bs + r];
-        *d += alpha * (PetscAbsScalar(*d) > 0 ? PetscAbsScalar(*d) : mean);
-      }
-  }
+      for (PetscInt r = 0; r < bs; r++) fa[fdiag[i] * bs2 + r * bs + r] += alpha * fa[fdiag[i] * bs2 + r * bs + r];
   PetscCall(PetscMalloc4(nb, &wmap, nb, &cur, bs2, &W, 2 * bs2, &wk));
   for (PetscInt i = 0; i < nb; i++) wmap[i] = -1;
   if (a->local == PCASDDIC_LOCAL_SGS) *ok = FactorRows(bs, PETSC_FALSE, a, wmap, cur, W, wk, badrow, &piv);
@@ -239,20 +236,65 @@ PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
   PetscFunctionReturn(0);
 }
 
+/* The first diagonal entry of the local block that is not positive: *row its global row (-1: none) */
+static PetscErrorCode FirstNonPositiveDiagonal(PC pc, PetscInt *row, PetscReal *value)
+{
+  PC_ASDDIC     *a  = (PC_ASDDIC *)pc->data;
+  const PetscInt bs = a->bs, bs2 = bs * bs;
+  PetscInt       rstart;
+
+  PetscFunctionBegin;
+  *row   = -1;
+  *value = 0;
+  PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
+  for (PetscInt i = 0; i < a->nb && *row < 0; i++)
+    for (PetscInt r = 0; r < bs; r++) {
+      const PetscReal d = PetscRealPart(a->fa0[a->fdiag[i] * bs2 + r * bs + r]);
+      if (!(d > 0) || PetscIsInfOrNanReal(d)) {
+        *row   = rstart + a->perm[i] * bs + r;
+        *value = d;
+        break;
+      }
+    }
+  PetscFunctionReturn(0);
+}
+
 /* The numeric factorization of PCSetUp: IC(0) or SGS of a->fa0; on breakdown retried with a growing
-   Manteuffel shift A + alpha diag(A) (-pc_asddic_shift diagonal). Collective: every rank learns
+   Manteuffel shift A + alpha diag(A) (-pc_asddic_shift diagonal). A diagonal entry that is not positive
+   proves A is not SPD, and no shift can mend that: scaling it by 1 + alpha keeps its sign, and the former
+   A + alpha |diag(A)| turned -4 into 0.096 and built an M^{-1} with 1e36 entries that every KSP took for
+   converged. So that fails the PC at once, like a pivot no shift cures. Collective: every rank learns
    whether some rank failed, so the error or PC_FACTOR_NUMERIC_ZEROPIVOT is the same on all. */
 PetscErrorCode PCASDDICFactor_Private(PC pc)
 {
-  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
-  PetscInt    badrow = -1, fail[2];
+  PC_ASDDIC  *a      = (PC_ASDDIC *)pc->data;
+  PetscInt    badrow = -1, fail[2], diagrow;
   PetscBool   ok;
-  PetscReal   alpha = 0;
+  PetscReal   alpha = 0, diagval[2];
   PetscMPIInt rank;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)pc), &rank));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   a->nshifts = 0;
+  a->baddiag = -1;
+  PetscCall(FirstNonPositiveDiagonal(pc, &diagrow, &diagval[1]));
+  fail[0] = diagrow >= 0 ? 1 : 0;
+  fail[1] = diagrow >= 0 ? (PetscInt)rank : -1;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, fail, 2, MPIU_INT, MPI_MAX, comm));
+  if (fail[0]) { /* the row and value of the highest failing rank, on every rank */
+    diagval[0] = (PetscReal)diagrow;
+    PetscCallMPI(MPI_Bcast(diagval, 2, MPIU_REAL, (PetscMPIInt)fail[1], comm));
+    a->baddiag    = (PetscInt)diagval[0];
+    a->baddiagval = diagval[1];
+    a->failed     = PETSC_TRUE;
+    a->alpha      = 0;
+    PetscCall(PetscInfo(pc, "diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD\n", (double)a->baddiagval, a->baddiag));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+    PetscCheck(!pc->erroriffailure, comm, PETSC_ERR_MAT_CH_ZRPVT, "asddic: diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD, and no shift can make IC(0) or SGS of it SPD (a negative definite A: solve with -A)",
+               (double)a->baddiagval, a->baddiag);
+    PetscFunctionReturn(0);
+  }
   PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
   if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
     for (alpha = ASDDIC_SHIFT_FIRST; !ok && alpha < ASDDIC_SHIFT_MAX; alpha *= ASDDIC_SHIFT_GROWTH) {

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
   PetscCall(PCASDDICSetLocalType(pc, PCASDDIC_LOCAL_SGS));
   PetscCall(PCASDDICSetSweepType(pc, PCASDDIC_SWEEP_RICHARDSON));
   PetscCall(PCASDDICSetEigenvalues(pc, 0.1, 2.0));
-  PetscCall(PCASDDICSetEstimateSteps(pc, 5));
+  PetscCall(PCASDDICSetEstimateSteps(pc, 10));
   PetscCall(PCASDDICSetEstimateSafety(pc, 1.5));
   PetscCall(PCASDDICSetDamping(pc, 0.5));
   PetscCall(PCASDDICSetKernelType(pc, PCASDDIC_KERNEL_REFERENCE));

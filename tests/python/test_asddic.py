@@ -181,3 +181,73 @@ def test_bad_arguments(comm):
         jac.destroy()
     finally:
         pc.destroy()
+
+
+@pytest.mark.parametrize("key,bad,edges", [
+    ("esteig_safety", [1e100, 10.5, 1.05, float("inf"), float("nan")], [1.1, 10.0]),
+    ("damping", [1e-300, 5e-7, 2.0, -0.5, float("nan")], [1e-6, 1.99, 0.0]),
+    ("esteig_steps", [2, 9, -2], [10, -1, 0]),
+    ("eigenvalues", [(1e-3, 1e160), (1e-300, 1e300), (1.0, float("inf")), (1e-9, 1e-7), (1e-7, 1e6)],
+     [(1e-6, 1e6), (1e-18, 1e-6), (0.0, 0.0)]),
+])
+def test_ranges_that_keep_p_spd(comm, key, bad, edges):
+    """The Python mirror refuses what the C setters refuse (issue 28: safety 1e100 or bounds 1e-3,1e160 ended
+    CONVERGED_ATOL at iteration 0 with x = 0; 2 estimate steps left P indefinite), naming the allowed range,
+    before anything changes; the edges of the ranges are accepted by both."""
+    pc = PETSc.PC().create(comm)
+    try:
+        pc.setType("asddic")
+        for v in bad:
+            with pytest.raises(ValueError, match=key + r".*(\[|at least|at most)"):
+                pipeksp.set_asddic(pc, local_blocks=2, **{key: v})
+            assert pipeksp.get_asddic_local_blocks(pc) == 1  # nothing was applied
+        for v in edges:
+            pipeksp.set_asddic(pc, **{key: v})
+    finally:
+        pc.destroy()
+
+
+def minus_laplacian(comm, n):
+    """Minus the 5-point Laplacian on n x n: negative definite, every diagonal entry -4."""
+    A = PETSc.Mat().createAIJ(((PETSc.DECIDE, n * n), (PETSc.DECIDE, n * n)), nnz=(5, 2), comm=comm)
+    rs, re = A.getOwnershipRange()
+    for r in range(rs, re):
+        i, j = divmod(r, n)
+        A.setValue(r, r, -4.0)
+        for c, ok in ((r - n, i > 0), (r + n, i < n - 1), (r - 1, j > 0), (r + 1, j < n - 1)):
+            if ok:
+                A.setValue(r, c, 1.0)
+    A.assemble()
+    return A
+
+
+@pytest.mark.parametrize("local", ["sgs", "ic"])
+@pytest.mark.parametrize("ksptype", ["cg", "pipegv"])
+def test_negative_definite_fails_the_pc(comm, local, ksptype):
+    """Issue 28's reproducer from petsc4py: with sgs every KSP ended CONVERGED_RTOL after 1 iteration with
+    ||b - Ax|| = 0.97 ||b||. Now the PC fails (PETSc's convention: DIVERGED_PC_FAILED; the PC's reason
+    FACTOR_NUMERIC_ZEROPIVOT, tests/ex20) and, with error_if_not_converged, the error names the cause."""
+    A = minus_laplacian(comm, 10)
+    b, x = A.createVecs()
+    b.set(1.0)
+    for raise_error in (False, True):
+        ksp = PETSc.KSP().create(comm)
+        try:
+            ksp.setOperators(A)
+            ksp.setType(ksptype)
+            ksp.getPC().setType("asddic")
+            pipeksp.set_asddic(ksp.getPC(), local=local)
+            if raise_error:
+                ksp.setErrorIfNotConverged(True)
+                with pytest.raises(PETSc.Error) as err:
+                    ksp.solve(b, x)
+                assert err.value.ierr == 81  # PETSC_ERR_MAT_CH_ZRPVT, as PCFactor's zero pivot
+            else:
+                ksp.solve(b, x)
+                assert ksp.getConvergedReason() == -11  # KSP_DIVERGED_PC_FAILED (petsc4py 3.18: DIVERGED_PCSETUP_FAILED)
+                assert ksp.getIterationNumber() == 0
+        finally:
+            ksp.destroy()
+    A.destroy()
+    b.destroy()
+    x.destroy()
