@@ -54,6 +54,9 @@ typedef struct {
   PipeKSPStats        stats0;
   PetscInt64          nrep_solve, nrep_total, nrestart_solve, nrestart_total;
   PetscInt            nsolves;
+  /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
+  PetscInt64          ndepth_solve, ndepth_total;
+  PetscInt            depth_end;
   /* attainable accuracy (auto replacement, floor detection): running bounds on the gaps between the
      recursive vectors and what they stand for, f = b - A x - r, g = A p - s, h = A u - w, j = A q - z */
   PetscReal           anorm;         /* ||A||_inf, recomputed when the operator changes */
