@@ -139,6 +139,11 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
    iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
+/* pipegv's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero guess),
+   in a solve that another type started (pipeplcg at depth 1): no KSPPipeSolveStart/End_Private(); needs
+   pipegv's work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than

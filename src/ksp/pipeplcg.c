@@ -49,7 +49,7 @@
 #define PLCG_EIG_RATIO 1e15
 /* breakdown restarts at one depth in one solve beyond which the depth is lowered even with progress:
    each restart discards the Krylov space, so more of them cost more than the lower depth's latency */
-#define PLCG_BREAKS 3
+#define PLCG_BREAKS 1
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
@@ -473,7 +473,7 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   if (d->lrun > 1 && (lower || fresh || again || d->nbreak >= PLCG_BREAKS)) {
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, d->lrun - 1));
     d->lrun--;
-    d->nbreak = 0;
+    d->nbreak = 1; /* a depth reached by lowering gets no retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
     pipe->ndepth_total++;
     PetscFunctionReturn(0);
@@ -528,6 +528,16 @@ static PetscErrorCode PLCGSolve(KSP ksp)
                 of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
 
+    if (d->lrun == 1 && d->l > 1) {
+      /* deeper recurrences broke (or no interval for the shifts): depth 1 as pipegv's recurrences, which keep
+         cg's convergence where p(1)-CG's shifted basis can delay it several times over on ill-conditioned
+         problems (measured: the cube with nu = 0.4999 and jacobi, 1151-4577 iterations for shifts across
+         the interval, cg 1120, pipegv 1164) */
+      pipe->depth_end = 1;
+      PetscCall(PetscInfo(ksp, "continuing with pipegv's recurrences (depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
+      PetscCall(KSPPipeGVContinue_Private(ksp, A, st.first ? 0 : st.nupd));
+      break;
+    }
     l  = d->lrun;
     nz = NZ(l);
     u  = z + nz;
