@@ -50,6 +50,10 @@
 /* breakdown restarts at one depth in one solve beyond which the depth is lowered even with progress:
    each restart discards the Krylov space, so more of them cost more than the lower depth's latency */
 #define PLCG_BREAKS 1
+/* a breakdown with the natural residual within this factor of rtol ||r_0|| is near convergence: a restart at
+   the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
+   depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
+#define PLCG_NEAR 1e2
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
@@ -451,14 +455,15 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
    since the last true residual, whose natural residual norm zi is to be compared with beta's there.
    Restart from b - A x (the caller breaks out to the restart), at depth lrun - 1 for the rest of the solve
    when: lower (NaN or Inf, a basis grown past its bound: the depth's rounding, not the problem); fresh (a
-   non-positive first pivot from the true residual, which depth 1 computes as cg does); this depth broke
-   before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
+   non-positive first pivot from the true residual, which depth 1 computes as cg does); far from convergence
+   (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve); this depth broke before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
    PLCG_BREAKS times. At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason
    stands and the solve ends (*stop). */
 static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
 {
   KSP_Pipe *pipe  = &d->pipe;
   PetscBool again = (PetscBool)(d->nbreak > 0 && !(zi < PIPE_GAIN * beta));
+  PetscBool far   = (PetscBool)!(pipe->rn0 > 0 && zi <= PLCG_NEAR * ksp->rtol * pipe->rn0);
 
   PetscFunctionBegin;
   *stop = PETSC_FALSE;
@@ -470,8 +475,8 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   }
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
-  if (d->lrun > 1 && (lower || fresh || again || d->nbreak >= PLCG_BREAKS)) {
-    PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, d->lrun - 1));
+  if (d->lrun > 1 && (lower || fresh || far || again || d->nbreak >= PLCG_BREAKS)) {
+    PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi, pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
     d->lrun--;
     d->nbreak = 1; /* a depth reached by lowering gets no retry: its deeper one broke the same way */
     pipe->ndepth_solve++;

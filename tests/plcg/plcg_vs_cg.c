@@ -1,12 +1,17 @@
 static char help[] = "pipeplcg never ends worse than cg (issue 28): on one SPD problem, cg, pipegv and pipeplcg at\n\
 -depths (default 2,3,4,5) in one run, each from x = 0 with the PC and tolerances of the options (-pc_type,\n\
 -ksp_rtol). Checks for each depth l: cg's reason; a true residual within 10x cg's; iterations within\n\
-1.15 cg's + l for l <= 3, 1.5 cg's + l for l = 4, 5. Problems (-problem):\n\
+1.15 cg's + l for l <= 3, 1.5 cg's + l for l = 4, 5 (-its_ref max: of the larger of cg's and pipegv's, for\n\
+a problem where pipegv, the depth-1 recurrences pipeplcg falls back on, itself needs more). Problems (-problem):\n\
   cube    : the GeoFEM/Cube (-cube_n, -cube_nu)\n\
   lap2d   : PETSc's ex2 (5-point Laplacian on -m x -n, b = A 1)\n\
   diag    : tests/ex15's diagonal (-n, -kappa; no PC, natural norm)\n\
   neumann : 3D 7-point Laplacian with Neumann boundaries on a DMDA (-da_grid_*), constant null space\n\
             attached (MatSetNullSpace), b with zero mean\n\
+  pcerror : lap2d with a PC that fails at its first application, inside pipeplcg's eigenvalue estimate:\n\
+            the error reaches the caller, then the same PC works again, as jacobi, with cg, in a new KSP\n\
+  bounds  : unusable intervals are refused (-ksp_pipe_eig_bounds 0,1e100 and 1e-300,1e300, NaN, ratio\n\
+            1e16, reversed, negative), usable ones accepted\n\
 Exits with an error when a check fails.\n\n";
 
 #include "../common/pipeksptest.h"
@@ -54,6 +59,98 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " its %5" PetscInt_FMT "  true res %.3e  %-26s restarts %" PetscInt64_FMT ", depth changes %" PetscInt64_FMT ", ended at depth %" PetscInt64_FMT "\n", type, l, o->its, (double)o->res, KSPConvergedReasons[o->reason], o->st.restarts, o->st.depth_changes, o->st.depth));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* a shell PC that fails at its first application, then copies */
+static PetscInt       napply = 0;
+static PetscErrorCode FailFirst(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(++napply != 1, PETSC_COMM_SELF, PETSC_ERR_USER, "planned PC failure");
+  PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(0);
+}
+
+/* one solve with ksp that must succeed (reason > 0) */
+static PetscErrorCode MustSolve(KSP ksp, Vec b, const char *what, PetscInt *fails)
+{
+  Vec                x;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after the PC error: %-30s -> %s\n", what, KSPConvergedReasons[reason]));
+  if (reason <= 0) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: %s after the PC error: %s\n", what, KSPConvergedReasons[reason]));
+    (*fails)++;
+  }
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(0);
+}
+
+/* the PC fails inside the eigenvalue estimate (its first application): afterwards PC and KSP work again */
+static PetscErrorCode PCError(Mat A, Vec b, PetscInt *fails)
+{
+  KSP            ksp, k2;
+  PC             pc;
+  Vec            x;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(KSPPipePLCGSetDepth(ksp, 3));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetApply(pc, FailFirst));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPSolve(ksp, b, x);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(VecDestroy(&x));
+  if (!ierr) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: the planned PC failure did not reach the caller\n"));
+    (*fails)++;
+  }
+  PetscCall(MustSolve(ksp, b, "the same shell PC, pipeplcg", fails));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(MustSolve(ksp, b, "the PC as jacobi, pipeplcg", fails));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(MustSolve(ksp, b, "the PC as jacobi, cg", fails));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &k2));
+  PetscCall(KSPSetOperators(k2, A, A));
+  PetscCall(KSPSetType(k2, KSPPIPEPLCG));
+  PetscCall(KSPSetPC(k2, pc));
+  PetscCall(MustSolve(k2, b, "the PC in a new pipeplcg KSP", fails));
+  PetscCall(KSPDestroy(&k2));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* the interval given through the option: refused (an error) or accepted, as expected */
+static PetscErrorCode Bounds(const char *val, PetscBool ok, PetscInt *fails)
+{
+  KSP            ksp;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_pipe_eig_bounds", val));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPSetFromOptions(ksp);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscOptionsClearValue(NULL, "-ksp_pipe_eig_bounds"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-ksp_pipe_eig_bounds %-12s %s\n", val, ierr ? "refused" : "accepted"));
+  if ((ierr == 0) != ok) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: -ksp_pipe_eig_bounds %s %s\n", val, ok ? "refused" : "accepted"));
+    (*fails)++;
+  }
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);
 }
@@ -177,6 +274,7 @@ int main(int argc, char **argv)
   char        problem[32] = "cube";
   PetscInt    depths[8] = {2, 3, 4, 5}, nd = 8, k, fails = 0;
   PetscBool   flg, diag = PETSC_FALSE;
+  char        ref[8] = "cg";
   Out         cg, gv, o;
 
   PetscFunctionBeginUser;
@@ -184,6 +282,7 @@ int main(int argc, char **argv)
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-depths", depths, &nd, &flg));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-its_ref", ref, sizeof(ref), NULL));
   if (!flg) nd = 4;
   if (!strcmp(problem, "cube")) {
     Vec x0;
@@ -193,14 +292,34 @@ int main(int argc, char **argv)
     PetscCall(Diag(&A, &b));
     diag = PETSC_TRUE;
   } else if (!strcmp(problem, "neumann")) PetscCall(Neumann(&A, &b));
-  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
+  else if (!strcmp(problem, "pcerror")) {
+    PetscCall(Lap2D(&A, &b));
+    PetscCall(PCError(A, b, &fails));
+    nd = -1;
+  } else if (!strcmp(problem, "bounds")) {
+    PetscCall(Bounds("0,1e100", PETSC_FALSE, &fails));
+    PetscCall(Bounds("1e-300,1e300", PETSC_FALSE, &fails));
+    PetscCall(Bounds("nan,1", PETSC_FALSE, &fails));
+    PetscCall(Bounds("1e-16,1", PETSC_FALSE, &fails));
+    PetscCall(Bounds("1,1e-3", PETSC_FALSE, &fails));
+    PetscCall(Bounds("-1,1", PETSC_FALSE, &fails));
+    PetscCall(Bounds("0,1e50", PETSC_TRUE, &fails));
+    PetscCall(Bounds("1e-14,1", PETSC_TRUE, &fails));
+    PetscCall(Bounds("0,0", PETSC_TRUE, &fails));
+    if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+    PetscCall(PetscFinalize());
+    return fails ? 1 : 0;
+  } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
 
-  PetscCall(Run(A, b, KSPCG, 0, diag, &cg));
-  PetscCall(Run(A, b, KSPPIPEGV, 0, diag, &gv));
-  PetscCheck(cg.reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Reference cg did not converge: %s", KSPConvergedReasons[cg.reason]);
+  if (nd >= 0) {
+    PetscCall(Run(A, b, KSPCG, 0, diag, &cg));
+    PetscCall(Run(A, b, KSPPIPEGV, 0, diag, &gv));
+    PetscCheck(cg.reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Reference cg did not converge: %s", KSPConvergedReasons[cg.reason]);
+  }
   for (k = 0; k < nd; k++) {
-    PetscInt  l   = depths[k];
-    PetscReal fac = l <= 3 ? 1.15 : 1.5;
+    PetscInt  l    = depths[k];
+    PetscReal fac  = l <= 3 ? 1.15 : 1.5;
+    PetscInt  base = strcmp(ref, "max") ? cg.its : PetscMax(cg.its, gv.its);
 
     PetscCall(Run(A, b, KSPPIPEPLCG, l, diag, &o));
     if (o.reason != cg.reason) {
@@ -211,8 +330,8 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": true residual %.3e > 10x cg's %.3e\n", l, (double)o.res, (double)cg.res));
       fails++;
     }
-    if (!(o.its <= fac * cg.its + l)) {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": %" PetscInt_FMT " iterations > %.2f x cg's %" PetscInt_FMT " + %" PetscInt_FMT "\n", l, o.its, (double)fac, cg.its, l));
+    if (!(o.its <= fac * base + l)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%" PetscInt_FMT ": %" PetscInt_FMT " iterations > %.2f x %s's %" PetscInt_FMT " + %" PetscInt_FMT "\n", l, o.its, (double)fac, base == cg.its ? "cg" : "pipegv", base, l));
       fails++;
     }
     if (!(o.st.depth >= 1 && o.st.depth <= l && (o.st.depth == l) == (o.st.depth_changes == 0))) {
