@@ -73,6 +73,7 @@ typedef struct {
   PetscBool        estfailed;    /* the last estimate failed: solves run at depth 1 */
   PetscInt         lrun;         /* depth in use: l, lowered by breakdowns for the rest of the solve */
   PetscInt         nbreak;       /* breakdown restarts at depth lrun in this solve */
+  PetscInt         nupd_lucky;   /* iterate updates at the last invariant-space (lucky) restart */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
@@ -515,8 +516,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
-  d->lrun   = l;
-  d->nbreak = 0;
+  d->lrun       = l;
+  d->nbreak     = 0;
+  d->nupd_lucky = PETSC_MIN_INT;
   if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
@@ -641,10 +643,20 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g) again, with no step since the restart: the space is taken as invariant\n", c, (double)PetscRealPart(t)));
           tiny = PETSC_TRUE;
         }
+        if (tiny && l > 1 && st.nupd <= d->nupd_lucky + l) {
+          /* again within l steps of the last one, which did not end the solve: not an invariant space but a
+             basis that has collapsed onto its first vector (an interval far off the spectrum): a step or two
+             per restart, hundreds of restarts before. Lower the depth */
+          PetscCall(PLCGBreakdown(ksp, d, "invariant space again within l steps", KSP_DIVERGED_BREAKDOWN, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, PETSC_FALSE, &stop));
+          upd_at_restart = -1;
+          break;
+        }
         if (tiny) {
           /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
              last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
-          lucky = PETSC_TRUE;
+          PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT "): the last CG step, then a restart\n", c, l, st.nupd));
+          lucky         = PETSC_TRUE;
+          d->nupd_lucky = st.nupd;
           Gset(d, c, c, 0.0);
         } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));

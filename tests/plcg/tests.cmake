@@ -84,3 +84,6 @@ pipeksp_plcg_vs_cg(neumann-jacobi-np3 3 -problem neumann -da_grid_x 8 -da_grid_y
 pipeksp_plcg_vs_cg(pcerror-np1 1 -problem pcerror -m 20 -n 20)
 pipeksp_plcg_vs_cg(pcerror-np2 2 -problem pcerror -m 20 -n 20)
 pipeksp_plcg_vs_cg(bounds-np1 1 -problem bounds)
+# usable but wrong eigenvalue bounds (far above the spectrum of ex2's M^{-1}A, which lies in (0, 2)): the basis
+# collapses onto its first vector and ran hundreds of one-step restarts at depth 4; now the depth is lowered
+pipeksp_plcg_vs_cg(ex2-wrong-bounds-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_eig_bounds 0.5,1e4 -depths 2,3,4,5)
