@@ -47,9 +47,9 @@
 #define PLCG_EIG_MIN   1e-50
 #define PLCG_EIG_MAX   1e50
 #define PLCG_EIG_RATIO 1e15
-/* breakdown restarts at one depth in one solve beyond which the depth is lowered even with progress:
+/* breakdown restarts at one depth in one solve beyond which the depth is lowered even with fast progress:
    each restart discards the Krylov space, so more of them cost more than the lower depth's latency */
-#define PLCG_BREAKS 1
+#define PLCG_BREAKS 3
 /* a breakdown with the natural residual within this factor of rtol ||r_0|| is near convergence: a restart at
    the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
    depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
@@ -151,8 +151,8 @@ static PetscReal ChebBound(KSP_PLCG *d, PetscInt l)
    well conditioned once the top Ritz value has converged. Done again only when the matrices change.
    The start vector has no component in the operator's null space (MatGetNullSpace()): CG on a singular
    operator with one breaks down as an indefinite PC would. A failed estimate (the inner CG broke down, or
-   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1, which needs no
-   interval (any shift keeps its one-level basis stable), rather than on a guessed one. */
+   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as pipegv's recurrences,
+   which need no interval, rather than on a guessed one. */
 static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, PetscReal *emax, PetscReal *emin)
 {
   PetscRandom        rnd;
@@ -457,7 +457,8 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
    Restart from b - A x (the caller breaks out to the restart), at depth lrun - 1 for the rest of the solve
    when: lower (NaN or Inf, a basis grown past its bound: the depth's rounding, not the problem); fresh (a
    non-positive first pivot from the true residual, which depth 1 computes as cg does); far from convergence
-   (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve); this depth broke before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
+   (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve) or after an earlier breakdown at this depth,
+   with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
    PLCG_BREAKS times. At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason
    stands and the solve ends (*stop). */
 static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
@@ -465,6 +466,9 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   KSP_Pipe *pipe  = &d->pipe;
   PetscBool again = (PetscBool)(d->nbreak > 0 && !(zi < PIPE_GAIN * beta));
   PetscBool far   = (PetscBool)!(pipe->rn0 > 0 && zi <= PLCG_NEAR * ksp->rtol * pipe->rn0);
+  /* slow: the segment gained less than PIPE_GAIN per step, so convergence rests on the Krylov space that a
+     restart discards; fast (a near-exact or nested KSP preconditioner) a restart costs a step or two */
+  PetscBool slow  = (PetscBool)!(zi <= beta * PetscPowReal(PIPE_GAIN, (PetscReal)i));
 
   PetscFunctionBegin;
   *stop = PETSC_FALSE;
@@ -476,10 +480,10 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   }
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
-  if (d->lrun > 1 && (lower || fresh || far || again || d->nbreak >= PLCG_BREAKS)) {
+  if (d->lrun > 1 && (lower || fresh || again || (slow && (far || d->nbreak > 0)) || d->nbreak >= PLCG_BREAKS)) {
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi, pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
     d->lrun--;
-    d->nbreak = 1; /* a depth reached by lowering gets no retry: its deeper one broke the same way */
+    d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
     pipe->ndepth_total++;
     PetscFunctionReturn(0);
@@ -937,6 +941,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
+  if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (pipegv's recurrences)\n"));
   PetscCall(KSPView_Pipe(ksp, viewer));
   PetscFunctionReturn(0);
 }
@@ -982,6 +987,13 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    A square-root breakdown (the basis lost rank in finite precision) restarts from the true residual
    (-info reports it, -ksp_view counts it); met again right after the restart, it is taken as an invariant
    Krylov space: the last CG step, then a restart.
+
+   The solve never ends worse than cg: a breakdown of the deep recurrences far from convergence (a
+   non-positive pivot, a square-root breakdown, Inf/NaN, a basis grown past its Chebyshev bound, an
+   invariant space met again within l steps), or one that recurs, restarts from b - A x at depth l - 1 for
+   the rest of the solve, down to depth 1 as pipegv's recurrences; an estimate that fails runs depth 1 from
+   the start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
+   change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
 
    Level: intermediate
 
