@@ -74,6 +74,8 @@ typedef struct {
   PetscInt64     replacements;   /* residual replacements (r = b - A x recomputed), by -ksp_pipe_replace */
   PetscInt64     restarts;       /* restarts from b - A x: after a breakdown of the recurrences, or to check
                                     a convergence the recursive residual claims while the gap is large */
+  PetscInt64     depth_changes;  /* pipeplcg: times the solve lowered its pipeline depth (0 for the other types) */
+  PetscInt64     depth;          /* pipeplcg: the depth the solve ended at (0 for the other types) */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */

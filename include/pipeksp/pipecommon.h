@@ -54,6 +54,9 @@ typedef struct {
   PipeKSPStats        stats0;
   PetscInt64          nrep_solve, nrep_total, nrestart_solve, nrestart_total;
   PetscInt            nsolves;
+  /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
+  PetscInt64          ndepth_solve, ndepth_total;
+  PetscInt            depth_end;
   /* attainable accuracy (auto replacement, floor detection): running bounds on the gaps between the
      recursive vectors and what they stand for, f = b - A x - r, g = A p - s, h = A u - w, j = A q - z */
   PetscReal           anorm;         /* ||A||_inf, recomputed when the operator changes */
@@ -135,6 +138,11 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
    residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
    iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
+
+/* pipegv's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero guess),
+   in a solve that another type started (pipeplcg at depth 1): no KSPPipeSolveStart/End_Private(); needs
+   pipegv's work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);

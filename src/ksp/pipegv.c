@@ -134,25 +134,20 @@ static PetscErrorCode TrueResidual(KSP ksp, Mat A)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
+/* the iterations from iteration i on, the start's r, u, w in the work vectors */
+static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A;
   Vec        *v;
   PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
-  PetscInt    i = 0;
   PetscBool   restart, stop, replace;
 
   PetscFunctionBegin;
   red = pipe->red;
   v   = ksp->work;
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));          /* r = b - A x */
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
-  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(FreshDots(ksp, loc));
 
   for (;;) {
@@ -195,7 +190,48 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
       pipe->truenow = PETSC_TRUE;
     }
   }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
+{
+  Mat  A;
+  Vec *v = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
+  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));          /* r = b - A x */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
+  PetscCall(PipeGVIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  Vec      *v    = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCheck(ksp->nwork > GV_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the best iterate", ksp->nwork, (int)GV_NWORK);
+  /* the recurrences start afresh from the true residual: the guards' state of a restart */
+  pipe->restart = pipe->truenow = PETSC_TRUE;
+  pipe->suspect = PETSC_FALSE;
+  pipe->rmin    = PETSC_MAX_REAL;
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->itrue   = its;
+  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
+     not the sign of a negative definite pair that pipegv alone would accept */
+  pipe->gsign = pipe->dsign = 1.0;
+  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));
+  else {
+    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[GV_R]));
+    PetscCall(VecAYPX(v[GV_R], -1.0, ksp->vec_rhs));
+  }
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
+  PetscCall(PipeGVIterate(ksp, A, its));
   PetscFunctionReturn(0);
 }
 

@@ -12,6 +12,7 @@
    monomial one and the method loses its accuracy as l grows. This file: the solver, its options and view;
    the public KSPPipePLCG* API is in pipeplcgtype.c. */
 #include <pipeksp/pipecommon.h>
+#include <petsc/private/pcimpl.h> /* PCPreSolve()'s nesting, undone after an error */
 
 #define PLCG_MAXL 5
 #define PLCG_GC   (PLCG_MAXL + 2)     /* columns of G kept */
@@ -40,6 +41,22 @@
 #define PLCG_GAIN 0.99
 /* auto replacement waits until the estimated gap is this fraction of the recursive residual */
 #define PLCG_GAP_NEAR 1.0
+/* usable intervals of the shifts (KSPPipePLCGSetEigenvalueBounds(), the estimate): P_l(B) has entries up to
+   lmax^l, l <= 5, so lmax in [1e-50, 1e50] keeps the basis and its dot products (lmax^(2l)) inside double
+   precision's range with room; lmax/lmin above 1e15 (about 1/eps) puts lmin below the rounding of lmax */
+#define PLCG_EIG_MIN   1e-50
+#define PLCG_EIG_MAX   1e50
+#define PLCG_EIG_RATIO 1e15
+/* breakdown restarts at one depth in one solve beyond which the depth is lowered even with fast progress:
+   each restart discards the Krylov space, so more of them cost more than the lower depth's latency */
+#define PLCG_BREAKS 3
+/* a breakdown with the natural residual within this factor of rtol ||r_0|| is near convergence: a restart at
+   the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
+   depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
+#define PLCG_NEAR 1e2
+/* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
+   spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
+#define PLCG_GROWTH 1e3
 
 typedef struct {
   KSP_Pipe         pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
@@ -53,6 +70,10 @@ typedef struct {
   PetscObjectId    est_aid, est_pid;
   PetscObjectState est_astate, est_pstate;
   PetscInt         nrestarts;    /* breakdown restarts (all solves) */
+  PetscBool        estfailed;    /* the last estimate failed: solves run at depth 1 */
+  PetscInt         lrun;         /* depth in use: l, lowered by breakdowns for the rest of the solve */
+  PetscInt         nbreak;       /* breakdown restarts at depth lrun in this solve */
+  PetscInt         nupd_lucky;   /* iterate updates at the last invariant-space (lucky) restart */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
@@ -69,7 +90,7 @@ typedef struct {
 
 static inline PetscScalar Gget(KSP_PLCG *d, PetscInt k, PetscInt c)
 {
-  if (k < 0 || k > c || c - k > 2 * d->l) return 0.0;
+  if (k < 0 || k > c || c - k > 2 * d->lrun) return 0.0;
   return d->G[(c % PLCG_GC) * PLCG_GR + (c - k)];
 }
 static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
@@ -104,27 +125,68 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* the shifts: Chebyshev roots of [lmin, lmax] */
-static void Shifts(KSP_PLCG *d)
+/* the shifts of depth l: Chebyshev roots of [lmin, lmax] */
+static void Shifts(KSP_PLCG *d, PetscInt l)
 {
   PetscInt k;
-  for (k = 0; k < d->l; k++) d->sigma[k] = 0.5 * (d->lmax + d->lmin) + 0.5 * (d->lmax - d->lmin) * PetscCosReal(PETSC_PI * (2.0 * k + 1.0) / (2.0 * d->l));
+  for (k = 0; k < l; k++) d->sigma[k] = 0.5 * (d->lmax + d->lmin) + 0.5 * (d->lmax - d->lmin) * PetscCosReal(PETSC_PI * (2.0 * k + 1.0) / (2.0 * l));
+}
+
+/* an interval the arithmetic can carry (PLCG_EIG_*) */
+static PetscBool UsableBounds(PetscReal lmin, PetscReal lmax)
+{
+  return (PetscBool)(!PetscIsInfOrNanReal(lmin) && !PetscIsInfOrNanReal(lmax) && lmin >= 0 && lmax > lmin && lmax >= PLCG_EIG_MIN && lmax <= PLCG_EIG_MAX && (lmin == 0 || lmax / lmin <= PLCG_EIG_RATIO));
+}
+
+/* the largest |P_l(t)| on [lmin, lmax] for the Chebyshev shifts: 2 ((lmax - lmin)/4)^l */
+static PetscReal ChebBound(KSP_PLCG *d, PetscInt l)
+{
+  return 2.0 * PetscPowReal(0.25 * (d->lmax - d->lmin), (PetscReal)l);
 }
 
 /* [0, f theta_max]: theta_max from eig_its CG iterations (Lanczos) on a random right-hand side, with the
    solver's own operators and PC; f = 0.93 by default. Measured (cube jacobi n = 8..12 on 1-8 ranks, ex56,
    ex2; depths 3-5): with f = 1.0-1.1 square-root breakdowns (and restarts, up to +50% iterations) were
    frequent, with f = 0.9-0.95 rare; an upper shift just below the top of the spectrum keeps the basis
-   well conditioned once the top Ritz value has converged. Done again only when the matrices change. */
+   well conditioned once the top Ritz value has converged. Done again only when the matrices change.
+   The start vector has no component in the operator's null space (MatGetNullSpace()): CG on a singular
+   operator with one breaks down as an indefinite PC would. A failed estimate (the inner CG broke down, or
+   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as pipegv's recurrences,
+   which need no interval, rather than on a guessed one. */
+static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, PetscReal *emax, PetscReal *emin)
+{
+  PetscRandom        rnd;
+  Mat                A;
+  MatNullSpace       nsp;
+  KSPConvergedReason ir;
+  PetscInt           iits;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)ksp), &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(VecSetRandom(rhs, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetNullSpace(A, &nsp));
+  if (nsp) PetscCall(MatNullSpaceRemove(nsp, rhs));
+  PetscCall(KSPSolve(inner, rhs, sol));
+  /* a CG that broke down (indefinite A or M) leaves its Lanczos entries partly unset: no estimate */
+  PetscCall(KSPGetConvergedReason(inner, &ir));
+  PetscCall(KSPGetIterationNumber(inner, &iits));
+  if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, emax, emin));
+  else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
 {
   KSP              inner;
   Mat              A, P;
   Vec              rhs, sol;
-  PetscRandom      rnd;
   PetscReal        emax = 0, emin = 0;
   PetscObjectId    aid, pid;
   PetscObjectState as, ps;
+  PetscErrorCode   ierr;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, &P));
@@ -148,22 +210,13 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(KSPSetConvergenceTest(inner, KSPConvergedSkip, NULL, NULL));
   PetscCall(VecDuplicate(ksp->vec_rhs, &rhs));
   PetscCall(VecDuplicate(ksp->vec_rhs, &sol));
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)ksp), &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(VecSetRandom(rhs, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(KSPSolve(inner, rhs, sol));
-  { /* a CG that broke down (indefinite A or M) leaves its Lanczos entries partly unset: no estimate */
-    KSPConvergedReason ir;
-    PetscInt           iits;
-    PetscCall(KSPGetConvergedReason(inner, &ir));
-    PetscCall(KSPGetIterationNumber(inner, &iits));
-    if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, &emax, &emin));
-    else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
-  }
+  /* an error (of the PC, say) leaves nothing behind: the inner KSP and its vectors go; the PC's PCPreSolve()
+     nesting is undone by KSPSolve_PipePLCG() */
+  ierr = PLCGEstimateInner(ksp, inner, rhs, sol, &emax, &emin);
   PetscCall(VecDestroy(&rhs));
   PetscCall(VecDestroy(&sol));
   PetscCall(KSPDestroy(&inner));
+  PetscCall(ierr);
   d->nestimates++;
   d->est_aid    = aid;
   d->est_pid    = pid;
@@ -171,9 +224,10 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   d->est_pstate = ps;
   d->emin       = emin;
   d->emax       = emax;
-  if (!(emax > 0) || PetscIsInfOrNanReal(emax)) { /* indefinite or broken PC: the solve reports it */
-    PetscCall(PetscInfo(ksp, "eigenvalue estimate failed (emax %g); shifts on [0, 1]\n", (double)emax));
-    emax = 1.0;
+  d->estfailed  = (PetscBool)!UsableBounds(0.0, d->eig_factor * emax);
+  if (d->estfailed) { /* indefinite or broken PC, or out of range: depth 1, whose solve reports a breakdown as cg */
+    PetscCall(PetscInfo(ksp, "eigenvalue estimate failed (largest Ritz value %g): the solves run at depth 1 (shift %g)\n", (double)emax, 0.5));
+    emax = 1.0 / d->eig_factor;
   }
   d->lmin = 0.0;
   d->lmax = d->eig_factor * emax;
@@ -302,7 +356,7 @@ static void PLCGGapStep(KSP ksp, KSP_PLCG *d, PetscInt i, PetscReal eta, PetscRe
   }
   d->y2       = PetscMax(0.0, d->y2 + 2.0 * zeta * d->yc + zeta * zeta * d->c2);
   pipe->anorm = d->lmax / d->eig_factor; /* ||B||_M, B = M^{-1} A */
-  KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, zeta, -dm / eta, PetscAbsReal(znext), d->xs + PetscSqrtReal(d->y2), 1.0 / PetscAbsReal(eta), i ? cprev : 0.0, PetscPowReal(PetscMax(d->nzc, PETSC_SMALL), 1.0 / d->l));
+  KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, zeta, -dm / eta, PetscAbsReal(znext), d->xs + PetscSqrtReal(d->y2), 1.0 / PetscAbsReal(eta), i ? cprev : 0.0, PetscPowReal(PetscMax(d->nzc, PETSC_SMALL), 1.0 / d->lrun));
   pipe->anorm = an;
 }
 
@@ -330,7 +384,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
   KSP_Pipe   *pipe = &d->pipe;
   PetscScalar g0[RS_N];
-  PetscReal   dp, sc;
+  PetscReal   dp, sc, tn;
   PetscInt    k;
 
   PetscFunctionBegin;
@@ -338,8 +392,11 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   if (PetscIsInfOrNanScalar(g0[RS_RZ])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
   KSPCheckDot(ksp, g0[RS_RZ]);
   dp = KSPPipeNorm_Private(ksp, g0[RS_RR], g0[RS_ZZ], g0[RS_RZ]);
-  if (st->first) PetscCall(PLCGTest(ksp, 0, dp));
-  else { /* the restart point is no new iteration: test, do not monitor it twice */
+  tn = PetscSqrtReal(PetscAbsScalar(g0[RS_RR])); /* ||b - A x||, what the best iterate is judged by */
+  if (st->first) {
+    PetscCall(PLCGTest(ksp, 0, dp));
+    PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
+  } else { /* the restart point is no new iteration: test, do not monitor it twice */
     ksp->its   = st->nupd;
     ksp->rnorm = dp;
     PetscCall((*ksp->converged)(ksp, st->nupd, dp, &ksp->reason, ksp->cnvP));
@@ -353,10 +410,10 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;
-      PetscCall(KSPPipeBestRecord_Private(ksp, dp)); /* the iterate goes with its residual: it may be the one returned */
+      PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* the iterate goes with its residual: it may be the one returned */
       /* no better than at the last such check: the attainable accuracy, where cg would end converged */
       if (!(dp < PIPE_GAIN * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
-      if (ksp->reason && dp > pipe->best) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the best */
+      if (ksp->reason && tn > pipe->best) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the best */
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
@@ -365,11 +422,11 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
          attainable accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg
          would. Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted
          recurrence gains little per period, far from the floor */
-      if (dp < PLCG_GAIN * pipe->best) pipe->stalls = 0;
+      if (tn < PLCG_GAIN * pipe->best) pipe->stalls = 0;
       else if (++pipe->stalls >= PIPE_STALLS) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
-      if (dp < pipe->best) PetscCall(KSPPipeBestRecord_Private(ksp, dp));
+      if (tn < pipe->best) PetscCall(KSPPipeBestRecord_Private(ksp, tn));
       else if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
-    }
+    } else PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* after a breakdown: kept when better */
     st->replacing = PETSC_FALSE;
     /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
        or an exact preconditioner with an unreachable tolerance restarted forever */
@@ -395,7 +452,48 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
+/* a breakdown of the depth-lrun recurrences (what: which, for -info; why: cg's reason for it) at step i
+   since the last true residual, whose natural residual norm zi is to be compared with beta's there.
+   Restart from b - A x (the caller breaks out to the restart), at depth lrun - 1 for the rest of the solve
+   when: lower (NaN or Inf, a basis grown past its bound: the depth's rounding, not the problem); fresh (a
+   non-positive first pivot from the true residual, which depth 1 computes as cg does); far from convergence
+   (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve) or after an earlier breakdown at this depth,
+   with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
+   PLCG_BREAKS times. At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason
+   stands and the solve ends (*stop). */
+static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
+{
+  KSP_Pipe *pipe  = &d->pipe;
+  PetscBool again = (PetscBool)(d->nbreak > 0 && !(zi < PIPE_GAIN * beta));
+  PetscBool far   = (PetscBool)!(pipe->rn0 > 0 && zi <= PLCG_NEAR * ksp->rtol * pipe->rn0);
+  /* slow: the segment gained less than PIPE_GAIN per step, so convergence rests on the Krylov space that a
+     restart discards; fast (a near-exact or nested KSP preconditioner) a restart costs a step or two */
+  PetscBool slow  = (PetscBool)!(zi <= beta * PetscPowReal(PIPE_GAIN, (PetscReal)i));
+
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  if (d->lrun == 1 && (fresh || again || d->nbreak >= PLCG_BREAKS)) {
+    PetscCall(PetscInfo(ksp, "%s at depth 1, %s: %s, as cg\n", what, fresh ? "from the true residual" : "again without progress", KSPConvergedReasons[why]));
+    ksp->reason = why;
+    *stop       = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  pipe->nrestart_solve++;
+  pipe->nrestart_total++;
+  if (d->lrun > 1 && (lower || fresh || again || (slow && (far || d->nbreak > 0)) || d->nbreak >= PLCG_BREAKS)) {
+    PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi, pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
+    d->lrun--;
+    d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
+    pipe->ndepth_solve++;
+    pipe->ndepth_total++;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual: restart from it\n", what, d->lrun, i));
+  d->nbreak++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PLCGSolve(KSP ksp)
 {
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
   KSP_Pipe   *pipe = &d->pipe;
@@ -403,7 +501,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   Mat         A;
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
-  PetscBool   mqneed, extra, natural, defer;
+  PetscBool   mqneed, extra, natural, defer, stop;
   PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
@@ -415,27 +513,50 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
   if (d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red = pipe->red;
-  nz      = NZ(l);
   z       = ksp->work;
-  u       = z + nz;
-  q       = u + 3;
-  p       = q[3 * l];
-  mq      = mqneed ? q + 3 * l + 1 : NULL;
   X       = ksp->vec_sol;
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
-  Shifts(d);
+  d->lrun       = l;
+  d->nbreak     = 0;
+  d->nupd_lucky = PETSC_MIN_INT;
+  if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
+    PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
+    d->lrun = 1;
+    pipe->ndepth_solve++;
+    pipe->ndepth_total++;
+  }
 #define ZV(j)     z[(j) % nz]
 #define UV(j)     u[(j) % 3]
 #define QV(k, j)  q[3 * (k) + (j) % 3]
 #define MQV(k, j) mq[3 * (k) + (j) % 3]
 
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
-  for (;;) { /* (re)start: from the true residual */
+  for (;;) { /* (re)start: from the true residual, at the depth in use (the work vectors of depth l hold those
+                of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
+
+    if (d->lrun == 1 && d->l > 1) {
+      /* deeper recurrences broke (or no interval for the shifts): depth 1 as pipegv's recurrences, which keep
+         cg's convergence where p(1)-CG's shifted basis can delay it several times over on ill-conditioned
+         problems (measured: the cube with nu = 0.4999 and jacobi, 1151-4577 iterations for shifts across
+         the interval, cg 1120, pipegv 1164) */
+      pipe->depth_end = 1;
+      PetscCall(PetscInfo(ksp, "continuing with pipegv's recurrences (depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
+      PetscCall(KSPPipeGVContinue_Private(ksp, A, st.first ? 0 : st.nupd));
+      break;
+    }
+    l  = d->lrun;
+    nz = NZ(l);
+    u  = z + nz;
+    q  = u + 3;
+    p  = q[3 * l];
+    mq = mqneed ? q + 3 * l + 1 : NULL;
+    Shifts(d, l);
+    pipe->depth_end = l;
 
     if (st.first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
     else {
@@ -503,7 +624,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         t = glob[off + c - mlo];
         for (k = PetscMax(0, c - 2 * l); k < c; k++) t -= Gget(d, k, c) * Gget(d, k, c);
         if (PetscIsInfOrNanScalar(t)) {
-          ksp->reason = KSP_DIVERGED_NANORINF;
+          PetscCall(PLCGBreakdown(ksp, d, "Inf or NaN in the basis", KSP_DIVERGED_NANORINF, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, (PetscBool)(i == 0), &stop));
+          upd_at_restart = -1;
           break;
         }
         tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]));
@@ -525,20 +647,41 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g) again, with no step since the restart: the space is taken as invariant\n", c, (double)PetscRealPart(t)));
           tiny = PETSC_TRUE;
         }
+        if (tiny && l > 1 && st.nupd <= d->nupd_lucky + l) {
+          /* again within l steps of the last one, which did not end the solve: not an invariant space but a
+             basis that has collapsed onto its first vector (an interval far off the spectrum): a step or two
+             per restart, hundreds of restarts before. Lower the depth */
+          PetscCall(PLCGBreakdown(ksp, d, "invariant space again within l steps", KSP_DIVERGED_BREAKDOWN, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, PETSC_FALSE, &stop));
+          upd_at_restart = -1;
+          break;
+        }
         if (tiny) {
           /* z_c in the span of the earlier basis: the Krylov space is invariant, delta_{c-1} = 0. Take the
              last CG step (it needs gamma_{c-1} only), then restart: the true residual decides. */
-          lucky = PETSC_TRUE;
+          PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT "): the last CG step, then a restart\n", c, l, st.nupd));
+          lucky         = PETSC_TRUE;
+          d->nupd_lucky = st.nupd;
           Gset(d, c, c, 0.0);
         } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
           PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
           d->nrestarts++;
           upd_at_restart = st.nupd;
+          if (l > 1) { /* again without progress: a lower depth (the same breakdown right after the restart is
+                          an invariant space, above) */
+            PetscCall(PLCGBreakdown(ksp, d, "square-root breakdown", KSP_DIVERGED_BREAKDOWN, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_FALSE, PETSC_FALSE, &stop));
+            if (d->lrun != l) upd_at_restart = -1;
+          }
           break; /* restart */
         }
         if (!lucky) Gset(d, c, c, PetscSqrtScalar(t));
         for (d->nzc = 0, k = PetscMax(0, c - 2 * l); k <= c; k++) d->nzc += PetscSqr(PetscAbsScalar(Gget(d, k, c)));
         d->nzc = PetscSqrtReal(d->nzc);
+        if (l > 1 && c > l && !lucky && d->nzc > PLCG_GROWTH * ChebBound(d, l)) {
+          /* ||z_c|| = ||P_l(B) v_{c-l}|| far above max |P_l| on the interval: the spectrum is outside it */
+          PetscCall(PLCGBreakdown(ksp, d, "growth of the basis", KSP_DIVERGED_BREAKDOWN, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, PETSC_FALSE, &stop));
+          upd_at_restart = -1;
+          break;
+        }
         /* Lanczos coefficients gamma_i, delta_i from T G = G Bhat */
         gi = Gget(d, i, i);
         if (i < l) {
@@ -549,7 +692,8 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           DEL(i) = Gget(d, i + 1, i + 1) * DEL(i - l) / gi;
         }
         if (PetscIsInfOrNanScalar(GAM(i)) || PetscIsInfOrNanScalar(DEL(i))) {
-          ksp->reason = KSP_DIVERGED_NANORINF;
+          PetscCall(PLCGBreakdown(ksp, d, "Inf or NaN in the Lanczos coefficients", KSP_DIVERGED_NANORINF, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, (PetscBool)(i == 0), &stop));
+          upd_at_restart = -1;
           break;
         }
         if (!lucky) {
@@ -581,12 +725,16 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
           PetscCall(VecAXPBY(p, 1.0 / eta, -DEL(i - 1) / eta, QV(0, i)));
         }
         if (PetscIsInfOrNanScalar(eta)) {
-          ksp->reason = KSP_DIVERGED_NANORINF;
+          PetscCall(PLCGBreakdown(ksp, d, "Inf or NaN pivot", KSP_DIVERGED_NANORINF, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, (PetscBool)(i == 0), &stop));
+          upd_at_restart = -1;
           break;
         }
-        if (!(PetscRealPart(eta) > 0)) { /* the pivot is cg's (p,Ap) up to a positive factor */
-          PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, pivot %g\n", (double)PetscRealPart(eta)));
-          ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+        if (!(PetscRealPart(eta) > 0)) { /* the pivot is cg's (p,Ap) up to a positive factor: from the true
+                                            residual at depth 1 (and recurring there) cg's breakdown */
+          char what[64];
+          PetscCall(PetscSNPrintf(what, sizeof(what), "non-positive pivot %g", (double)PetscRealPart(eta)));
+          PetscCall(PLCGBreakdown(ksp, d, what, KSP_DIVERGED_INDEFINITE_MAT, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_FALSE, (PetscBool)(i == 0), &stop));
+          upd_at_restart = -1;
           break;
         }
         PetscCall(VecAXPY(X, ZETA(i), p));
@@ -640,6 +788,32 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 #undef UV
 #undef QV
 #undef MQV
+  if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
+  PetscFunctionReturn(0);
+}
+
+/* A PETSc error inside (of the PC, in the estimate or the iterations) returns through KSPSolve() without its
+   PCPostSolve() and VecLockReadPop() of b, and the estimate's inner KSPSolve() without its own: the PC then
+   refuses every later solve ("Cannot embed PCPreSolve() more than twice"). Undo both nestings here, so that
+   PC and KSP stay usable after the error. */
+static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
+{
+  PetscInt       pre = ksp->pc->presolvedone, lock = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(VecLockGet(ksp->vec_rhs, &lock));
+  ierr = PLCGSolve(ksp);
+  if (ierr) {
+    PetscInt now = 0;
+
+    ksp->pc->presolvedone = PetscMax(0, pre - 1);
+    if (VecLockGet(ksp->vec_rhs, &now) == 0)
+      for (; now > PetscMax(0, lock - 1); now--)
+        if (VecLockReadPop(ksp->vec_rhs)) break;
+  }
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -670,9 +844,10 @@ static PetscErrorCode KSPPipePLCGSetEigenvalueBounds_PLCG(KSP ksp, PetscReal lmi
     d->nestimates = 0;
     PetscFunctionReturn(0);
   }
-  PetscCheck(lmin >= 0 && lmax > lmin, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue interval [%g, %g] of M^{-1}A must satisfy 0 <= lmin < lmax (0, 0: estimate it)", (double)lmin, (double)lmax);
-  d->user_eig = PETSC_TRUE;
-  d->lmin     = lmin;
+  PetscCheck(UsableBounds(lmin, lmax), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue interval [%g, %g] of M^{-1}A must be finite with 0 <= lmin < lmax, %g <= lmax <= %g and lmax/lmin <= %g (0, 0: estimate it)", (double)lmin, (double)lmax, (double)PLCG_EIG_MIN, (double)PLCG_EIG_MAX, (double)PLCG_EIG_RATIO);
+  d->user_eig  = PETSC_TRUE;
+  d->estfailed = PETSC_FALSE;
+  d->lmin      = lmin;
   d->lmax     = lmax;
   PetscFunctionReturn(0);
 }
@@ -758,7 +933,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   else if (d->nestimates) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its, (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
   if (d->user_eig || d->nestimates) {
-    Shifts(d);
+    Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     for (k = 0; k < d->l; k++) PetscCall(PetscViewerASCIIPrintf(viewer, " %g", (double)d->sigma[k]));
@@ -766,6 +941,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
+  if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (pipegv's recurrences)\n"));
   PetscCall(KSPView_Pipe(ksp, viewer));
   PetscFunctionReturn(0);
 }
@@ -811,6 +987,13 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    A square-root breakdown (the basis lost rank in finite precision) restarts from the true residual
    (-info reports it, -ksp_view counts it); met again right after the restart, it is taken as an invariant
    Krylov space: the last CG step, then a restart.
+
+   The solve never ends worse than cg: a breakdown of the deep recurrences far from convergence (a
+   non-positive pivot, a square-root breakdown, Inf/NaN, a basis grown past its Chebyshev bound, an
+   invariant space met again within l steps), or one that recurs, restarts from b - A x at depth l - 1 for
+   the rest of the solve, down to depth 1 as pipegv's recurrences; an estimate that fails runs depth 1 from
+   the start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
+   change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
 
    Level: intermediate
 

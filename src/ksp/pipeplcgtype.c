@@ -72,6 +72,12 @@ PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
    (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change
    (`KSPPipePLCGSetEstimateFactor()`).
 
+   The interval must be one the arithmetic can carry, else it is refused with an error: finite,
+   0 <= lmin < lmax, 1e-50 <= lmax <= 1e50 (the basis holds powers of the operator up to lmax^l, their dot
+   products lmax^(2l)) and lmax/lmin <= 1e15 (beyond, lmin is below the rounding of lmax). An interval that
+   is usable but wrong (it misses much of the spectrum) makes the deep recurrences break down or the basis
+   grow: the solve then restarts and lowers its depth, down to 1, which needs no interval.
+
    Level: intermediate
 
 .seealso: `KSPPIPEPLCG`, `KSPPipePLCGGetEigenvalueBounds()`, `KSPPipePLCGSetEstimateIterations()`

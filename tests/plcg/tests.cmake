@@ -59,3 +59,31 @@ add_test(NAME plcg-exact-pc-floor
           -ksp_max_it 50 -ksp_converged_reason)
 set_tests_properties(plcg-exact-pc-floor PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL iterations [0-9]" FAIL_REGULAR_EXPRESSION "ERROR|DIVERGED")
+
+# issue 28: pipeplcg at depths 2-5 against cg in the same run (tests/plcg/plcg_vs_cg.c): cg's reason, a true
+# residual within 10x cg's, iterations within 1.15x (l <= 3) or 1.5x (l = 4, 5) cg's + l. The hostile inputs
+# that broke the deep recurrences or degraded them (the depth must drop), one test each
+add_executable(plcg_vs_cg ${CMAKE_CURRENT_LIST_DIR}/plcg_vs_cg.c)
+target_link_libraries(plcg_vs_cg PRIVATE pipeksp)
+set_target_properties(plcg_vs_cg PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+function(pipeksp_plcg_vs_cg name np)
+  add_test(NAME plcg-vs-cg-${name} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:plcg_vs_cg> ${ARGN})
+  set_tests_properties(plcg-vs-cg-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
+endfunction()
+pipeksp_plcg_vs_cg(cube-nu4999-np2 2 -problem cube -cube_n 9 -cube_nu 0.4999 -pc_type jacobi -ksp_rtol 1e-6 -depths 2,3,4,5)
+pipeksp_plcg_vs_cg(ex2-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -depths 2,3,4,5)
+pipeksp_plcg_vs_cg(diag-kappa1e6-np1 1 -problem diag -n 2000 -kappa 1e6 -ksp_rtol 1e-9 -depths 2,3,4,5)
+# here pipegv alone needs 1.12x cg's iterations (362 against 324) and depth 2 breaks down after 22
+# iterations: its fallback on pipegv ends at 381, over 1.15x cg's + 2 (374) but within 1.15x pipegv's + 2
+pipeksp_plcg_vs_cg(cube-nu49-asddic-np8 8 -problem cube -cube_n 11 -cube_nu 0.49 -pc_type asddic -ksp_rtol 1e-8 -depths 2,3,4,5 -its_ref max)
+pipeksp_plcg_vs_cg(neumann-asddic-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type asddic -ksp_rtol 1e-10 -depths 2,3,4,5)
+pipeksp_plcg_vs_cg(neumann-jacobi-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type jacobi -ksp_rtol 1e-10 -depths 2,3,4,5)
+# a PC error inside the eigenvalue estimate leaves PC and KSP usable ("Cannot embed PCPreSolve() more than
+# twice" before); eigenvalue bounds the arithmetic cannot carry are refused
+pipeksp_plcg_vs_cg(pcerror-np1 1 -problem pcerror -m 20 -n 20)
+pipeksp_plcg_vs_cg(pcerror-np2 2 -problem pcerror -m 20 -n 20)
+pipeksp_plcg_vs_cg(bounds-np1 1 -problem bounds)
+# usable but wrong eigenvalue bounds (far above the spectrum of ex2's M^{-1}A, which lies in (0, 2)): the basis
+# collapses onto its first vector and ran hundreds of one-step restarts at depth 4; now the depth is lowered
+pipeksp_plcg_vs_cg(ex2-wrong-bounds-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_eig_bounds 0.5,1e4 -depths 2,3,4,5)

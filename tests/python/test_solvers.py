@@ -63,7 +63,7 @@ def test_poll_policy_counts_polls(cube, ktype):
         assert pipeksp.get_progress(ksp) == "poll"
         st = pipeksp.get_stats(ksp)
         assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time", "replacements",
-                           "restarts"}
+                           "restarts", "depth_changes", "depth"}
         assert res["reason"] > 0 and res["err"] < 1e-5
         assert st["reductions"] >= res["its"]
         assert st["polls"] > 0
@@ -267,3 +267,51 @@ def test_integers_beyond_petsc_int(comm):
     finally:
         ksp.destroy()
         gv.destroy()
+
+
+class _RaisingPC:
+    """A Python PC that raises on its first application (issue 28), then copies."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def apply(self, pc, x, y):
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("planned PC failure")
+        x.copy(y)
+
+
+def test_plcg_python_pc_error_in_estimate(cube):
+    """A Python PC that raises inside pipeplcg's eigenvalue estimate: the error reaches the caller, and the
+    same PC works afterwards, under pipeplcg, as jacobi, with cg and in a new KSP ("Cannot embed
+    PCPreSolve() more than twice" before)."""
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    ksp.setOperators(cube.A)
+    ksp.setType("pipeplcg")
+    ksp.setTolerances(rtol=1e-8, max_it=2000)
+    pc = ksp.getPC()
+    pc.setType("python")
+    pc.setPythonContext(_RaisingPC())
+    x = cube.b.duplicate()
+    with pytest.raises(Exception):
+        ksp.solve(cube.b, x)
+    reasons = []
+    ksp.solve(cube.b, x)
+    reasons.append(ksp.getConvergedReason())
+    pc.setType("jacobi")
+    ksp.solve(cube.b, x)
+    reasons.append(ksp.getConvergedReason())
+    ksp.setType("cg")
+    ksp.solve(cube.b, x)
+    reasons.append(ksp.getConvergedReason())
+    k2 = PETSc.KSP().create(cube.A.getComm())
+    k2.setOperators(cube.A)
+    k2.setType("pipeplcg")
+    k2.setPC(pc)
+    k2.solve(cube.b, x)
+    reasons.append(k2.getConvergedReason())
+    assert all(r > 0 for r in reasons), reasons
+    assert cube.error(x) < 1e-5
+    for o in (k2, ksp, x):
+        o.destroy()
