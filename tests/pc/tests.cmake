@@ -15,7 +15,7 @@ if(EXISTS ${PIPEKSP_PETSC_EX56})
       COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/ex56_asddic.py --mpiexec ${PIPEKSP_MPIEXEC} -n ${np}
         --exe $<TARGET_FILE:pc_petsc_ex56> --lib $<TARGET_FILE:pipeksp> --source ${PIPEKSP_PETSC_EX56})
     set_tests_properties(pc_asddic_petsc_ex56_np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}"
-      PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL" LABELS pc PROCESSORS ${np})
+      PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL: ;check\\(s\\) FAILED" LABELS pc PROCESSORS ${np})
   endforeach()
 endif()
 

@@ -275,6 +275,7 @@ int main(int argc, char **argv)
   PetscInt    depths[8] = {2, 3, 4, 5}, nd = 8, k, fails = 0;
   PetscBool   flg, diag = PETSC_FALSE;
   char        ref[8] = "cg";
+  PetscReal   facshallow = 1.15; /* the bound on depths <= 3, a multiple of cg's iterations */
   Out         cg, gv, o;
 
   PetscFunctionBeginUser;
@@ -283,6 +284,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-depths", depths, &nd, &flg));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-its_ref", ref, sizeof(ref), NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-its_factor_shallow", &facshallow, NULL));
   if (!flg) nd = 4;
   if (!strcmp(problem, "cube")) {
     Vec x0;
@@ -318,7 +320,7 @@ int main(int argc, char **argv)
   }
   for (k = 0; k < nd; k++) {
     PetscInt  l    = depths[k];
-    PetscReal fac  = l <= 3 ? 1.15 : 1.5;
+    PetscReal fac  = l <= 3 ? facshallow : 1.5;
     PetscInt  base = strcmp(ref, "max") ? cg.its : PetscMax(cg.its, gv.its);
 
     PetscCall(Run(A, b, KSPPIPEPLCG, l, diag, &o));
