@@ -101,7 +101,7 @@ int main(int argc, char **argv)
   }
   PetscCall(StreamTriad(sn, nt, &stream));
   stream *= size; /* every rank ran the triad at the same time */
-  { /* SpMV: least traffic = values + block column indices + row pointers + x read + y written */
+  {               /* SpMV: least traffic = values + block column indices + row pointers + x read + y written */
     MatInfo        info;
     PetscInt       bs, m;
     PetscLogDouble sbytes, tp, to;

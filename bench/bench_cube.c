@@ -34,14 +34,18 @@ over repetitions, so every ratio compares solves that shared the machine state.\
 
 typedef void (*EmuStatsFn)(double *);
 
-typedef enum { ORDER_SHUFFLE, ORDER_ROTATE, ORDER_FIXED } BenchOrder;
+typedef enum {
+  ORDER_SHUFFLE,
+  ORDER_ROTATE,
+  ORDER_FIXED
+} BenchOrder;
 static const char *const BenchOrders[] = {"shuffle", "rotate", "fixed", "BenchOrder", "ORDER_", NULL};
 
 static unsigned long long SplitMix(unsigned long long *s)
 {
   unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
-  z                     = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z                     = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z                    = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
 
@@ -55,8 +59,8 @@ static void BenchPermutation(BenchOrder order, PetscInt r, PetscInt n, unsigned 
   if (order == ORDER_SHUFFLE)
     for (i = n - 1; i > 0; i--) { /* Fisher-Yates */
       PetscInt j = (PetscInt)(SplitMix(state) % (unsigned long long)(i + 1)), t = perm[i];
-      perm[i]    = perm[j];
-      perm[j]    = t;
+      perm[i] = perm[j];
+      perm[j] = t;
     }
 }
 
@@ -161,7 +165,7 @@ static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
 int main(int argc, char **argv)
 {
   PipeKSPCube         cube, scube = NULL;
-  Mat                 A, sA = NULL;
+  Mat                 A, sA       = NULL;
   Vec                 b, x, sb = NULL, sx = NULL;
   KSP                 ksp[MAXCFG];
   PetscLogStage       stage[MAXCFG];
@@ -171,7 +175,7 @@ int main(int argc, char **argv)
   PetscInt            seed = 1, settle = 20;
   PipeKSPScheduleType csched[MAXCFG];
   PipeKSPScheduleType sched0 = PIPEKSP_SCHEDULE_DYNAMIC;
-  BenchOrder          order = ORDER_SHUFFLE;
+  BenchOrder          order  = ORDER_SHUFFLE;
   unsigned long long  state;
   PetscReal          *spi, *w; /* spi[cfg * reps + rep]: seconds per iteration on rank 0, 0 where none */
   PetscReal           check = 1e-3;
@@ -199,7 +203,7 @@ int main(int argc, char **argv)
   PetscCheck(settle >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_settle_ms %" PetscInt_FMT " must be >= 0", settle);
   PetscCheck(warmup >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_warmup %" PetscInt_FMT " must be >= 0", warmup);
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_order", BenchOrders, (PetscEnum *)&order, NULL));
-  state = (unsigned long long)seed;
+  state    = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
   /* the launch's hybrid settings, which configurations without their own get back */
   PetscCall(PipeKSPThreadsSetFromOptions(PETSC_COMM_WORLD));
@@ -294,10 +298,10 @@ int main(int argc, char **argv)
     }
     for (k = 0; k < ncfg; k++) {
       double             s0[8] = {0}, s1[8] = {0}, loc[2], glob[2] = {0, 0}, t0 = 0, t1 = 0, tloc, tmax = 0;
-      PetscInt           its = 0;
-      PetscReal          err = 0;
+      PetscInt           its    = 0;
+      PetscReal          err    = 0;
       KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-      PetscErrorCode     ierr = 0;
+      PetscErrorCode     ierr   = 0;
       PetscBool          solver;
 
       i = perm[k];
@@ -344,8 +348,7 @@ int main(int argc, char **argv)
         PetscCall(PipeKSPCubeComputeError(alone[i] ? scube : cube, alone[i] ? sx : x, &err));
       }
       if (its) spi[i * reps + r] = tmax / its;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d,%" PetscInt_FMT "\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1],
-                            emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d,%" PetscInt_FMT "\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1], emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
     }
   }
   PetscCall(SetLayout(nt0, sched0));

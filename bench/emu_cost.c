@@ -16,8 +16,8 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-  int     rank, size, trials = argc > 1 ? atoi(argv[1]) : 200;
-  double  window = 1e-6 * (argc > 2 ? atof(argv[2]) : 200.0), *ns;
+  int       rank, size, trials = argc > 1 ? atoi(argv[1]) : 200;
+  double    window    = 1e-6 * (argc > 2 ? atof(argv[2]) : 200.0), *ns;
   long long calls_all = 0;
 
   MPI_Init(&argc, &argv);

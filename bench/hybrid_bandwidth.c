@@ -25,7 +25,7 @@ static PetscErrorCode Triad(PetscInt n, PetscInt nt, PetscInt reps, double *gbs)
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (PetscInt i = 0; i < n; i++) A_[i] = B_[i] + 3.0 * C_[i];
     PetscCall(PetscTime(&t1));
-    best = PetscMin(best, t1 - t0);
+    best  = PetscMin(best, t1 - t0);
     B_[r] = A_[n - 1 - r];
   }
   *gbs = 24.0 * n / best * 1e-9;
@@ -61,10 +61,10 @@ static void Stats(double *v, PetscInt n, double *med, double *iqr)
   double q[3];
   qsort(v, (size_t)n, sizeof(double), Cmp);
   for (int k = 0; k < 3; k++) {
-    double pos = (k + 1) * 0.25 * (n - 1);
-    PetscInt lo = (PetscInt)pos;
-    double   f  = pos - lo;
-    q[k]        = lo + 1 < n ? v[lo] * (1 - f) + v[lo + 1] * f : v[lo];
+    double   pos = (k + 1) * 0.25 * (n - 1);
+    PetscInt lo  = (PetscInt)pos;
+    double   f   = pos - lo;
+    q[k]         = lo + 1 < n ? v[lo] * (1 - f) + v[lo + 1] * f : v[lo];
   }
   *med = q[1];
   *iqr = q[2] - q[0];

@@ -46,11 +46,11 @@ PETSC_EXTERN PetscErrorCode PipeKSPFinalizePackage(void);
 .seealso: `KSPPipeSetProgress()`, `KSPPipeSetPollInterval()`, `KSPPIPEGV`, `KSPPIPEGROPP`
 E*/
 typedef enum {
-  PIPEKSP_PROGRESS_NONE,     /* start, wait at the end: what PETSc's pipecg/groppcg do */
-  PIPEKSP_PROGRESS_POLL,     /* throttled MPI_Test from poll points inside SpMV and PC */
-  PIPEKSP_PROGRESS_THREAD,   /* helper thread drives progress (needs MPI_THREAD_MULTIPLE) */
-  PIPEKSP_PROGRESS_AUTO,     /* measure at setup; pick none or poll */
-  PIPEKSP_PROGRESS_BLOCKING  /* MPI_Allreduce in the same algorithm (the papers' "AR" variants) */
+  PIPEKSP_PROGRESS_NONE,    /* start, wait at the end: what PETSc's pipecg/groppcg do */
+  PIPEKSP_PROGRESS_POLL,    /* throttled MPI_Test from poll points inside SpMV and PC */
+  PIPEKSP_PROGRESS_THREAD,  /* helper thread drives progress (needs MPI_THREAD_MULTIPLE) */
+  PIPEKSP_PROGRESS_AUTO,    /* measure at setup; pick none or poll */
+  PIPEKSP_PROGRESS_BLOCKING /* MPI_Allreduce in the same algorithm (the papers' "AR" variants) */
 } PipeKSPProgressType;
 PETSC_EXTERN const char *const PipeKSPProgressTypes[];
 
@@ -66,16 +66,16 @@ PETSC_EXTERN const char *const PipeKSPProgressTypes[];
 .seealso: `KSPPipeGetStats()`, `KSPPipeGetTotalStats()`, `PipeKSPProgressType`
 S*/
 typedef struct {
-  PetscInt64     reductions;     /* reductions started */
-  PetscInt64     polls;          /* poll-hook calls that reached MPI_Test */
+  PetscInt64     reductions;       /* reductions started */
+  PetscInt64     polls;            /* poll-hook calls that reached MPI_Test */
   PetscInt64     done_before_wait; /* reductions already complete when the wait began */
-  PetscLogDouble wait_time;      /* seconds spent blocked in the wait */
-  PetscLogDouble overlap_time;   /* seconds between start and wait (compute overlapped) */
-  PetscInt64     replacements;   /* residual replacements (r = b - A x recomputed), by -ksp_pipe_replace */
-  PetscInt64     restarts;       /* restarts from b - A x: after a breakdown of the recurrences, or to check
+  PetscLogDouble wait_time;        /* seconds spent blocked in the wait */
+  PetscLogDouble overlap_time;     /* seconds between start and wait (compute overlapped) */
+  PetscInt64     replacements;     /* residual replacements (r = b - A x recomputed), by -ksp_pipe_replace */
+  PetscInt64     restarts;         /* restarts from b - A x: after a breakdown of the recurrences, or to check
                                     a convergence the recursive residual claims while the gap is large */
-  PetscInt64     depth_changes;  /* pipeplcg: times the solve lowered its pipeline depth (0 for the other types) */
-  PetscInt64     depth;          /* pipeplcg: the depth the solve ended at (0 for the other types) */
+  PetscInt64     depth_changes;    /* pipeplcg: times the solve lowered its pipeline depth (0 for the other types) */
+  PetscInt64     depth;            /* pipeplcg: the depth the solve ended at (0 for the other types) */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */
@@ -132,7 +132,12 @@ PETSC_EXTERN PetscErrorCode PipeKSPMatViewSpMV(Mat, PetscViewer);
 
 .seealso: `PCASDDICSetOrdering()`, `PCASDDICSetColors()`, `PCASDDIC`
 E*/
-typedef enum { PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_MC, PCASDDIC_ORDERING_NATURAL } PCASDDICOrderingType;
+typedef enum {
+  PCASDDIC_ORDERING_CMRCM,
+  PCASDDIC_ORDERING_RCM,
+  PCASDDIC_ORDERING_MC,
+  PCASDDIC_ORDERING_NATURAL
+} PCASDDICOrderingType;
 PETSC_EXTERN const char *const PCASDDICOrderingTypes[];
 
 /* ---- asddic extras (src/pc/asddic.c; man pages there) ----
@@ -160,7 +165,10 @@ PETSC_EXTERN const char *const PCASDDICOrderingTypes[];
 
 .seealso: `PCASDDICSetShiftType()`, `PCASDDICGetFactorInfo()`, `PCASDDIC`
 E*/
-typedef enum { PCASDDIC_SHIFT_NONE, PCASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
+typedef enum {
+  PCASDDIC_SHIFT_NONE,
+  PCASDDIC_SHIFT_DIAGONAL
+} PCASDDICShiftType;
 /*E
   PCASDDICLocalType - asddic's solver of each rank's diagonal block
 
@@ -178,7 +186,10 @@ typedef enum { PCASDDIC_SHIFT_NONE, PCASDDIC_SHIFT_DIAGONAL } PCASDDICShiftType;
 
 .seealso: `PCASDDICSetLocalType()`, `PCASDDIC`
 E*/
-typedef enum { PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS } PCASDDICLocalType;
+typedef enum {
+  PCASDDIC_LOCAL_IC,
+  PCASDDIC_LOCAL_SGS
+} PCASDDICLocalType;
 /*E
   PCASDDICSweepType - asddic's additive Schwarz correction sweeps
 
@@ -196,7 +207,10 @@ typedef enum { PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS } PCASDDICLocalType;
 
 .seealso: `PCASDDICSetSweepType()`, `PCASDDICSetIterations()`, `PCASDDICSetEigenvalues()`, `PCASDDIC`
 E*/
-typedef enum { PCASDDIC_SWEEP_RICHARDSON, PCASDDIC_SWEEP_CHEBYSHEV } PCASDDICSweepType;
+typedef enum {
+  PCASDDIC_SWEEP_RICHARDSON,
+  PCASDDIC_SWEEP_CHEBYSHEV
+} PCASDDICSweepType;
 /*E
   PCASDDICKernelType - which implementation of asddic's triangular sweeps runs
 
@@ -214,30 +228,33 @@ typedef enum { PCASDDIC_SWEEP_RICHARDSON, PCASDDIC_SWEEP_CHEBYSHEV } PCASDDICSwe
 
 .seealso: `PCASDDICSetKernelType()`, `PCASDDIC`
 E*/
-typedef enum { PCASDDIC_KERNEL_TUNED, PCASDDIC_KERNEL_REFERENCE } PCASDDICKernelType;
+typedef enum {
+  PCASDDIC_KERNEL_TUNED,
+  PCASDDIC_KERNEL_REFERENCE
+} PCASDDICKernelType;
 PETSC_EXTERN const char *const PCASDDICShiftTypes[];
 PETSC_EXTERN const char *const PCASDDICLocalTypes[];
 PETSC_EXTERN const char *const PCASDDICSweepTypes[];
 PETSC_EXTERN const char *const PCASDDICKernelTypes[];
-PETSC_EXTERN PetscErrorCode PCASDDICSetOrdering(PC, PCASDDICOrderingType);
-PETSC_EXTERN PetscErrorCode PCASDDICSetColors(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCASDDICSetLocalBlocks(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCASDDICGetLocalBlocks(PC, PetscInt *);
-PETSC_EXTERN PetscErrorCode PCASDDICSetIterations(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCASDDICSetBlock(PC, PetscBool);
-PETSC_EXTERN PetscErrorCode PCASDDICSetThreads(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCASDDICSetShiftType(PC, PCASDDICShiftType);
-PETSC_EXTERN PetscErrorCode PCASDDICSetCheck(PC, PetscBool);
-PETSC_EXTERN PetscErrorCode PCASDDICSetLocalType(PC, PCASDDICLocalType);
-PETSC_EXTERN PetscErrorCode PCASDDICSetSweepType(PC, PCASDDICSweepType);
-PETSC_EXTERN PetscErrorCode PCASDDICSetEigenvalues(PC, PetscReal, PetscReal);
-PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSteps(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCASDDICSetEstimateSafety(PC, PetscReal);
-PETSC_EXTERN PetscErrorCode PCASDDICSetDamping(PC, PetscReal);
-PETSC_EXTERN PetscErrorCode PCASDDICSetKernelType(PC, PCASDDICKernelType);
-PETSC_EXTERN PetscErrorCode PCASDDICGetEigenvalueBounds(PC, PetscReal *, PetscReal *, PetscReal *);
-PETSC_EXTERN PetscErrorCode PCASDDICGetColoring(PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *);
-PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, PetscLogDouble *);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetOrdering(PC, PCASDDICOrderingType);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetColors(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetLocalBlocks(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCASDDICGetLocalBlocks(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetBlock(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetShiftType(PC, PCASDDICShiftType);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetCheck(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetLocalType(PC, PCASDDICLocalType);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetSweepType(PC, PCASDDICSweepType);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetEigenvalues(PC, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetEstimateSteps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetEstimateSafety(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetDamping(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode    PCASDDICSetKernelType(PC, PCASDDICKernelType);
+PETSC_EXTERN PetscErrorCode    PCASDDICGetEigenvalueBounds(PC, PetscReal *, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode    PCASDDICGetColoring(PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *);
+PETSC_EXTERN PetscErrorCode    PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, PetscLogDouble *);
 /* ---- end asddic extras ---- */
 
 /* ---------------- GeoFEM/Cube generator (src/mesh) ---------------- */
@@ -253,19 +270,19 @@ PETSC_EXTERN PetscErrorCode PCASDDICGetFactorInfo(PC, PetscReal *, PetscInt *, P
 .seealso: `PipeKSPCubeCreate()`, `PipeKSPCubeSetFromOptions()`, `PipeKSPCubeSetUp()`, `PipeKSPCubeAssembleOnDM()`
 S*/
 typedef struct _n_PipeKSPCube *PipeKSPCube;
-PETSC_EXTERN PetscErrorCode PipeKSPCubeCreate(MPI_Comm, PipeKSPCube *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube, PetscInt, PetscInt, PetscInt);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube, PetscReal, PetscReal);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube, PetscReal);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube, MatType);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube, DM *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube, Mat *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube, Vec *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube, Vec *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube, Vec, PetscReal *);
-PETSC_EXTERN PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeCreate(MPI_Comm, PipeKSPCube *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetSizes(PipeKSPCube, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetMaterial(PipeKSPCube, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetLoad(PipeKSPCube, PetscReal);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetMatType(PipeKSPCube, MatType);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetFromOptions(PipeKSPCube);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeSetUp(PipeKSPCube);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeGetDM(PipeKSPCube, DM *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeGetMatrix(PipeKSPCube, Mat *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeGetRHS(PipeKSPCube, Vec *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeGetExactSolution(PipeKSPCube, Vec *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeComputeError(PipeKSPCube, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode    PipeKSPCubeDestroy(PipeKSPCube *);
 
 /* ---- cube extras (src/mesh/cube.c) ----
    PipeKSPCubeAssembleOnDM: the one assembly path, usable on objects the caller owns (e.g. from petsc4py).
@@ -303,15 +320,19 @@ PETSC_EXTERN PetscErrorCode PipeKSPCubeView(PipeKSPCube, PetscViewer);
 
 .seealso: `PipeKSPSetSpMVSchedule()`, `PipeKSPSetThreads()`
 E*/
-typedef enum { PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED } PipeKSPScheduleType;
+typedef enum {
+  PIPEKSP_SCHEDULE_STATIC,
+  PIPEKSP_SCHEDULE_DYNAMIC,
+  PIPEKSP_SCHEDULE_GUIDED
+} PipeKSPScheduleType;
 PETSC_EXTERN const char *const PipeKSPScheduleTypes[];
-PETSC_EXTERN PetscErrorCode PipeKSPSetThreads(PetscInt);
-PETSC_EXTERN PetscErrorCode PipeKSPGetThreads(PetscInt *);
-PETSC_EXTERN PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt);
-PETSC_EXTERN PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType);
-PETSC_EXTERN PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *);
-PETSC_EXTERN PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm);
-PETSC_EXTERN PetscErrorCode PipeKSPThreadsView(PetscViewer);
+PETSC_EXTERN PetscErrorCode    PipeKSPSetThreads(PetscInt);
+PETSC_EXTERN PetscErrorCode    PipeKSPGetThreads(PetscInt *);
+PETSC_EXTERN PetscErrorCode    PipeKSPSetThreadsMinRows(PetscInt);
+PETSC_EXTERN PetscErrorCode    PipeKSPSetSpMVSchedule(PipeKSPScheduleType);
+PETSC_EXTERN PetscErrorCode    PipeKSPGetSpMVSchedule(PipeKSPScheduleType *);
+PETSC_EXTERN PetscErrorCode    PipeKSPThreadsSetFromOptions(MPI_Comm);
+PETSC_EXTERN PetscErrorCode    PipeKSPThreadsView(PetscViewer);
 /* ---- end hybrid ---- */
 
 #endif

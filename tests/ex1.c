@@ -11,9 +11,9 @@
 /* Runs one API call with errors returned instead of printed; every rank must fail, with msg in the text. */
 #define EXPECT_FAIL(call, msg) \
   do { \
-    PetscErrorCode _ierr; \
+    PetscErrorCode   _ierr; \
     PipeKSPErrorText _txt = NULL; \
-    PetscMPIInt    _bad, _all; \
+    PetscMPIInt      _bad, _all; \
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
     _ierr = (call); \
     PetscCall(PetscPopErrorHandler()); \
@@ -61,10 +61,10 @@ static PetscErrorCode CheckBadInput(void)
    and a DMDA it cannot use is refused */
 static PetscErrorCode CheckAssembleOnDM(void)
 {
-  DM          da, star;
-  Mat         A;
-  Vec         b, xe, r;
-  PetscReal   nrm, nb, sum, want;
+  DM             da, star;
+  Mat            A;
+  Vec            b, xe, r;
+  PetscReal      nrm, nb, sum, want;
   const PetscInt nx = 5, ny = 4, nz = 6;
 
   PetscFunctionBeginUser;
@@ -203,18 +203,18 @@ static PetscErrorCode CheckPartitionIndependent(DM da, Mat Aaij, Vec b, PetscInt
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube    cube, cube2;
-  DM             da;
-  Mat            A, Aaij, At, A2;
-  Vec            b, xe, r, zero;
-  PetscInt       nx, ny, nz, m, n, p, i, lo, hi, pm = PETSC_DECIDE, pn = PETSC_DECIDE, pp = PETSC_DECIDE;
-  PetscReal      E, nu, load, tot[3], loc[3] = {0, 0, 0}, nrm, nA, nb, err;
-  PetscBool      flg, bad = PETSC_FALSE;
-  MatInfo        info;
-  MatType        type;
-  MatNullSpace   nsp;
+  PipeKSPCube        cube, cube2;
+  DM                 da;
+  Mat                A, Aaij, At, A2;
+  Vec                b, xe, r, zero;
+  PetscInt           nx, ny, nz, m, n, p, i, lo, hi, pm = PETSC_DECIDE, pn = PETSC_DECIDE, pp = PETSC_DECIDE;
+  PetscReal          E, nu, load, tot[3], loc[3] = {0, 0, 0}, nrm, nA, nb, err;
+  PetscBool          flg, bad = PETSC_FALSE;
+  MatInfo            info;
+  MatType            type;
+  MatNullSpace       nsp;
   const PetscScalar *ba;
-  char           other[64];
+  char               other[64];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));

@@ -216,7 +216,7 @@ static PetscErrorCode TestBlocks(Mat A)
   PetscCall(PCSetUp(pc));
   PetscCall(PCASDDICGetColoring(pc, &bs, &nb, NULL, NULL, NULL, NULL));
   lb = PetscMin(lb, nb); /* the PC uses at most one block per block row */
-  n0 = (nb / lb) * bs;  /* rows of the first block: block rows 0 .. nb/lb - 1 */
+  n0 = (nb / lb) * bs;   /* rows of the first block: block rows 0 .. nb/lb - 1 */
   PetscCall(MatCreateVecs(A, &r, &z1));
   PetscCall(VecDuplicate(z1, &z2));
   PetscCall(VecGetLocalSize(r, &m));
@@ -468,14 +468,14 @@ static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
 
 static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
 {
-  KSP         ksp;
-  PC          pc;
-  Mat         B;
-  Vec         x1, x2, y, Px, Pty;
-  PetscRandom rnd;
-  PetscReal   d, n1, rel;
-  PetscScalar s1, s2;
-  PetscInt    its1, its2, rs, re;
+  KSP                ksp;
+  PC                 pc;
+  Mat                B;
+  Vec                x1, x2, y, Px, Pty;
+  PetscRandom        rnd;
+  PetscReal          d, n1, rel;
+  PetscScalar        s1, s2;
+  PetscInt           its1, its2, rs, re;
   KSPConvergedReason r1, r2;
 
   PetscFunctionBegin;

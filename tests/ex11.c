@@ -79,7 +79,7 @@ static PetscErrorCode LanczosPA(Mat A, PC pc, PetscInt steps, PetscReal *rmin, P
   PetscCall(VecScale(Av, 1 / nrm));
   for (PetscInt k = 0; k < steps; k++) {
     PetscCall(PCApply(pc, Av, w)); /* w = P A v */
-    PetscCall(VecDot(w, Av, &s));   /* alpha = <w, v>_A */
+    PetscCall(VecDot(w, Av, &s));  /* alpha = <w, v>_A */
     d[k] = PetscRealPart(s);
     n    = k + 1;
     PetscCall(VecAXPBYPCZ(w, -d[k], -beta, 1.0, v, vold));
@@ -170,13 +170,13 @@ static PetscErrorCode SolveOne(PipeKSPCube cube, PetscReal rtol, PCASDDICOrderin
 
 static PetscErrorCode TestMatrix(void)
 {
-  PetscReal           nus[8] = {0, 0.3, 0.45, 0.49}, rtol = 1e-8, iternu = 0.3, itertol = 0.05;
-  PetscInt            nnu = 8, nord = 4, nK = 8, nloc = 2, nsw = 2, Ks[8] = {1, 2, 3, 4}, bad = 0, total = 0, undampedfail = 0, slower = 0, compared = 0;
+  PetscReal            nus[8] = {0, 0.3, 0.45, 0.49}, rtol = 1e-8, iternu = 0.3, itertol = 0.05;
+  PetscInt             nnu = 8, nord = 4, nK = 8, nloc = 2, nsw = 2, Ks[8] = {1, 2, 3, 4}, bad = 0, total = 0, undampedfail = 0, slower = 0, compared = 0;
   PCASDDICOrderingType ords[4] = {PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_MC, PCASDDIC_ORDERING_NATURAL};
-  PCASDDICLocalType   locs[2] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
-  PCASDDICSweepType   sws[2]  = {(PCASDDICSweepType)-1, PCASDDIC_SWEEP_CHEBYSHEV}; /* -1: the PC's default */
-  PetscBool           flg, expectfail = PETSC_FALSE, baseline = PETSC_TRUE;
-  PetscLogDouble      t0, t1;
+  PCASDDICLocalType    locs[2] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
+  PCASDDICSweepType    sws[2]  = {(PCASDDICSweepType)-1, PCASDDIC_SWEEP_CHEBYSHEV}; /* -1: the PC's default */
+  PetscBool            flg, expectfail = PETSC_FALSE, baseline = PETSC_TRUE;
+  PetscLogDouble       t0, t1;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "asddic matrix test", NULL);
@@ -203,7 +203,7 @@ static PetscErrorCode TestMatrix(void)
     for (PetscInt l = 0; l < nloc; l++)
       for (PetscInt s = 0; s < nsw; s++)
         for (PetscInt o = 0; o < nord; o++) {
-          char line[1024], *p = line;
+          char        line[1024], *p = line;
           const char *swname = (int)sws[s] >= 0 ? PCASDDICSweepTypes[sws[s]] : "default";
           p += sprintf(p, "nu %-4g %-3s %-10s %-7s its(K=", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PCASDDICOrderingTypes[ords[o]]);
           for (PetscInt k = 0; k < nK; k++) p += sprintf(p, "%s%" PetscInt_FMT, k ? "," : "", Ks[k]);
@@ -216,7 +216,8 @@ static PetscErrorCode TestMatrix(void)
             p += sprintf(p, " %4" PetscInt_FMT "%s", r.its, ok ? "" : "!");
             if (!ok) {
               bad++;
-              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s %s %s K %" PetscInt_FMT ": %s after %" PetscInt_FMT " iterations, true residual %.2e, error %.2e\n", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PCASDDICOrderingTypes[ords[o]], Ks[k], KSPConvergedReasons[r.reason], r.its, (double)r.res, (double)r.err));
+              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: nu %g %s %s %s K %" PetscInt_FMT ": %s after %" PetscInt_FMT " iterations, true residual %.2e, error %.2e\n", (double)nus[i], PCASDDICLocalTypes[locs[l]], swname, PCASDDICOrderingTypes[ords[o]], Ks[k], KSPConvergedReasons[r.reason], r.its,
+                                    (double)r.res, (double)r.err));
             }
             /* today's operator: for the 5% comparison at iter_nu, and at K = 2 elsewhere to show it fails */
             if (baseline && locs[l] == PCASDDIC_LOCAL_IC && s == 0 && Ks[k] > 1 && (Ks[k] == 2 || PetscAbsReal(nus[i] - iternu) < 1e-12)) {

@@ -69,8 +69,8 @@ static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PCASDDI
 static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
 {
   const PCASDDICOrderingType ords[] = {PCASDDIC_ORDERING_RCM, PCASDDIC_ORDERING_CMRCM, PCASDDIC_ORDERING_MC};
-  const PCASDDICLocalType   locs[] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
-  Vec                       zt, zr;
+  const PCASDDICLocalType    locs[] = {PCASDDIC_LOCAL_IC, PCASDDIC_LOCAL_SGS};
+  Vec                        zt, zr;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &zt));
@@ -84,8 +84,7 @@ static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
       PetscCall(VecNorm(zr, NORM_2, &nr));
       PetscCall(VecAXPY(zt, -1.0, zr));
       PetscCall(VecNorm(zt, NORM_2, &nd));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-12s %-6s %-4s iterations tuned %3" PetscInt_FMT " reference %3" PetscInt_FMT ", M^-1 b relative difference %.1e%s\n", name, PCASDDICOrderingTypes[ords[o]], PCASDDICLocalTypes[locs[l]], itt, itr, (double)(nd / nr),
-                            (itt == itr && itt > 0 && nd <= 1e-12 * nr) ? "" : "  FAILED"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-12s %-6s %-4s iterations tuned %3" PetscInt_FMT " reference %3" PetscInt_FMT ", M^-1 b relative difference %.1e%s\n", name, PCASDDICOrderingTypes[ords[o]], PCASDDICLocalTypes[locs[l]], itt, itr, (double)(nd / nr), (itt == itr && itt > 0 && nd <= 1e-12 * nr) ? "" : "  FAILED"));
       if (!(itt == itr && itt > 0 && nd <= 1e-12 * nr)) Failures++;
     }
   PetscCall(VecDestroy(&zt));
@@ -98,7 +97,7 @@ int main(int argc, char **argv)
   PipeKSPCube cube;
   Mat         A, B;
   Vec         b;
-  PetscInt    gridn = 12;
+  PetscInt    gridn   = 12;
   const char *types[] = {MATBAIJ, MATAIJ, MATSBAIJ};
 
   PetscFunctionBeginUser;
@@ -111,7 +110,7 @@ int main(int argc, char **argv)
   PetscCall(PipeKSPCubeGetMatrix(cube, &A));
   PetscCall(PipeKSPCubeGetRHS(cube, &b));
   PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* PETSc 3.26 converts to SBAIJ only when known */
-  for (PetscInt t = 0; t < 3; t++) { /* 3x3 blocks, read as SeqBAIJ blocks, through MatGetRow, from SeqSBAIJ */
+  for (PetscInt t = 0; t < 3; t++) {                     /* 3x3 blocks, read as SeqBAIJ blocks, through MatGetRow, from SeqSBAIJ */
     char name[32];
     PetscCall(MatConvert(A, types[t], MAT_INITIAL_MATRIX, &B));
     PetscCall(PetscSNPrintf(name, sizeof(name), "cube %s", types[t]));

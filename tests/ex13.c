@@ -58,20 +58,21 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, const char *
 static PetscErrorCode Report(const char *pc, const char *name, const char *pol, Result *r)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-11s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s  (%" PetscInt64_FMT " reductions, %" PetscInt64_FMT " polls)\n", pc, name, pol, r->its, (double)r->res, (double)r->err, KSPConvergedReasons[r->reason], r->stats.reductions, r->stats.polls));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-11s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s  (%" PetscInt64_FMT " reductions, %" PetscInt64_FMT " polls)\n", pc, name, pol, r->its, (double)r->res, (double)r->err, KSPConvergedReasons[r->reason],
+                        r->stats.reductions, r->stats.polls));
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube cube;
-  Mat         A;
-  Vec         b, x0 = NULL;
-  char       *pcs[8];
-  PetscInt    npc = 8, depths[8] = {1, 2, 3}, nd = 8, c, k, pol, fails = 0;
-  PetscBool   flg, nonzero = PETSC_FALSE;
-  Result      cg, gv, rs, ref = {0};
-  char        name[32];
+  PipeKSPCube    cube;
+  Mat            A;
+  Vec            b, x0 = NULL;
+  char          *pcs[8];
+  PetscInt       npc = 8, depths[8] = {1, 2, 3}, nd = 8, c, k, pol, fails = 0;
+  PetscBool      flg, nonzero = PETSC_FALSE;
+  Result         cg, gv, rs, ref = {0};
+  char           name[32];
   const PetscInt policies[] = {PIPEKSP_PROGRESS_NONE, PIPEKSP_PROGRESS_POLL, PIPEKSP_PROGRESS_THREAD, PIPEKSP_PROGRESS_BLOCKING};
 
   PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
@@ -101,8 +102,8 @@ int main(int argc, char **argv)
     for (k = 0; k < nd; k++) {
       PetscInt np = (depths[k] == 2) ? 4 : 1;
       for (pol = 0; pol < np; pol++) {
-        PetscInt policy = np == 1 ? -1 : policies[pol];
-        PetscBool bad   = PETSC_FALSE;
+        PetscInt  policy = np == 1 ? -1 : policies[pol];
+        PetscBool bad    = PETSC_FALSE;
         PetscCall(PetscSNPrintf(name, sizeof(name), "pipeplcg l=%" PetscInt_FMT, depths[k]));
         PetscCall(Solve(cube, A, b, x0, pcs[c], KSPPIPEPLCG, depths[k], policy, &rs));
         PetscCall(Report(pcs[c], name, policy < 0 ? "auto" : PipeKSPProgressTypes[policy], &rs));

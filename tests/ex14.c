@@ -14,7 +14,7 @@ static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
 }
 
 /* a PC that fails at its 6th application: the error unwinds a solve with reductions in flight */
-static PetscInt napply = 0;
+static PetscInt       napply = 0;
 static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
 {
   PetscFunctionBeginUser;
@@ -25,16 +25,16 @@ static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
 
 static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPConvergedReason expect, PetscInt *fails)
 {
-  const PetscInt     n       = 60;
-  const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
-  Mat                A, S;
-  Vec                b, x;
-  KSP                ksp;
-  PC                 pc;
-  KSPConvergedReason reason;
-  PetscReal          xnorm;
+  const PetscInt      n       = 60;
+  const char         *names[] = {"indefinite matrix", "indefinite PC", "NaN in b"};
+  Mat                 A, S;
+  Vec                 b, x;
+  KSP                 ksp;
+  PC                  pc;
+  KSPConvergedReason  reason;
+  PetscReal           xnorm;
   PipeKSPProgressType t;
-  PetscBool          flg;
+  PetscBool           flg;
 
   PetscFunctionBeginUser;
   PetscCall(TestDiagMatrix(n, (PetscBool)(c == 0), &A));
@@ -103,14 +103,14 @@ static PetscErrorCode Refused(PetscErrorCode ierr, const char *what, PetscInt *f
 /* an error in the middle of a solve (reductions pending): the KSP must solve the next system */
 static PetscErrorCode ErrorThenReuse(PetscInt depth, const char *pol, PetscInt *fails)
 {
-  Mat                A;
-  Vec                b, x;
-  KSP                ksp;
-  PC                 pc;
-  PetscErrorCode     ierr;
-  KSPConvergedReason reason;
+  Mat                 A;
+  Vec                 b, x;
+  KSP                 ksp;
+  PC                  pc;
+  PetscErrorCode      ierr;
+  KSPConvergedReason  reason;
   PipeKSPProgressType t;
-  PetscBool          flg;
+  PetscBool           flg;
 
   PetscFunctionBeginUser;
   PetscCall(TestDiagMatrix(60, PETSC_FALSE, &A));

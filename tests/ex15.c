@@ -46,7 +46,8 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
   o->res = rn / bn;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " replace %-4s its %5" PetscInt_FMT "  true res %.3e (%.2f x rtol)  %-16s replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", type, l, replace, o->its, (double)o->res, (double)(o->res / rtol), KSPConvergedReasons[o->reason], o->st.replacements, o->st.restarts));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " replace %-4s its %5" PetscInt_FMT "  true res %.3e (%.2f x rtol)  %-16s replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", type, l, replace, o->its, (double)o->res, (double)(o->res / rtol), KSPConvergedReasons[o->reason],
+                        o->st.replacements, o->st.restarts));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));

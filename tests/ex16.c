@@ -192,7 +192,7 @@ static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
 {
   Vec                    y0, y1, y2;
   PetscReal              nrm, d0, d1;
-  PipeKSPScheduleType    sc[3] = {PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED};
+  PipeKSPScheduleType    sc[3]  = {PIPEKSP_SCHEDULE_STATIC, PIPEKSP_SCHEDULE_DYNAMIC, PIPEKSP_SCHEDULE_GUIDED};
   PetscInt               nts[3] = {2, 2, 3}, chunks[3] = {256, 17, 1000};
   PipeKSPSpMVThreadStats s0, s1;
   char                   what[128];
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 {
   const char *mts[2] = {MATBAIJ, MATAIJ}, *ksps[3] = {KSPPIPEGV, KSPPIPEGROPP, KSPCHRONGEAR}, *pcs[2] = {PCJACOBI, PCASDDIC};
   PetscReal   histtol = 0;
-  PetscBool   viewed = PETSC_FALSE;
+  PetscBool   viewed  = PETSC_FALSE;
   static Run  r1, r2, r3;
 
   PetscFunctionBeginUser;

@@ -85,7 +85,8 @@ int main(int argc, char **argv)
       }
       PetscCall(Solve(cube, A, b, x0, types[t], policy, &rs));
       tol = PetscMax(2, (PetscInt)(0.05 * cg.its));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s (ran %s; %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " done before wait)\n", types[t], chron ? "blocking" : policies[p], rs.its, (double)rs.res, (double)rs.err, KSPConvergedReasons[rs.reason], (int)rs.used >= 0 ? PipeKSPProgressTypes[rs.used] : "-", rs.stats.reductions, rs.stats.done_before_wait));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s (ran %s; %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " done before wait)\n", types[t], chron ? "blocking" : policies[p], rs.its,
+                            (double)rs.res, (double)rs.err, KSPConvergedReasons[rs.reason], (int)rs.used >= 0 ? PipeKSPProgressTypes[rs.used] : "-", rs.stats.reductions, rs.stats.done_before_wait));
       if (rs.reason <= 0) bad = PETSC_TRUE;
       { /* all scalars of one step in ONE reduction: Gropp 2 per iteration, the others 1 (+1 at the start,
            +1 per restart from the true residual) */

@@ -98,14 +98,14 @@ static const char *ReplName(PetscInt rep)
 
 int main(int argc, char **argv)
 {
-  Mat       A;
-  Vec       b;
-  char      problem[16] = "cube", *pcs[8], *types[8], *norms[8];
-  PetscReal rtols[8];
-  PetscInt  npc = 8, ntypes = 8, nnorm = 8, nrtol = 8, ipc, it, in, ir, irep, fails = 0, checks = 0;
-  PetscInt  reps[3] = {PETSC_DECIDE, 0, 50}, maxit = 5000;
-  PetscInt64 nrep_auto = 0, nrep_50 = 0;
-  PetscBool flg, cube, table = PETSC_FALSE;
+  Mat         A;
+  Vec         b;
+  char        problem[16] = "cube", *pcs[8], *types[8], *norms[8];
+  PetscReal   rtols[8];
+  PetscInt    npc = 8, ntypes = 8, nnorm = 8, nrtol = 8, ipc, it, in, ir, irep, fails = 0, checks = 0;
+  PetscInt    reps[3] = {PETSC_DECIDE, 0, 50}, maxit = 5000;
+  PetscInt64  nrep_auto = 0, nrep_50 = 0;
+  PetscBool   flg, cube, table = PETSC_FALSE;
   PipeKSPCube cubeobj = NULL;
 
   PetscFunctionBeginUser;
@@ -173,7 +173,8 @@ int main(int argc, char **argv)
         if (table) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7.0e %-16s %-10s %-5s %5" PetscInt_FMT " %9.2e %5s %5s %s\n", pcs[ipc], (double)rtols[ir], norms[in], "cg", "-", cg.its, (double)cg.res, "-", "-", KSPConvergedReasons[cg.reason]));
         for (it = 0; it < 2 && table; it++) {
           PetscCall(Solve(A, b, petsc[it], pcs[ipc], rtols[ir], norm, 0, maxit, &other));
-          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7.0e %-16s %-10s %-5s %5" PetscInt_FMT " %9.2e %5s %5s %s\n", pcs[ipc], (double)rtols[ir], norms[in], petsc[it], it ? "50" : "-", other.its, (double)other.res, "-", "-", KSPConvergedReasons[other.reason]));
+          PetscCall(
+            PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7.0e %-16s %-10s %-5s %5" PetscInt_FMT " %9.2e %5s %5s %s\n", pcs[ipc], (double)rtols[ir], norms[in], petsc[it], it ? "50" : "-", other.its, (double)other.res, "-", "-", KSPConvergedReasons[other.reason]));
         }
         for (it = 0; it < ntypes; it++) {
           Result rs[3];
@@ -183,9 +184,12 @@ int main(int argc, char **argv)
 
             PetscCall(Solve(A, b, types[it], pcs[ipc], rtols[ir], norm, reps[irep], maxit, &rs[irep]));
             checks++;
-            if (table) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7.0e %-16s %-10s %-5s %5" PetscInt_FMT " %9.2e %5" PetscInt64_FMT " %5" PetscInt64_FMT " %s\n", pcs[ipc], (double)rtols[ir], norms[in], types[it], ReplName(reps[irep]), rs[irep].its, (double)rs[irep].res, rs[irep].nrep, rs[irep].nrestart, KSPConvergedReasons[rs[irep].reason]));
+            if (table)
+              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7.0e %-16s %-10s %-5s %5" PetscInt_FMT " %9.2e %5" PetscInt64_FMT " %5" PetscInt64_FMT " %s\n", pcs[ipc], (double)rtols[ir], norms[in], types[it], ReplName(reps[irep]), rs[irep].its,
+                                    (double)rs[irep].res, rs[irep].nrep, rs[irep].nrestart, KSPConvergedReasons[rs[irep].reason]));
             if (rs[irep].res > lim) {
-              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s %s rtol %g norm %s replace %s: true residual %.3e > 10 x cg's %.3e (floor %.3e)\n", types[it], pcs[ipc], (double)rtols[ir], norms[in], ReplName(reps[irep]), (double)rs[irep].res, (double)cg.res, (double)floor_.res));
+              PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s %s rtol %g norm %s replace %s: true residual %.3e > 10 x cg's %.3e (floor %.3e)\n", types[it], pcs[ipc], (double)rtols[ir], norms[in], ReplName(reps[irep]), (double)rs[irep].res,
+                                    (double)cg.res, (double)floor_.res));
               bad = PETSC_TRUE;
             }
             /* cg's reason; converged by the relative or the absolute test counts as the same. With no norm

@@ -35,7 +35,13 @@ static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-typedef enum { CASE_MAT, CASE_PC, CASE_NAN, CASE_NEGPC, CASE_NEGMAT } Case;
+typedef enum {
+  CASE_MAT,
+  CASE_PC,
+  CASE_NAN,
+  CASE_NEGPC,
+  CASE_NEGMAT
+} Case;
 
 static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConvergedReason expect, PetscInt *fails)
 {
@@ -248,7 +254,7 @@ static PetscErrorCode CheckCubeEdges(PetscInt *fails)
   Mat                A0, A;
   Vec                b;
   PetscInt           rs, re;
-  PetscReal          cgres = 0;
+  PetscReal          cgres    = 0;
   KSPConvergedReason cgreason = KSP_CONVERGED_ITERATING;
   TestResult         res;
 

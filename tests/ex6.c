@@ -9,13 +9,13 @@ never end, so the harness's time limit fails the run (the MPI_Test counts show t
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube cube;
-  Mat         A;
-  Vec         b, x;
-  const char *types[]     = {KSPPIPEGROPP, KSPPIPEGV};
-  PetscReal   intervals[] = {0.0, 1e6, 1e30};
-  PetscInt    t, k, its0 = 0, fails = 0;
-  PetscLogDouble t0 = 0;
+  PipeKSPCube    cube;
+  Mat            A;
+  Vec            b, x;
+  const char    *types[]     = {KSPPIPEGROPP, KSPPIPEGV};
+  PetscReal      intervals[] = {0.0, 1e6, 1e30};
+  PetscInt       t, k, its0 = 0, fails = 0;
+  PetscLogDouble t0     = 0;
   PetscBool      timing = PETSC_FALSE;
 
   PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;

@@ -31,7 +31,9 @@ static PetscErrorCode Solve(KSP ksp, Mat A, PetscInt *its, PetscReal *res)
   PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, res));
-  PetscCall(VecDestroy(&b)); PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(0);
 }
 int main(int argc, char **argv)
@@ -41,25 +43,41 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   for (int t = 0; t < 4; t++) {
-    Mat A1, A2, A3; KSP ksp, f; PetscInt i1, i2, i3, j2, j3; PetscReal r1, r2, r3, s2, s3;
-    PetscCall(Lap(200, 0.0, &A1)); PetscCall(Lap(200, 0.0, &A2)); PetscCall(Lap(300, 0.05, &A3));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp)); PetscCall(KSPSetType(ksp, types[t])); PetscCall(KSPSetFromOptions(ksp));
+    Mat       A1, A2, A3;
+    KSP       ksp, f;
+    PetscInt  i1, i2, i3, j2, j3;
+    PetscReal r1, r2, r3, s2, s3;
+    PetscCall(Lap(200, 0.0, &A1));
+    PetscCall(Lap(200, 0.0, &A2));
+    PetscCall(Lap(300, 0.05, &A3));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetType(ksp, types[t]));
+    PetscCall(KSPSetFromOptions(ksp));
     PetscCall(Solve(ksp, A1, &i1, &r1));
     PetscCall(MatShift(A1, 0.3)); /* same Mat, new values */
     PetscCall(Solve(ksp, A1, &i2, &r2));
     PetscCall(KSPReset(ksp));
     PetscCall(Solve(ksp, A3, &i3, &r3));
     PetscCall(MatShift(A2, 0.3));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &f)); PetscCall(KSPSetType(f, types[t])); PetscCall(KSPSetFromOptions(f));
-    PetscCall(Solve(f, A2, &j2, &s2)); PetscCall(KSPDestroy(&f));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &f)); PetscCall(KSPSetType(f, types[t])); PetscCall(KSPSetFromOptions(f));
-    PetscCall(Solve(f, A3, &j3, &s3)); PetscCall(KSPDestroy(&f));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &f));
+    PetscCall(KSPSetType(f, types[t]));
+    PetscCall(KSPSetFromOptions(f));
+    PetscCall(Solve(f, A2, &j2, &s2));
+    PetscCall(KSPDestroy(&f));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &f));
+    PetscCall(KSPSetType(f, types[t]));
+    PetscCall(KSPSetFromOptions(f));
+    PetscCall(Solve(f, A3, &j3, &s3));
+    PetscCall(KSPDestroy(&f));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s first %d its (%.2e); changed values %d its (%.2e), fresh KSP %d its (%.2e); after reset, new size %d its (%.2e), fresh %d (%.2e)\n", types[t], (int)i1, (double)r1, (int)i2, (double)r2, (int)j2, (double)s2, (int)i3, (double)r3, (int)j3, (double)s3));
     if (i2 != j2 || r2 != s2 || i3 != j3 || r3 != s3 || !(r1 < 1e-3)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %s after an operator change differs from a fresh KSP\n", types[t]));
       fails++;
     }
-    PetscCall(KSPDestroy(&ksp)); PetscCall(MatDestroy(&A1)); PetscCall(MatDestroy(&A2)); PetscCall(MatDestroy(&A3));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(MatDestroy(&A1));
+    PetscCall(MatDestroy(&A2));
+    PetscCall(MatDestroy(&A3));
   }
   if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(PetscFinalize());

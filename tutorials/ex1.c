@@ -12,15 +12,15 @@ the solution against the exact one (uniaxial stress).\n\
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube cube;
-  KSP         ksp;
-  PC          pc;
-  Mat         A;
-  Vec         b, x, r;
-  PetscInt    nx, ny, nz, its, N;
-  PetscReal   E, nu, load, rtol, rnorm, bnorm, err, check_err = 1e-3, check_res = -1;
-  KSPType     ktype;
-  PCType      ptype;
+  PipeKSPCube        cube;
+  KSP                ksp;
+  PC                 pc;
+  Mat                A;
+  Vec                b, x, r;
+  PetscInt           nx, ny, nz, its, N;
+  PetscReal          E, nu, load, rtol, rnorm, bnorm, err, check_err = 1e-3, check_res = -1;
+  KSPType            ktype;
+  PCType             ptype;
   KSPConvergedReason reason;
 
   PetscFunctionBeginUser;

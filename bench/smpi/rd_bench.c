@@ -29,8 +29,14 @@ static double round_end[64]; /* when each round ended inside the last wait (rank
 #endif
 
 #ifdef RD_SMPI
-static void   compute(double us) { if (us > 0) smpi_execute_flops(us * 1e-6 * speed); }
-static double now(void) { return MPI_Wtime(); }
+static void compute(double us)
+{
+  if (us > 0) smpi_execute_flops(us * 1e-6 * speed);
+}
+static double now(void)
+{
+  return MPI_Wtime();
+}
 /* user-level recursive doubling, one round per progress call */
 typedef struct {
   int         round;
@@ -73,12 +79,21 @@ static void wait(RD *rd)
     finish_round(rd);
   }
 }
-static int check(RD *rd) { return rd->buf[0] == size && rd->buf[1] == 0.5 * size * (size - 1); }
+static int check(RD *rd)
+{
+  return rd->buf[0] == size && rd->buf[1] == 0.5 * size * (size - 1);
+}
 #else
 static void (*emu_advance)(double);
 static double (*emu_clock)(void);
-static void   compute(double us) { if (us > 0) emu_advance(us * 1e-6); }
-static double now(void) { return emu_clock(); }
+static void compute(double us)
+{
+  if (us > 0) emu_advance(us * 1e-6);
+}
+static double now(void)
+{
+  return emu_clock();
+}
 typedef struct {
   MPI_Request req;
   double      in[2], out[2];
@@ -94,15 +109,21 @@ static void test(RD *rd)
   int flag;
   MPI_Test(&rd->req, &flag, MPI_STATUS_IGNORE);
 }
-static void wait(RD *rd) { MPI_Wait(&rd->req, MPI_STATUS_IGNORE); }
-static int  check(RD *rd) { return rd->out[0] == size && rd->out[1] == 0.5 * size * (size - 1); }
+static void wait(RD *rd)
+{
+  MPI_Wait(&rd->req, MPI_STATUS_IGNORE);
+}
+static int check(RD *rd)
+{
+  return rd->out[0] == size && rd->out[1] == 0.5 * size * (size - 1);
+}
 #endif
 
 /* one trial: start, k tests spread over T us of compute, wait; returns the wait (seconds), max over ranks */
 static double trial(double T, int k, int *ok)
 {
   RD     rd;
-  double t0, w, wmax = 0;
+  double t0, w, wmax      = 0;
   int    j, good, allgood = 0;
   MPI_Barrier(MPI_COMM_WORLD);
 #ifdef RD_SMPI
@@ -147,7 +168,7 @@ int main(int argc, char **argv)
   }
 #ifdef RD_SMPI
   P = size;
-  for (R = 0; (1 << R) < size; R++) {}
+  for (R = 0; (1 << R) < size; R++) { }
   if ((1 << R) != size) {
     if (!rank) fprintf(stderr, "rd_bench: %d ranks is not a power of two\n", size);
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -162,7 +183,7 @@ int main(int argc, char **argv)
   }
   s = getenv("PIPEKSP_EMU_P");
   P = s ? atoi(s) : size;
-  for (R = 0; (1 << R) < P; R++) {}
+  for (R = 0; (1 << R) < P; R++) { }
 #endif
   (void)s;
   for (t = 0; t < trials; t++) w = trial(0, 0, &ok);

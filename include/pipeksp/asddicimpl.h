@@ -60,24 +60,24 @@ typedef enum {
 
 typedef struct {
   /* settings */
-  PCASDDICOrderingType ordering;   /* in use (the default follows the threads until the user sets one) */
-  PetscBool           orderingset; /* the user chose the ordering */
-  PCASDDICLocalType   local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
-  PCASDDICSweepType   sweep;       /* richardson (damped) or chebyshev on [emin, emax] */
-  PetscInt            colors;     /* K requested */
-  PetscInt            localblocks; /* contiguous blocks of the rank's rows, couplings between them dropped */
-  PCASDDICBlock       block;      /* point or block kernel */
-  PetscInt            iterations; /* ASDD sweeps, 1 = localized IC(0) */
-  PCASDDICShiftType   shifttype;
-  PetscInt            threads;
-  PetscBool           check;      /* verify the colouring in PCSetUp */
-  PCASDDICKernelType  kernel;     /* tuned (asddic_sweep.c) or reference (asddic_sweep_ref.c) sweeps */
-  PetscBool           reorder;    /* settings changed: recompute the ordering at the next setup */
-  PetscInt            eststeps;   /* CG/Lanczos steps of the estimate; -1: 10 when needed, 0: none */
-  PetscReal           safety;     /* emax used = safety * estimated lambda_max */
-  PetscBool           eigsset;    /* the user fixed [emin, emax]: no estimate */
-  PetscReal           emin_user, emax_user;
-  PetscReal           omega_user; /* Richardson damping fixed by the user (0: from emax) */
+  PCASDDICOrderingType ordering;    /* in use (the default follows the threads until the user sets one) */
+  PetscBool            orderingset; /* the user chose the ordering */
+  PCASDDICLocalType    local;       /* ic: IC(0) of the diagonal block; sgs: symmetric Gauss-Seidel */
+  PCASDDICSweepType    sweep;       /* richardson (damped) or chebyshev on [emin, emax] */
+  PetscInt             colors;      /* K requested */
+  PetscInt             localblocks; /* contiguous blocks of the rank's rows, couplings between them dropped */
+  PCASDDICBlock        block;       /* point or block kernel */
+  PetscInt             iterations;  /* ASDD sweeps, 1 = localized IC(0) */
+  PCASDDICShiftType    shifttype;
+  PetscInt             threads;
+  PetscBool            check;    /* verify the colouring in PCSetUp */
+  PCASDDICKernelType   kernel;   /* tuned (asddic_sweep.c) or reference (asddic_sweep_ref.c) sweeps */
+  PetscBool            reorder;  /* settings changed: recompute the ordering at the next setup */
+  PetscInt             eststeps; /* CG/Lanczos steps of the estimate; -1: 10 when needed, 0: none */
+  PetscReal            safety;   /* emax used = safety * estimated lambda_max */
+  PetscBool            eigsset;  /* the user fixed [emin, emax]: no estimate */
+  PetscReal            emin_user, emax_user;
+  PetscReal            omega_user; /* Richardson damping fixed by the user (0: from emax) */
 
   /* spectral safety (from the last setup) */
   PetscReal      emin_est, emax_est; /* Lanczos estimates of the extreme eigenvalues of M^{-1}A */
@@ -90,34 +90,34 @@ typedef struct {
   const char    *boundsfrom;         /* where emin/emax came from, for -pc_view */
 
   /* ordering (computed once per nonzero pattern) */
-  PetscInt  bs, nb;      /* block size used by the factor and number of local block rows */
+  PetscInt  bs, nb;       /* block size used by the factor and number of local block rows */
   PetscInt *perm, *iperm; /* perm[new] = old, iperm[old] = new (block rows) */
-  PetscInt  ncolors;     /* colours actually used (>= K for cmrcm when K is too small for the graph) */
-  PetscInt *colorptr;    /* rows of colour c: colorptr[c] .. colorptr[c+1]-1 (new numbering) */
-  PetscBool independent; /* colours are independent sets (cmrcm, mc): sweeps parallel inside a colour */
-  PetscInt  nlevels;     /* RCM levels (rcm, cmrcm) */
-  PetscInt  nparts;      /* local blocks in use: each one ordered and swept on its own, by one thread */
-  PetscInt *partptr;     /* rows of block q: partptr[q] .. partptr[q+1]-1 (old and new numbering alike) */
-  PetscInt  nsymbolic;   /* how many times the ordering was computed */
+  PetscInt  ncolors;      /* colours actually used (>= K for cmrcm when K is too small for the graph) */
+  PetscInt *colorptr;     /* rows of colour c: colorptr[c] .. colorptr[c+1]-1 (new numbering) */
+  PetscBool independent;  /* colours are independent sets (cmrcm, mc): sweeps parallel inside a colour */
+  PetscInt  nlevels;      /* RCM levels (rcm, cmrcm) */
+  PetscInt  nparts;       /* local blocks in use: each one ordered and swept on its own, by one thread */
+  PetscInt *partptr;      /* rows of block q: partptr[q] .. partptr[q+1]-1 (old and new numbering alike) */
+  PetscInt  nsymbolic;    /* how many times the ordering was computed */
 
   /* the factor in the new numbering: one CSR of bs x bs blocks, lower part = unit L (stored without
      its diagonal), upper part = U; dinv = inverted diagonal blocks of U */
-  PetscInt    *fi, *fj, *fdiag;
-  MatScalar   *fa, *fa0, *dinv; /* fa0: the matrix values in the new numbering (kept for shifted retries) */
-  PetscInt     nnzb;
-  PetscInt    *li, *lj, *ui, *uj; /* the sweeps' copies: strict lower (L) and strict upper (U) parts, each contiguous */
-  MatScalar   *la, *ua;
+  PetscInt      *fi, *fj, *fdiag;
+  MatScalar     *fa, *fa0, *dinv; /* fa0: the matrix values in the new numbering (kept for shifted retries) */
+  PetscInt       nnzb;
+  PetscInt      *li, *lj, *ui, *uj; /* the sweeps' copies: strict lower (L) and strict upper (U) parts, each contiguous */
+  MatScalar     *la, *ua;
   PetscInt      *fmap, nfmap; /* entry k of the local block goes to fa0[fmap[k]]; k counts MatGetRow order,
                                 or the raw value array of the CSR layouts */
   PCASDDICLayout layout;      /* how the local block is read */
   PetscInt       rawbs;       /* rows of one (block) row of the raw CSR: 1 for SeqAIJ, its bs for SeqBAIJ */
-  PetscReal    alpha;   /* Manteuffel shift that made the factorization succeed (0: none needed) */
-  PetscInt     nshifts; /* retries of the last factorization */
-  PetscBool    failed;  /* the factorization failed on some rank */
-  PetscInt     baddiag;    /* global row of a diagonal entry that is not positive (-1: none), the same on every rank */
-  PetscReal    baddiagval; /* its value */
-  PetscScalar *work;    /* permuted work vector, nb*bs */
-  Vec          t, w, d; /* ASDD work vectors (d: Chebyshev direction) */
+  PetscReal      alpha;       /* Manteuffel shift that made the factorization succeed (0: none needed) */
+  PetscInt       nshifts;     /* retries of the last factorization */
+  PetscBool      failed;      /* the factorization failed on some rank */
+  PetscInt       baddiag;     /* global row of a diagonal entry that is not positive (-1: none), the same on every rank */
+  PetscReal      baddiagval;  /* its value */
+  PetscScalar   *work;        /* permuted work vector, nb*bs */
+  Vec            t, w, d;     /* ASDD work vectors (d: Chebyshev direction) */
 } PC_ASDDIC;
 
 /* asddic.c: the log events (registered by the registrar, src/dlregispipeksp.c) */

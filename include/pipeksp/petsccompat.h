@@ -43,7 +43,7 @@ typedef void *PipeKSPCtxDestroyArg;
   #define PipeKSPContainerCtx(arg)         (arg)
 #else
   #if PETSC_VERSION_LT(3, 25, 0)
-typedef void **PipeKSPCtxDestroyArg;
+typedef void           **PipeKSPCtxDestroyArg;
   #else
 typedef void *PipeKSPCtxDestroyArg;
   #endif
@@ -74,7 +74,7 @@ typedef void *PipeKSPCtxDestroyArg;
 #if PETSC_VERSION_LT(3, 25, 0)
 typedef char *PipeKSPErrorText;
 #else
-typedef const char *PipeKSPErrorText;
+typedef const char      *PipeKSPErrorText;
 #endif
 
 /* Whether the PC scales the system diagonally; the feature was removed in 3.26 (nothing to refuse) */

@@ -46,43 +46,43 @@ typedef struct {
 } KSPPipeOps;
 
 typedef struct {
-  KSPPipeOps          ops;
-  PipeKSPRed          red;           /* the engine, created with the KSP; it holds the progress settings */
-  PetscInt            replace;       /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
-  PetscBool           ignored_opts;  /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
+  KSPPipeOps ops;
+  PipeKSPRed red;          /* the engine, created with the KSP; it holds the progress settings */
+  PetscInt   replace;      /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
+  PetscBool  ignored_opts; /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
   /* counters: engine totals at the start of the last solve, replacements, solves */
-  PipeKSPStats        stats0;
-  PetscInt64          nrep_solve, nrep_total, nrestart_solve, nrestart_total;
-  PetscInt            nsolves;
+  PipeKSPStats stats0;
+  PetscInt64   nrep_solve, nrep_total, nrestart_solve, nrestart_total;
+  PetscInt     nsolves;
   /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
-  PetscInt64          ndepth_solve, ndepth_total;
-  PetscInt            depth_end;
+  PetscInt64 ndepth_solve, ndepth_total;
+  PetscInt   depth_end;
   /* attainable accuracy (auto replacement, floor detection): running bounds on the gaps between the
      recursive vectors and what they stand for, f = b - A x - r, g = A p - s, h = A u - w, j = A q - z */
-  PetscReal           anorm;         /* ||A||_inf, recomputed when the operator changes */
-  PetscObjectState    astate;
-  Mat                 amat;
-  PetscReal           gf, gg, gh, gj, gf0;   /* gf0: the bound a true residual leaves */
-  PetscInt            itrue;         /* iteration of the last true residual (replacement, restart, start) */
+  PetscReal        anorm; /* ||A||_inf, recomputed when the operator changes */
+  PetscObjectState astate;
+  Mat              amat;
+  PetscReal        gf, gg, gh, gj, gf0; /* gf0: the bound a true residual leaves */
+  PetscInt         itrue;               /* iteration of the last true residual (replacement, restart, start) */
   /* the best iterate whose true residual the solver has measured: the last work vector
      (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch */
-  PetscReal           best;          /* its true residual norm ||b - A x|| */
-  PetscInt            bestits;
-  PetscReal           rnorm0;        /* the monitored norm at iteration 0 */
-  PetscReal           rn0;           /* ||r|| (2-norm) at iteration 0 */
+  PetscReal best; /* its true residual norm ||b - A x|| */
+  PetscInt  bestits;
+  PetscReal rnorm0; /* the monitored norm at iteration 0 */
+  PetscReal rn0;    /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */
-  PetscBool           restart;       /* the next step starts the recurrences afresh (beta = 0) */
-  PetscBool           truenow;       /* the next reduction's ||r|| is of the true residual b - A x */
-  PetscBool           frombreak;     /* ... after a restart caused by a breakdown */
-  PetscBool           suspect;       /* the recursive residual grew wildly: restart */
-  PetscReal           rmin;          /* least recursive ||r|| since the last true one */
-  PetscInt            stalls;        /* restarts in a row that brought no progress */
-  KSPConvergedReason  breakreason;   /* the breakdown behind the last restart (ITERATING: none) */
-  PetscReal           gsign, dsign;  /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
+  PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
+  PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */
+  PetscBool          frombreak;    /* ... after a restart caused by a breakdown */
+  PetscBool          suspect;      /* the recursive residual grew wildly: restart */
+  PetscReal          rmin;         /* least recursive ||r|| since the last true one */
+  PetscInt           stalls;       /* restarts in a row that brought no progress */
+  KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */
+  PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
                                         first: as in cg, a change of sign is the breakdown, not a sign */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
      PC's own apply) */
-  Vec                 pcdiag;
+  Vec pcdiag;
 } KSP_Pipe;
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);

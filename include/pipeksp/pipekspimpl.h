@@ -27,8 +27,7 @@ PETSC_INTERN PetscLogEvent PIPEKSP_CubeAssembly, PIPEKSP_VecPass;
 PETSC_INTERN PetscErrorCode PipeKSPOptionsCheckInt_Private(MPI_Comm, PetscOptions, const char[], const char[]);
 #define PipeKSPOptionsInt(opt, text, man, cur, val, set) \
   (PipeKSPOptionsCheckInt_Private(PetscOptionsObject->comm, PetscOptionsObject->options, PetscOptionsObject->prefix, opt) ? PETSC_ERR_ARG_OUTOFRANGE : PetscOptionsInt(opt, text, man, cur, val, set))
-#define PipeKSPOptionsGetInt(options, prefix, name, val, set) \
-  (PipeKSPOptionsCheckInt_Private(PETSC_COMM_SELF, options, prefix, name) ? PETSC_ERR_ARG_OUTOFRANGE : PetscOptionsGetInt(options, prefix, name, val, set))
+#define PipeKSPOptionsGetInt(options, prefix, name, val, set) (PipeKSPOptionsCheckInt_Private(PETSC_COMM_SELF, options, prefix, name) ? PETSC_ERR_ARG_OUTOFRANGE : PetscOptionsGetInt(options, prefix, name, val, set))
 
 /* Entry check of the modules' constructors: a clear error instead of unregistered log events */
 #define PipeKSPCheckInitialized(comm) \

@@ -7,7 +7,7 @@
 #include <pthread.h>
 
 #define PIPEKSP_RED_MAX   10 /* scalars in one packed reduction */
-#define PIPEKSP_RED_SLOTS 8 /* reductions in flight at once on one engine (deep pipelines) */
+#define PIPEKSP_RED_SLOTS 8  /* reductions in flight at once on one engine (deep pipelines) */
 
 /* one reduction in flight */
 typedef struct {
@@ -38,13 +38,13 @@ struct _n_PipeKSPRed {
   int                 single; /* the slot of the pending PipeKSPRedStart_Private(), -1 when none */
   PipeKSPRed          below;  /* the engine under this one on the poll hook's stack (progress.c) */
   /* helper thread (type thread): sleeps on cv while nothing is pending, tests the pending slots */
-  PetscBool           thr_started;
-  pthread_t           thr;
-  pthread_mutex_t     mtx;
-  pthread_cond_t      cv;
-  int                 thr_work, thr_busy, thr_stop, thr_quit;
-  int                 thr_rc; /* the first MPI error of its tests, raised by the main thread at take-back */
-  PetscInt64          thr_tests;
+  PetscBool       thr_started;
+  pthread_t       thr;
+  pthread_mutex_t mtx;
+  pthread_cond_t  cv;
+  int             thr_work, thr_busy, thr_stop, thr_quit;
+  int             thr_rc; /* the first MPI error of its tests, raised by the main thread at take-back */
+  PetscInt64      thr_tests;
 };
 
 PETSC_INTERN PetscErrorCode PipeKSPRedCreate_Private(MPI_Comm, PetscBool, PipeKSPRed *);

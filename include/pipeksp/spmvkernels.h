@@ -43,11 +43,20 @@ static inline void PipeKSPSpMVKernelAIJ(const PetscInt *nodes, PetscInt k0, Pets
     PetscPrefetchBlock(idx + sz * n, n, 0, PETSC_PREFETCH_HINT_NTA);
     PetscPrefetchBlock(v + sz * n, sz * n, 0, PETSC_PREFETCH_HINT_NTA);
     switch (sz) {
-    case 1: PipeKSPSpMVAIJNode(1, n, idx, v, x, y + r); break;
-    case 2: PipeKSPSpMVAIJNode(2, n, idx, v, x, y + r); break;
-    case 3: PipeKSPSpMVAIJNode(3, n, idx, v, x, y + r); break;
-    case 4: PipeKSPSpMVAIJNode(4, n, idx, v, x, y + r); break;
-    default: PipeKSPSpMVAIJNode(PIPEKSP_SPMV_NODE_MAX, n, idx, v, x, y + r);
+    case 1:
+      PipeKSPSpMVAIJNode(1, n, idx, v, x, y + r);
+      break;
+    case 2:
+      PipeKSPSpMVAIJNode(2, n, idx, v, x, y + r);
+      break;
+    case 3:
+      PipeKSPSpMVAIJNode(3, n, idx, v, x, y + r);
+      break;
+    case 4:
+      PipeKSPSpMVAIJNode(4, n, idx, v, x, y + r);
+      break;
+    default:
+      PipeKSPSpMVAIJNode(PIPEKSP_SPMV_NODE_MAX, n, idx, v, x, y + r);
     }
     r += sz;
   }
@@ -57,7 +66,7 @@ static inline void PipeKSPSpMVKernelAIJ(const PetscInt *nodes, PetscInt k0, Pets
 static inline void PipeKSPSpMVBAIJ3(PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y)
 {
   for (PetscInt i = b0; i < b1; i++) {
-    const PetscInt     n = ai[i + 1] - ai[i];
+    const PetscInt     n   = ai[i + 1] - ai[i];
     const PetscInt    *idx = aj + ai[i];
     const PetscScalar *v   = aa + 9 * ai[i];
     PetscScalar        s1 = 0, s2 = 0, s3 = 0;
@@ -83,7 +92,7 @@ static inline void PipeKSPSpMVBAIJ3(PetscInt b0, PetscInt b1, const PetscInt *ai
 PIPEKSP_INLINE void PipeKSPSpMVBAIJBlock(const PetscInt bs, PetscInt b0, PetscInt b1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscScalar *s)
 {
   for (PetscInt i = b0; i < b1; i++) {
-    const PetscInt     n = ai[i + 1] - ai[i];
+    const PetscInt     n   = ai[i + 1] - ai[i];
     const PetscInt    *idx = aj + ai[i];
     const PetscScalar *v   = aa + bs * bs * ai[i];
 
@@ -103,15 +112,32 @@ static inline void PipeKSPSpMVKernelBAIJ(PetscInt bs, PetscScalar *work, PetscIn
   PetscScalar s[PIPEKSP_BS_MAX];
 
   switch (bs) {
-  case 1: PipeKSPSpMVBAIJBlock(1, b0, b1, ai, aj, aa, x, y, s); break;
-  case 2: PipeKSPSpMVBAIJBlock(2, b0, b1, ai, aj, aa, x, y, s); break;
-  case 3: PipeKSPSpMVBAIJ3(b0, b1, ai, aj, aa, x, y); break;
-  case 4: PipeKSPSpMVBAIJBlock(4, b0, b1, ai, aj, aa, x, y, s); break;
-  case 5: PipeKSPSpMVBAIJBlock(5, b0, b1, ai, aj, aa, x, y, s); break;
-  case 6: PipeKSPSpMVBAIJBlock(6, b0, b1, ai, aj, aa, x, y, s); break;
-  case 7: PipeKSPSpMVBAIJBlock(7, b0, b1, ai, aj, aa, x, y, s); break;
-  case 8: PipeKSPSpMVBAIJBlock(8, b0, b1, ai, aj, aa, x, y, s); break; /* PIPEKSP_BS_MAX */
-  default: PipeKSPSpMVBAIJBlock(bs, b0, b1, ai, aj, aa, x, y, work);
+  case 1:
+    PipeKSPSpMVBAIJBlock(1, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 2:
+    PipeKSPSpMVBAIJBlock(2, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 3:
+    PipeKSPSpMVBAIJ3(b0, b1, ai, aj, aa, x, y);
+    break;
+  case 4:
+    PipeKSPSpMVBAIJBlock(4, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 5:
+    PipeKSPSpMVBAIJBlock(5, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 6:
+    PipeKSPSpMVBAIJBlock(6, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 7:
+    PipeKSPSpMVBAIJBlock(7, b0, b1, ai, aj, aa, x, y, s);
+    break;
+  case 8:
+    PipeKSPSpMVBAIJBlock(8, b0, b1, ai, aj, aa, x, y, s);
+    break; /* PIPEKSP_BS_MAX */
+  default:
+    PipeKSPSpMVBAIJBlock(bs, b0, b1, ai, aj, aa, x, y, work);
   }
 }
 

@@ -8,7 +8,7 @@
 
 /* entries per block of the threaded vector kernels: partial sums are per block, not per thread, and
    added in block order, so a dot is the same for any thread count >= 2 and any schedule */
-#define PIPEKSP_VEC_BLOCK 2048
+#define PIPEKSP_VEC_BLOCK   2048
 #define PIPEKSP_THREADS_MAX 4096 /* threads per process: far above any node, below what would exhaust one */
 
 /* threads the hot path uses now (1 without OpenMP); reads the options on first use */

@@ -3,7 +3,14 @@
 #include <pipeksp/pipecommon.h>
 #include <pipeksp/threadsimpl.h>
 
-enum { CG_R, CG_U, CG_W, CG_P, CG_S, CG_NWORK };
+enum {
+  CG_R,
+  CG_U,
+  CG_W,
+  CG_P,
+  CG_S,
+  CG_NWORK
+};
 /* the one packed reduction: PipeKSPVecLocalDots_Private()'s four, then the sizes for the gap bounds, which the
    fused update computes (in this order) */
 enum {
@@ -36,9 +43,9 @@ typedef struct {
 
 static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const FusedCtx    *c     = (const FusedCtx *)ctx;
-  const PetscScalar  alpha = c->alpha, beta = c->beta, *u = c->u, *w = c->w;
-  PetscScalar       *x = c->x, *r = c->r, *p = c->p, *s = c->s, xx = 0, pp = 0;
+  const FusedCtx   *c     = (const FusedCtx *)ctx;
+  const PetscScalar alpha = c->alpha, beta = c->beta, *u = c->u, *w = c->w;
+  PetscScalar      *x = c->x, *r = c->r, *p = c->p, *s = c->s, xx = 0, pp = 0;
 
   for (PetscInt i = i0; i < i1; i++) {
     if (c->first) {
@@ -106,7 +113,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   loc[CG_RED_PP] = 0.0;
   for (;;) {
     PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
-    PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W])); /* w = A u */
+    PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W]));  /* w = A u */
     PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
     PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc)); /* the one blocking reduction */
     PetscCall(PipeKSPRedWait_Private(red, glob));
@@ -114,10 +121,10 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
     delta = glob[CG_RED_DELTA];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
-    rn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
-    un = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
-    xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
-    pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
+    rn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
+    un         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
+    xn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
+    pn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
     coef.delta = delta;
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;

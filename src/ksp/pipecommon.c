@@ -79,9 +79,9 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
 
   PetscFunctionBegin;
   if (stats) {
-    *stats              = pipe->red->stats;
-    stats->replacements = pipe->nrep_total;
-    stats->restarts     = pipe->nrestart_total;
+    *stats               = pipe->red->stats;
+    stats->replacements  = pipe->nrep_total;
+    stats->restarts      = pipe->nrestart_total;
     stats->depth_changes = pipe->ndepth_total;
     stats->depth         = pipe->depth_end;
   }
@@ -193,9 +193,9 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
 
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
-  KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
-  PipeKSPProgressType type = pipe->red->requested;
-  PetscReal           us   = pipe->red->interval_us;
+  KSP_Pipe           *pipe          = (KSP_Pipe *)ksp->data;
+  PipeKSPProgressType type          = pipe->red->requested;
+  PetscReal           us            = pipe->red->interval_us;
   PetscBool           blocking_only = pipe->red->blocking_only;
   char                rep[32];
   PetscBool           flg, flg2;
@@ -216,14 +216,14 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsOb
     PetscCall(PetscStrcasecmp(rep, "auto", &isauto));
     if (isauto) PetscCall(KSPPipeSetReplacePeriod(ksp, PETSC_DECIDE));
     else {
-      char    *end;
+      char     *end;
       long long n = strtoll(rep, &end, 10);
       PetscCheck(end != rep && *end == 0 && n >= 0 && n <= PETSC_MAX_INT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-ksp_pipe_replace %s: use auto, 0 (never) or a period n >= 1", rep);
       PetscCall(KSPPipeSetReplacePeriod(ksp, (PetscInt)n));
     }
   }
   PetscOptionsHeadEnd();
-  PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL)); /* -pipeksp_spmv_chunk */
+  PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL));        /* -pipeksp_spmv_chunk */
   PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
   PetscFunctionReturn(0);
 }
@@ -247,9 +247,12 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
   if (pipe->nsolves) {
     PetscCall(StatsLastSolve(pipe, &st));
     PetscCall(KSPPipeGetTotalStats_Pipe(ksp, &tot, NULL));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait, (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait,
+                                     (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->depth_end > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: pipeline depth lowered %" PetscInt64_FMT " times, ended at depth %" PetscInt_FMT "\n", st.depth_changes, pipe->depth_end));
-    if (pipe->nsolves > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
+    if (pipe->nsolves > 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n",
+                                       pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
   }
   PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
   PetscFunctionReturn(0);

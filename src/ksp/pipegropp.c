@@ -6,10 +6,23 @@
 
 /* the two packed reductions of an iteration, named slots:
    R2: gamma = (r,u) and the norms, overlapped with w = A u */
-enum { GR_R2_GAMMA, GR_R2_RR, GR_R2_UU, GR_R2_XX, GR_R2_N };
+enum {
+  GR_R2_GAMMA,
+  GR_R2_RR,
+  GR_R2_UU,
+  GR_R2_XX,
+  GR_R2_N
+};
 /* R1: delta = (p,s), (p,p), and after a residual replacement also gamma, (r,r), (x,x) of the true
    residual, overlapped with q = M^{-1} s */
-enum { GR_R1_DELTA, GR_R1_PP, GR_R1_GAMMA, GR_R1_RR, GR_R1_XX, GR_R1_N };
+enum {
+  GR_R1_DELTA,
+  GR_R1_PP,
+  GR_R1_GAMMA,
+  GR_R1_RR,
+  GR_R1_XX,
+  GR_R1_N
+};
 #define GR_R1_SHORT GR_R1_GAMMA /* R1 without a replacement: delta and (p,p) */
 
 static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
@@ -63,9 +76,9 @@ typedef struct {
 
 static void Fused1Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const Fused1Ctx   *c = (const Fused1Ctx *)ctx;
-  const PetscScalar  a = c->a, *p = c->p, *s = c->s, *q = c->q;
-  PetscScalar       *x = c->x, *r = c->r, *u = c->u, ru = 0, rr = 0, uu = 0, xx = 0;
+  const Fused1Ctx  *c = (const Fused1Ctx *)ctx;
+  const PetscScalar a = c->a, *p = c->p, *s = c->s, *q = c->q;
+  PetscScalar      *x = c->x, *r = c->r, *u = c->u, ru = 0, rr = 0, uu = 0, xx = 0;
 
   for (PetscInt i = i0; i < i1; i++) {
     x[i] += a * p[i];
@@ -116,9 +129,9 @@ typedef struct {
 
 static void Fused2Block(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const Fused2Ctx   *c = (const Fused2Ctx *)ctx;
-  const PetscScalar  b = c->first ? 0.0 : c->b, *u = c->u, *w = c->w;
-  PetscScalar       *p = c->p, *s = c->s, ps = 0, pp = 0;
+  const Fused2Ctx  *c = (const Fused2Ctx *)ctx;
+  const PetscScalar b = c->first ? 0.0 : c->b, *u = c->u, *w = c->w;
+  PetscScalar      *p = c->p, *s = c->s, ps = 0, pp = 0;
 
   for (PetscInt i = i0; i < i1; i++) {
     if (c->first) { /* copies: p may hold garbage (NaN * 0 would stay NaN) */
@@ -164,7 +177,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   Vec         X, B, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
-  PetscInt    its = 0;
+  PetscInt    its       = 0;
   PetscBool   withgamma = PETSC_FALSE, restart, stop, replace;
 
   PetscFunctionBegin;
@@ -178,7 +191,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   S   = ksp->work[4];
   Q   = ksp->work[5];
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, R)); /* r = b - A x */
+  PetscCall(KSPPipeResidual_Private(ksp, A, R));    /* r = b - A x */
   PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U)); /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));
 
@@ -218,7 +231,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
       loc1[GR_R1_GAMMA] = d4[GR_R2_GAMMA];
       loc1[GR_R1_RR]    = d4[GR_R2_RR];
       loc1[GR_R1_XX]    = d4[GR_R2_XX];
-      withgamma = PETSC_TRUE;
+      withgamma         = PETSC_TRUE;
     }
 
     /* R1: delta = (p,s), (p,p) [and gamma, ||r||, ||x|| after a replacement], overlapped with q = M^{-1} s */

@@ -62,18 +62,18 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
     pipe->astate = state;
   }
   pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = 0.0;
-  pipe->best        = PETSC_MAX_REAL;
-  pipe->bestits     = 0;
-  pipe->restart     = PETSC_TRUE;
-  pipe->truenow     = PETSC_TRUE;
-  pipe->frombreak   = PETSC_FALSE;
-  pipe->breakreason = KSP_CONVERGED_ITERATING;
+  pipe->best                                            = PETSC_MAX_REAL;
+  pipe->bestits                                         = 0;
+  pipe->restart                                         = PETSC_TRUE;
+  pipe->truenow                                         = PETSC_TRUE;
+  pipe->frombreak                                       = PETSC_FALSE;
+  pipe->breakreason                                     = KSP_CONVERGED_ITERATING;
   pipe->gsign = pipe->dsign = 0.0;
-  pipe->suspect     = PETSC_FALSE;
-  pipe->rmin        = PETSC_MAX_REAL;
-  pipe->rn0         = -1.0;
-  pipe->stalls      = 0;
-  pipe->itrue       = 0;
+  pipe->suspect             = PETSC_FALSE;
+  pipe->rmin                = PETSC_MAX_REAL;
+  pipe->rn0                 = -1.0;
+  pipe->stalls              = 0;
+  pipe->itrue               = 0;
   PetscFunctionReturn(0);
 }
 
@@ -119,7 +119,7 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
     *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0);
-  } else if (pipe->replace > 0) *now = (PetscBool)!(its % pipe->replace);
+  } else if (pipe->replace > 0) *now = (PetscBool) !(its % pipe->replace);
   if (*now) {
     pipe->nrep_solve++;
     pipe->nrep_total++;
@@ -135,7 +135,7 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
   PetscFunctionBegin;
   pipe->gf = pipe->gf0 = PIPE_ROUND_RMS * (tn + pipe->anorm * xn);
   pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue = ksp->its;
+  pipe->itrue                    = ksp->its;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));
   PetscFunctionReturn(0);
 }
@@ -159,7 +159,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
     pipe->truenow = pipe->frombreak = PETSC_FALSE;
-    pipe->rmin    = rn;
+    pipe->rmin                      = rn;
   }
   if (!pipe->restart) {
     if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */

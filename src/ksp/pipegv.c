@@ -4,7 +4,18 @@
 #include <pipeksp/pipecommon.h>
 #include <pipeksp/threadsimpl.h>
 
-enum { GV_R, GV_U, GV_W, GV_M, GV_N, GV_Z, GV_Q, GV_S, GV_P, GV_NWORK };
+enum {
+  GV_R,
+  GV_U,
+  GV_W,
+  GV_M,
+  GV_N,
+  GV_Z,
+  GV_Q,
+  GV_S,
+  GV_P,
+  GV_NWORK
+};
 /* the one packed reduction: PipeKSPVecLocalDots_Private()'s four, then the sizes for the gap bounds */
 enum {
   GV_RED_GAMMA = PIPEKSP_DOT_RU, /* (r,u) */
@@ -37,10 +48,10 @@ typedef struct {
 
 static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const FusedCtx    *c     = (const FusedCtx *)ctx;
-  const PetscScalar  alpha = c->alpha, beta = c->first ? 0.0 : c->beta, *m = c->m, *nn = c->nn;
-  PetscScalar       *x = c->x, *r = c->r, *u = c->u, *w = c->w, *z = c->z, *q = c->q, *s = c->s, *p = c->p;
-  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
+  const FusedCtx   *c     = (const FusedCtx *)ctx;
+  const PetscScalar alpha = c->alpha, beta = c->first ? 0.0 : c->beta, *m = c->m, *nn = c->nn;
+  PetscScalar      *x = c->x, *r = c->r, *u = c->u, *w = c->w, *z = c->z, *q = c->q, *s = c->s, *p = c->p;
+  PetscScalar       ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
 
   for (PetscInt i = i0; i < i1; i++) {
     if (c->first) {
@@ -161,11 +172,11 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     delta = glob[GV_RED_DELTA];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
-    rn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));
-    un = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_UU]));
-    xn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_XX]));
-    pn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_PP]));
-    qn = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_QQ]));
+    rn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));
+    un         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_UU]));
+    xn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_XX]));
+    pn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_PP]));
+    qn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_QQ]));
     coef.delta = delta;
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[GV_RED_RR], glob[GV_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
@@ -217,10 +228,10 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscCheck(ksp->nwork > GV_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the best iterate", ksp->nwork, (int)GV_NWORK);
   /* the recurrences start afresh from the true residual: the guards' state of a restart */
   pipe->restart = pipe->truenow = PETSC_TRUE;
-  pipe->suspect = PETSC_FALSE;
-  pipe->rmin    = PETSC_MAX_REAL;
+  pipe->suspect                 = PETSC_FALSE;
+  pipe->rmin                    = PETSC_MAX_REAL;
   pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue   = its;
+  pipe->itrue                               = its;
   /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
      not the sign of a negative definite pair that pipegv alone would accept */
   pipe->gsign = pipe->dsign = 1.0;

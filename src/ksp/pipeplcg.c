@@ -26,11 +26,11 @@
    (KSPPipePLCGSetEstimateFactor()), and the poll interval: a reduction's rounds advance only inside MPI
    calls, and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop
    (docs/pipeplcg.md) */
-#define PLCG_DEPTH_DEFAULT       2
-#define PLCG_EIG_ITS_DEFAULT     10
-#define PLCG_EIG_ITS_MIN         2 /* two Ritz values: an interval */
-#define PLCG_EIG_FACTOR_DEFAULT  0.93
-#define PLCG_POLL_INTERVAL_US    2.0
+#define PLCG_DEPTH_DEFAULT      2
+#define PLCG_EIG_ITS_DEFAULT    10
+#define PLCG_EIG_ITS_MIN        2 /* two Ritz values: an interval */
+#define PLCG_EIG_FACTOR_DEFAULT 0.93
+#define PLCG_POLL_INTERVAL_US   2.0
 /* a Cholesky pivot of G below this times its column's dot product: z_c is in the span of the earlier basis
    (an invariant Krylov space, a lucky breakdown) */
 #define PLCG_TINY (64 * PETSC_MACHINE_EPSILON)
@@ -61,31 +61,31 @@
 typedef struct {
   KSP_Pipe         pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
   PetscInt         l;
-  PetscReal        lmin, lmax;   /* interval of the shifts in use */
-  PetscBool        user_eig;     /* interval given by the user: no estimate */
-  PetscInt         eig_its;      /* CG iterations of the estimate */
-  PetscReal        eig_factor;   /* lmax = eig_factor * largest Ritz value */
-  PetscReal        emin, emax;   /* last estimate */
-  PetscInt         nestimates;   /* estimates done */
+  PetscReal        lmin, lmax; /* interval of the shifts in use */
+  PetscBool        user_eig;   /* interval given by the user: no estimate */
+  PetscInt         eig_its;    /* CG iterations of the estimate */
+  PetscReal        eig_factor; /* lmax = eig_factor * largest Ritz value */
+  PetscReal        emin, emax; /* last estimate */
+  PetscInt         nestimates; /* estimates done */
   PetscObjectId    est_aid, est_pid;
   PetscObjectState est_astate, est_pstate;
-  PetscInt         nrestarts;    /* breakdown restarts (all solves) */
-  PetscBool        estfailed;    /* the last estimate failed: solves run at depth 1 */
-  PetscInt         lrun;         /* depth in use: l, lowered by breakdowns for the rest of the solve */
-  PetscInt         nbreak;       /* breakdown restarts at depth lrun in this solve */
-  PetscInt         nupd_lucky;   /* iterate updates at the last invariant-space (lucky) restart */
+  PetscInt         nrestarts;  /* breakdown restarts (all solves) */
+  PetscBool        estfailed;  /* the last estimate failed: solves run at depth 1 */
+  PetscInt         lrun;       /* depth in use: l, lowered by breakdowns for the rest of the solve */
+  PetscInt         nbreak;     /* breakdown restarts at depth lrun in this solve */
+  PetscInt         nupd_lucky; /* iterate updates at the last invariant-space (lucky) restart */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
   /* scalars of one solve */
-  PetscScalar      G[PLCG_GC * PLCG_GR];
-  PetscScalar      gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
-  int              slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
+  PetscScalar G[PLCG_GC * PLCG_GR];
+  PetscScalar gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
+  int         slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
   /* gap estimate (auto replacement), all in the M-norm of the Lanczos space since the last (re)start */
-  PetscReal        nzc;      /* ||z_c||_M = ||G(:,c)|| of the last column */
-  PetscReal        y2;       /* ||y||^2, x - x_start = V y */
-  PetscReal        c2, yc;   /* ||c||^2 and (y, c), p = V c */
-  PetscReal        xs;       /* bound on ||x_start||_M */
+  PetscReal nzc;    /* ||z_c||_M = ||G(:,c)|| of the last column */
+  PetscReal y2;     /* ||y||^2, x - x_start = V y */
+  PetscReal c2, yc; /* ||c||^2 and (y, c), p = V c */
+  PetscReal xs;     /* bound on ||x_start||_M */
 } KSP_PLCG;
 
 static inline PetscScalar Gget(KSP_PLCG *d, PetscInt k, PetscInt c)
@@ -374,7 +374,12 @@ typedef struct {
 } PLCGStart;
 
 /* the packed (re)start reduction of the true residual r and z = M^{-1} r */
-enum { RS_RZ, RS_RR, RS_ZZ, RS_N };
+enum {
+  RS_RZ,
+  RS_RR,
+  RS_ZZ,
+  RS_N
+};
 
 /* the (re)start's reduction, (r,z), (r,r), (z,z) of the true residual: its convergence test (and the check
    of a claimed convergence), then v_0 = z/beta: the nz vectors z[], the nu u[] and the first vectors of the
@@ -396,7 +401,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   if (st->first) {
     PetscCall(PLCGTest(ksp, 0, dp));
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
-  } else { /* the restart point is no new iteration: test, do not monitor it twice */
+  } else {                                         /* the restart point is no new iteration: test, do not monitor it twice */
     ksp->its   = st->nupd;
     ksp->rnorm = dp;
     PetscCall((*ksp->converged)(ksp, st->nupd, dp, &ksp->reason, ksp->cnvP));
@@ -406,7 +411,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       ksp->reason = ksp->rtol * pipe->rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
     }
     if (st->check && ksp->reason > 0) ksp->its = st->claimits; /* confirmed: the iteration that claimed it, as without the check */
-    if (st->check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
+    if (st->check && !ksp->reason) {                           /* the true residual does not confirm the claimed convergence */
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;
@@ -442,7 +447,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   if (pipe->rn0 < 0) pipe->rn0 = PetscRealPart(st->beta); /* the gap target is relative to the natural norm of r_0 */
   PLCGGapReset(ksp, d, PetscRealPart(st->beta));
   pipe->itrue = st->nupd;
-  sc         = 1.0 / PetscRealPart(st->beta);
+  sc          = 1.0 / PetscRealPart(st->beta);
   for (k = 0; k < nz; k++) PetscCall(VecScale(z[k], sc));
   for (k = 0; k < nu; k++) PetscCall(VecScale(u[k], sc));
   for (k = 0; k < nq; k++) {
@@ -465,10 +470,10 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
 {
   KSP_Pipe *pipe  = &d->pipe;
   PetscBool again = (PetscBool)(d->nbreak > 0 && !(zi < PIPE_GAIN * beta));
-  PetscBool far   = (PetscBool)!(pipe->rn0 > 0 && zi <= PLCG_NEAR * ksp->rtol * pipe->rn0);
+  PetscBool far   = (PetscBool) !(pipe->rn0 > 0 && zi <= PLCG_NEAR * ksp->rtol * pipe->rn0);
   /* slow: the segment gained less than PIPE_GAIN per step, so convergence rests on the Krylov space that a
      restart discards; fast (a near-exact or nested KSP preconditioner) a restart costs a step or two */
-  PetscBool slow  = (PetscBool)!(zi <= beta * PetscPowReal(PIPE_GAIN, (PetscReal)i));
+  PetscBool slow = (PetscBool) !(zi <= beta * PetscPowReal(PIPE_GAIN, (PetscReal)i));
 
   PetscFunctionBegin;
   *stop = PETSC_FALSE;
@@ -481,7 +486,8 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
   if (d->lrun > 1 && (lower || fresh || again || (slow && (far || d->nbreak > 0)) || d->nbreak >= PLCG_BREAKS)) {
-    PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi, pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
+    PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
+                        pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
     d->lrun--;
     d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
@@ -512,12 +518,12 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
   if (d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
-  red = pipe->red;
+  red     = pipe->red;
   z       = ksp->work;
   X       = ksp->vec_sol;
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
-  extra   = (PetscBool)!natural; /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
   d->lrun       = l;
@@ -535,7 +541,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #define MQV(k, j) mq[3 * (k) + (j) % 3]
 
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
-  for (;;) { /* (re)start: from the true residual, at the depth in use (the work vectors of depth l hold those
+  for (;;) {           /* (re)start: from the true residual, at the depth in use (the work vectors of depth l hold those
                 of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
 
@@ -769,7 +775,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
       /* dot products of column it+1 */
       if (!lucky) {
         PetscInt nw = 0, cn = it + 1;
-        Vec      y  = NULL;
+        Vec      y = NULL;
         if (it < l) {
           for (m = 0; m <= cn; m++) w[nw++] = ZV(m);
         } else {
@@ -848,7 +854,7 @@ static PetscErrorCode KSPPipePLCGSetEigenvalueBounds_PLCG(KSP ksp, PetscReal lmi
   d->user_eig  = PETSC_TRUE;
   d->estfailed = PETSC_FALSE;
   d->lmin      = lmin;
-  d->lmax     = lmax;
+  d->lmax      = lmax;
   PetscFunctionReturn(0);
 }
 
@@ -888,7 +894,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
   PetscInt  l = d->l, n = d->eig_its;
-  PetscReal f = d->eig_factor;
+  PetscReal f    = d->eig_factor;
   PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
   PetscInt  nb   = 2;
   PetscBool flg;
@@ -930,7 +936,9 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
   if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
-  else if (d->nestimates) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its, (double)d->emin, (double)d->emax));
+  else if (d->nestimates)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
+                                     (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
   if (d->user_eig || d->nestimates) {
     Shifts(d, d->l);
@@ -1009,13 +1017,13 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscNew(&d));
   d->pipe = *(KSP_Pipe *)ksp->data;
   PetscCall(PetscFree(ksp->data));
-  ksp->data      = (void *)d;
-  d->pipe.replace = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
+  ksp->data                   = (void *)d;
+  d->pipe.replace             = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
   d->pipe.ops.viewautoreplace = KSPPipeViewAutoReplace_PipePLCG;
   PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, PLCG_POLL_INTERVAL_US));
-  d->l           = PLCG_DEPTH_DEFAULT;
-  d->eig_its     = PLCG_EIG_ITS_DEFAULT;
-  d->eig_factor  = PLCG_EIG_FACTOR_DEFAULT;
+  d->l                     = PLCG_DEPTH_DEFAULT;
+  d->eig_its               = PLCG_EIG_ITS_DEFAULT;
+  d->eig_factor            = PLCG_EIG_FACTOR_DEFAULT;
   ksp->ops->setup          = KSPSetUp_PipePLCG;
   ksp->ops->solve          = KSPSolve_PipePLCG;
   ksp->ops->setfromoptions = KSPSetFromOptions_PipePLCG;

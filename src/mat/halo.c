@@ -13,17 +13,17 @@
 #define HALO_KEY "PipeKSPHalo_ctx"
 
 typedef struct {
-  PetscBool    usesf;       /* an SF type without rank lists (e.g. -sf_type window): PETSc's scatter */
+  PetscBool    usesf; /* an SF type without rank lists (e.g. -sf_type window): PETSc's scatter */
   MPI_Comm     comm;
   PetscMPIInt  tag;
-  PetscInt     u;           /* scalars per SF entry: 1, or the block size of a blocked scatter */
-  PetscInt     nr, ns;      /* ranks we receive from / send to (not ourselves) */
+  PetscInt     u;      /* scalars per SF entry: 1, or the block size of a blocked scatter */
+  PetscInt     nr, ns; /* ranks we receive from / send to (not ourselves) */
   PetscMPIInt *rrank, *srank;
   PetscInt    *roff, *soff; /* entries of rank i: [roff[i], roff[i+1]) of ridx, same for s */
   PetscInt    *ridx, *sidx; /* ghost entries to fill / x entries to send, in message order */
   PetscInt     nself, *selfsrc, *selfdst;
   PetscScalar *rbuf, *sbuf;
-  MPI_Request *req;         /* nr receives, then ns sends */
+  MPI_Request *req; /* nr receives, then ns sends */
   PetscBool    active, done;
 } HaloCtx;
 
@@ -198,7 +198,7 @@ PetscErrorCode PipeKSPHaloTest_Private(VecScatter halo, PetscBool *done)
     PetscFunctionReturn(0);
   }
   PetscCallMPI(MPI_Testall((PetscMPIInt)(h->nr + h->ns), h->req, &flg, MPI_STATUSES_IGNORE));
-  h->done = *done = (PetscBool)!!flg;
+  h->done = *done = (PetscBool) !!flg;
   PetscFunctionReturn(0);
 }
 

@@ -17,29 +17,29 @@
 #include <petsc/private/matimpl.h>
 #include <string.h>
 
-#define SPMV_KEY        "PipeKSPMatMult_ctx"
-#define SPMV_CHUNK_DEF  256 /* rows between polls (docs/algorithms.md: 100-500) */
+#define SPMV_KEY       "PipeKSPMatMult_ctx"
+#define SPMV_CHUNK_DEF 256 /* rows between polls (docs/algorithms.md: 100-500) */
 
-static PetscInt64      SpMVPolls = 0;
+static PetscInt64      SpMVPolls    = 0;
 static PipeKSPSpMVPath SpMVLastPath = PIPEKSP_SPMV_FALLBACK;
 
 typedef struct {
-  Mat              owner;      /* the Mat this cache was composed on (not referenced: no cycle) */
+  Mat              owner; /* the Mat this cache was composed on (not referenced: no cycle) */
   PipeKSPSpMVPath  path;
-  char             type[64];   /* MatType the cache was built for */
-  PetscObjectState state;      /* A's object state when last validated: changes only collectively */
-  PetscObjectState nzstate;    /* A's nonzero state at set-up */
-  Mat              Ad, Ao;     /* MPI paths: the blocks, referenced so their addresses stay unique */
-  PetscInt         nghost;     /* columns of Ao at set-up */
-  PetscInt         bs, mb;     /* block size (1 for AIJ), local block rows */
-  PetscInt         chunk;      /* scalar rows per chunk (PipeKSPMatSetSpMVChunk, -pipeksp_spmv_chunk) */
-  PetscBool        chunkset;   /* chunk came from the setter or the options: no lazy options read */
+  char             type[64]; /* MatType the cache was built for */
+  PetscObjectState state;    /* A's object state when last validated: changes only collectively */
+  PetscObjectState nzstate;  /* A's nonzero state at set-up */
+  Mat              Ad, Ao;   /* MPI paths: the blocks, referenced so their addresses stay unique */
+  PetscInt         nghost;   /* columns of Ao at set-up */
+  PetscInt         bs, mb;   /* block size (1 for AIJ), local block rows */
+  PetscInt         chunk;    /* scalar rows per chunk (PipeKSPMatSetSpMVChunk, -pipeksp_spmv_chunk) */
+  PetscBool        chunkset; /* chunk came from the setter or the options: no lazy options read */
   /* AIJ: groups of consecutive rows with identical columns, rebuilt when Ad's pattern changes */
   Mat              nodes_of;
   PetscObjectState nodes_nzstate;
   PetscInt         nnodes, *nodes;
-  PetscScalar     *work;       /* bs sums for BAIJ with bs > PIPEKSP_BS_MAX */
-  VecScatter       halo;       /* x -> ghost (the columns of Ao) */
+  PetscScalar     *work; /* bs sums for BAIJ with bs > PIPEKSP_BS_MAX */
+  VecScatter       halo; /* x -> ghost (the columns of Ao) */
   Vec              ghost, yseq;
   PetscLayout      xmap, ymap; /* layouts of x and y other than A's, found congruent with them */
 } SpMVCtx;
@@ -192,7 +192,7 @@ static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType
   c->path = path;
   PetscCall(PetscStrncpy(c->type, type, sizeof(c->type)));
   PetscCall(MatGetNonzeroState(A, &c->nzstate));
-  c->bs    = 1;
+  c->bs = 1;
   if (path == PIPEKSP_SPMV_SEQBAIJ || path == PIPEKSP_SPMV_MPIBAIJ) PetscCall(MatGetBlockSize(A, &c->bs));
   if (c->bs > PIPEKSP_BS_MAX) PetscCall(PetscMalloc1(c->bs, &c->work));
   PetscCall(MatGetLocalSize(A, &m, NULL));
@@ -540,9 +540,9 @@ static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
   PipeKSPSpMVParts p;
 
   PetscFunctionBegin;
-  p.A   = A;
-  p.Ad  = mpi ? c->Ad : A;
-  p.Ao  = mpi ? c->Ao : NULL;
+  p.A     = A;
+  p.Ad    = mpi ? c->Ad : A;
+  p.Ao    = mpi ? c->Ao : NULL;
   p.halo  = mpi ? c->halo : NULL;
   p.ghost = mpi ? c->ghost : NULL;
   p.aij   = (PetscBool)(c->path == PIPEKSP_SPMV_SEQAIJ || c->path == PIPEKSP_SPMV_MPIAIJ);
@@ -568,4 +568,3 @@ PetscErrorCode PipeKSPMatMultGetLastPath(PipeKSPSpMVPath *p)
   *p = SpMVLastPath;
   PetscFunctionReturn(0);
 }
-

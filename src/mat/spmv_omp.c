@@ -20,7 +20,7 @@
 
 /* ---------------- the threaded product ---------------- */
 
-#define OMP_KEY "PipeKSPMatMultOMP_ctx"
+#define OMP_KEY     "PipeKSPMatMultOMP_ctx"
 #define BOUND_GROUP 16 /* boundary nodes (block rows) per work item */
 
 static PipeKSPSpMVThreadStats OMPStats;
@@ -32,12 +32,12 @@ typedef struct {
   PetscObjectState adstate, aostate; /* nonzero states at set-up */
   PetscInt         nnodes, chunk, bs;
   /* interior work items: AIJ nodes [i0[i], i1[i]) from row ir[i]; BAIJ block rows [i0[i], i1[i]) */
-  PetscInt         nint, *i0, *i1, *ir;
+  PetscInt nint, *i0, *i1, *ir;
   /* boundary nodes: AIJ node bk[j] from row br[j]; BAIJ block row bk[j] */
-  PetscInt         nbnd, *bk, *br;
-  PetscInt         rint, rbnd;       /* rows in each part */
-  PetscInt64      *share;            /* dynamic schedule: per thread (lo, hi) of its items, SHARE_STRIDE apart */
-  PetscInt         nshare;           /* threads share[] has room for */
+  PetscInt    nbnd, *bk, *br;
+  PetscInt    rint, rbnd; /* rows in each part */
+  PetscInt64 *share;      /* dynamic schedule: per thread (lo, hi) of its items, SHARE_STRIDE apart */
+  PetscInt    nshare;     /* threads share[] has room for */
 } OMPCtx;
 
 static PetscErrorCode OMPCtxDestroy(PipeKSPCtxDestroyArg ptr)
@@ -100,10 +100,10 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
   c->nint = c->nbnd = c->rint = c->rbnd = 0;
   {
     const PetscInt cb = p->aij ? chunk : PetscMax(1, chunk / p->bs); /* item length in nodes' rows / block rows */
-    PetscInt       r = 0, open = -1, len = 0;                      /* open: the item being filled */
+    PetscInt       r = 0, open = -1, len = 0;                        /* open: the item being filled */
 
     for (PetscInt k = 0; k < nn; k++) {
-      const PetscInt sz = p->aij ? p->nodes[k] : 1; /* rows (AIJ) or block rows (BAIJ) of node k */
+      const PetscInt sz  = p->aij ? p->nodes[k] : 1; /* rows (AIJ) or block rows (BAIJ) of node k */
       PetscBool      bnd = PETSC_FALSE;
 
       for (PetscInt q = r; oi && q < r + sz && !bnd; q++) bnd = (PetscBool)(oi[q + 1] > oi[q]);
@@ -136,7 +136,7 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
 static void BoundAIJ(PetscInt r0, PetscInt r1, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
 {
   for (PetscInt r = r0; r < r1; r++) {
-    const PetscInt     n = ai[r + 1] - ai[r];
+    const PetscInt     n   = ai[r + 1] - ai[r];
     const PetscInt    *idx = aj + ai[r];
     const PetscScalar *v   = aa + ai[r];
     PetscScalar        s   = y[r];
@@ -147,7 +147,7 @@ static void BoundAIJ(PetscInt r0, PetscInt r1, const PetscInt *ai, const PetscIn
 
 static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *g, PetscScalar *y)
 {
-  const PetscInt     n = ai[r + 1] - ai[r];
+  const PetscInt     n   = ai[r + 1] - ai[r];
   const PetscInt    *idx = aj + ai[r];
   const PetscScalar *v   = aa + bs * bs * ai[r];
   PetscScalar        s[PIPEKSP_BS_MAX];
@@ -164,17 +164,20 @@ static inline void BoundBAIJ(const PetscInt bs, PetscInt r, const PetscInt *ai, 
   for (PetscInt q = 0; q < bs; q++) y[bs * r + q] = s[q];
 }
 
-/* The dynamic schedule. OpenMP's schedule(dynamic) hands the items out from one counter, so the threads
+  /* The dynamic schedule. OpenMP's schedule(dynamic) hands the items out from one counter, so the threads
    alternate through the matrix; on the 65^3 cube that product was about 15 % slower than static shares
    (each thread's stream of the matrix breaks at every item and both cores' caches hold the same part of x).
    Here thread t owns a contiguous share of the items and claims them from its front; a thread whose share
    is empty claims from the back of the others' shares, so a master held up by its communication still has
    its rows taken over. A share is (lo, hi) in one 64-bit word, each on its own cache line; a claim is a
    compare-and-swap. */
-#define SHARE_STRIDE 16 /* 128 bytes between shares */
-#define SHARE_BITS   32 /* lo in the low half of a share's word, hi in the high half */
+  #define SHARE_STRIDE 16 /* 128 bytes between shares */
+  #define SHARE_BITS   32 /* lo in the low half of a share's word, hi in the high half */
 
-static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi) { return lo | (hi << SHARE_BITS); }
+static inline PetscInt64 SharePack(PetscInt64 lo, PetscInt64 hi)
+{
+  return lo | (hi << SHARE_BITS);
+}
 
 /* the next item of share s, from its front (own) or its back (stolen); -1 when it is empty */
 static inline PetscInt ShareClaim(PetscInt64 *s, PetscBool front)
@@ -362,12 +365,12 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
           MasterPoll(p, x, &pending, &herr, &perr, &mpolls, &hpolls);
         }
       }
-      #pragma omp atomic
+  #pragma omp atomic
       claimed += mine;
-      #pragma omp atomic
+  #pragma omp atomic
       stolen += other;
     } else {
-      #pragma omp for schedule(runtime) nowait reduction(+ : claimed)
+  #pragma omp for schedule(runtime) nowait reduction(+ : claimed)
       for (PetscInt i = 0; i < c->nint; i++) {
         InteriorItem(&P, i);
         claimed++;
@@ -385,10 +388,10 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
       if (!herr) herr = PetscLogEventEnd(PIPEKSP_SpMVInner, 0, 0, 0, 0);
       if (p->halo && !herr) herr = MasterComm(p, x, COMM_END, NULL, &g);
     }
-    #pragma omp barrier
+  #pragma omp barrier
     if (p->Ao && !herr) { /* herr is shared and was set before the barrier: all threads agree */
       if (master) herr = PetscLogEventBegin(PIPEKSP_SpMVBound, 0, 0, 0, 0);
-      #pragma omp for schedule(runtime)
+  #pragma omp for schedule(runtime)
       for (PetscInt j = 0; j < nbg; j++) BoundaryItems(&P, j * BOUND_GROUP, PetscMin(c->nbnd, (j + 1) * BOUND_GROUP), g);
       if (master && !herr) herr = PetscLogEventEnd(PIPEKSP_SpMVBound, 0, 0, 0, 0);
     }

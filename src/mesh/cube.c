@@ -24,8 +24,7 @@ struct _n_PipeKSPCube {
 static PetscErrorCode CubeCheckSizes(MPI_Comm comm, PetscInt nx, PetscInt ny, PetscInt nz)
 {
   PetscFunctionBegin;
-  PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "Cube needs at least 2 nodes in every direction (one element), got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": use -cube_n/-cube_nx/-cube_ny/-cube_nz >= 2", nx, ny, nz);
+  PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Cube needs at least 2 nodes in every direction (one element), got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": use -cube_n/-cube_nx/-cube_ny/-cube_nz >= 2", nx, ny, nz);
   PetscFunctionReturn(0);
 }
 
@@ -33,8 +32,7 @@ static PetscErrorCode CubeCheckMaterial(MPI_Comm comm, PetscReal E, PetscReal nu
 {
   PetscFunctionBegin;
   PetscCheck(PetscIsNormalReal(E) && E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Young's modulus E must be finite and > 0, got %g: use -cube_E > 0", (double)E);
-  PetscCheck(!PetscIsInfOrNanReal(nu) && nu > -1.0 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "Poisson's ratio nu must satisfy -1 < nu < 0.5 (else the material is not positive definite), got %g: use -cube_nu in (-1, 0.5)", (double)nu);
+  PetscCheck(!PetscIsInfOrNanReal(nu) && nu > -1.0 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "Poisson's ratio nu must satisfy -1 < nu < 0.5 (else the material is not positive definite), got %g: use -cube_nu in (-1, 0.5)", (double)nu);
   PetscCheck(!PetscIsInfOrNanReal(load), comm, PETSC_ERR_ARG_OUTOFRANGE, "The load must be a finite number, got %g: use a finite -cube_load", (double)load);
   PetscFunctionReturn(0);
 }
@@ -84,11 +82,11 @@ static void CubeElementStiffness(PetscReal hx, PetscReal hy, PetscReal hz, Petsc
 
 /* The mesh as PipeKSPCubeAssembleOnDM() sees it: sizes, spacing, this rank's owned and ghosted corners */
 typedef struct {
-  PetscInt  nx, ny, nz;           /* nodes per direction */
-  PetscInt  xs, ys, zs, xm, ym, zm; /* owned nodes */
+  PetscInt  nx, ny, nz;                   /* nodes per direction */
+  PetscInt  xs, ys, zs, xm, ym, zm;       /* owned nodes */
   PetscInt  gxs, gys, gzs, gxm, gym, gzm; /* ghosted nodes: the local numbering of MatSetValuesBlockedLocal() */
-  PetscReal gmin[3], hx, hy, hz;  /* the box's lower corner, the spacing */
-  Vec       coords;               /* the DM's coordinates (not referenced) */
+  PetscReal gmin[3], hx, hy, hz;          /* the box's lower corner, the spacing */
+  Vec       coords;                       /* the DM's coordinates (not referenced) */
 } CubeGrid;
 
 /* PipeKSPCubeAssembleOnDM()'s arguments, each checked once: a 3D DMDA of the cube's shape, the material,
@@ -191,7 +189,7 @@ static PetscErrorCode CubeAssembleMatrix(const CubeGrid *g, PetscReal E, PetscRe
         PetscInt fixed[CUBE_EDOF];
         for (PetscInt a = 0; a < CUBE_ENODES; a++) {
           const PetscInt  ii = i + (a & 1), jj = j + ((a >> 1) & 1), kk = k + ((a >> 2) & 1);
-          const PetscBool own = (PetscBool)(ii >= g->xs && ii < g->xs + g->xm && jj >= g->ys && jj < g->ys + g->ym && kk >= g->zs && kk < g->zs + g->zm);
+          const PetscBool own     = (PetscBool)(ii >= g->xs && ii < g->xs + g->xm && jj >= g->ys && jj < g->ys + g->ym && kk >= g->zs && kk < g->zs + g->zm);
           idx[a]                  = ((kk - g->gzs) * g->gym + (jj - g->gys)) * g->gxm + (ii - g->gxs);
           row[a]                  = own ? idx[a] : -1;
           fixed[CUBE_DOF * a + 0] = (ii == 0);
@@ -247,7 +245,7 @@ static PetscErrorCode CubeAssembleRHS(DM da, const CubeGrid *g, PetscReal load, 
       for (PetscInt i = ix0; i < ixe; i++)
         for (PetscInt a = 0; a < CUBE_FACE_NODES; a++) {
           const PetscInt ii = i + (a & 1), jj = j + ((a >> 1) & 1);
-          PetscReal      f  = 0;
+          PetscReal      f = 0;
           if (ii < g->xs || ii >= g->xs + g->xm || jj < g->ys || jj >= g->ys + g->ym) continue;
           for (PetscInt q = 0; q < CUBE_FACE_NODES; q++) {
             const PetscReal sx = (a & 1) ? 1.0 : -1.0, sy = (a & 2) ? 1.0 : -1.0;
@@ -271,8 +269,8 @@ static PetscErrorCode CubeAssembleRHS(DM da, const CubeGrid *g, PetscReal load, 
 /* xexact: uniaxial stress sigma_zz = load, measured from the min faces (linear, so Q1 reproduces it) */
 static PetscErrorCode CubeExactSolution(DM da, const CubeGrid *g, PetscReal E, PetscReal nu, PetscReal load, Vec xexact)
 {
-  DM                   cda;
-  PetscScalar      ****xa;
+  DM                    cda;
+  PetscScalar       ****xa;
   const PetscScalar ****ca;
 
   PetscFunctionBegin;
@@ -548,11 +546,11 @@ PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
 /* Check -da_processors_x/y/z against the communicator before the DMDA exists, with a message that says what to do */
 static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
 {
-  const char     *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
-  const PetscInt  nodes[3] = {cube->nx, cube->ny, cube->nz};
-  PetscInt        m[3], d, prod = 1, nset = 0;
-  PetscBool       set[3];
-  PetscMPIInt     size;
+  const char    *names[3] = {"-da_processors_x", "-da_processors_y", "-da_processors_z"};
+  const PetscInt nodes[3] = {cube->nx, cube->ny, cube->nz};
+  PetscInt       m[3], d, prod = 1, nset = 0;
+  PetscBool      set[3];
+  PetscMPIInt    size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(cube->comm, &size));
@@ -564,8 +562,7 @@ static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
     prod *= m[d];
     nset++;
   }
-  PetscCheck(size % prod == 0 && (nset < 3 || prod == size), cube->comm, PETSC_ERR_ARG_INCOMP,
-             "Processor grid -da_processors_x/y/z (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d = decide) does not match the %d MPI ranks: the product must equal the number of ranks", m[0], m[1], m[2], (int)PETSC_DECIDE, (int)size);
+  PetscCheck(size % prod == 0 && (nset < 3 || prod == size), cube->comm, PETSC_ERR_ARG_INCOMP, "Processor grid -da_processors_x/y/z (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d = decide) does not match the %d MPI ranks: the product must equal the number of ranks", m[0], m[1], m[2], (int)PETSC_DECIDE, (int)size);
   PetscFunctionReturn(0);
 }
 

@@ -5,20 +5,20 @@
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
-const char *const PCASDDICOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PCASDDICOrderingType", "PCASDDIC_ORDERING_", NULL};
-const char *const PCASDDICShiftTypes[]  = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
-const char *const PCASDDICLocalTypes[]  = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
-const char *const PCASDDICSweepTypes[]  = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
-const char *const PCASDDICKernelTypes[] = {"tuned", "reference", "PCASDDICKernelType", "PCASDDIC_KERNEL_", NULL};
-static const char *const ASDDICLayouts[] = {"through MatGetRow", "as SeqAIJ arrays", "as SeqBAIJ blocks", "as SeqBAIJ blocks split into points"};
+const char *const        PCASDDICOrderingTypes[] = {"cmrcm", "rcm", "mc", "natural", "PCASDDICOrderingType", "PCASDDIC_ORDERING_", NULL};
+const char *const        PCASDDICShiftTypes[]    = {"none", "diagonal", "PCASDDICShiftType", "PCASDDIC_SHIFT_", NULL};
+const char *const        PCASDDICLocalTypes[]    = {"ic", "sgs", "PCASDDICLocalType", "PCASDDIC_LOCAL_", NULL};
+const char *const        PCASDDICSweepTypes[]    = {"richardson", "chebyshev", "PCASDDICSweepType", "PCASDDIC_SWEEP_", NULL};
+const char *const        PCASDDICKernelTypes[]   = {"tuned", "reference", "PCASDDICKernelType", "PCASDDIC_KERNEL_", NULL};
+static const char *const ASDDICLayouts[]         = {"through MatGetRow", "as SeqAIJ arrays", "as SeqBAIJ blocks", "as SeqBAIJ blocks split into points"};
 
 PetscLogEvent PCASDDIC_SetUp, PCASDDIC_Apply, PCASDDIC_Sweep, PCASDDIC_EstEig; /* registered by the registrar */
 
 /* Default K: more colours converge closer to RCM (bench/asddic_colors.sh measures it), fewer leave
    more rows per colour for the threads; 20 takes most of the gain. A 27-point (Q1 hexahedra) graph
    needs at least 8 colours, so K < 8 gives 8 or more. */
-#define ASDDIC_DEFAULT_COLORS 20
-#define ASDDIC_DEFAULT_ITERATIONS 2  /* ASDD sweeps: one correction of the local kernel */
+#define ASDDIC_DEFAULT_COLORS     20
+#define ASDDIC_DEFAULT_ITERATIONS 2   /* ASDD sweeps: one correction of the local kernel */
 #define ASDDIC_DEFAULT_SAFETY     1.1 /* on the estimated largest eigenvalue: a few Lanczos steps underestimate it */
 
 static PetscErrorCode PCReset_ASDDIC(PC pc)
@@ -50,8 +50,7 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
 static PetscErrorCode ASDDICCheckBlocksOrdering(PC pc, PetscInt k, PCASDDICOrderingType o)
 {
   PetscFunctionBegin;
-  PetscCheck(k == 1 || !ASDDICColourOrdering(o), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP,
-             "asddic: colour orderings (cmrcm, mc) cannot be combined with local blocks (-pc_asddic_local_blocks %" PetscInt_FMT "), whose blocks are each swept by one thread in sequence: use -pc_asddic_ordering rcm or natural, or one local block (got %s)", k, PCASDDICOrderingTypes[o]);
+  PetscCheck(k == 1 || !ASDDICColourOrdering(o), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "asddic: colour orderings (cmrcm, mc) cannot be combined with local blocks (-pc_asddic_local_blocks %" PetscInt_FMT "), whose blocks are each swept by one thread in sequence: use -pc_asddic_ordering rcm or natural, or one local block (got %s)", k, PCASDDICOrderingTypes[o]);
   PetscFunctionReturn(0);
 }
 
@@ -64,8 +63,8 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   PetscFunctionBegin;
   PetscCall(PCReset_ASDDIC(pc));
   PetscCall(PCASDDICLocalGraph_Private(Ad, bs, layout, rawbs, &nb, &xadj, &adj));
-  a->bs      = bs;
-  a->nb      = nb;
+  a->bs     = bs;
+  a->nb     = nb;
   a->layout = layout;
   a->rawbs  = rawbs;
 
@@ -78,8 +77,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   PetscCall(VecDuplicate(a->t, &a->d));
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
-  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT ") in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->nparts, a->ncolors, a->nlevels,
-                      ASDDICLayouts[a->layout]));
+  PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT ") in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->nparts, a->ncolors, a->nlevels, ASDDICLayouts[a->layout]));
   PetscFunctionReturn(0);
 }
 
@@ -185,15 +183,15 @@ static PetscErrorCode PCApplyTranspose_ASDDIC(PC pc, Vec x, Vec y)
 
 static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOptionsObject)
 {
-  PC_ASDDIC          *a   = (PC_ASDDIC *)pc->data;
+  PC_ASDDIC           *a   = (PC_ASDDIC *)pc->data;
   PCASDDICOrderingType ord = a->ordering;
-  PetscInt            K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads, steps = a->eststeps, neig = 2;
-  PetscBool           blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg, flgord, flglb;
-  PCASDDICShiftType   sh  = a->shifttype;
-  PCASDDICLocalType   loc = a->local;
-  PCASDDICSweepType   sw  = a->sweep;
-  PCASDDICKernelType  ker = a->kernel;
-  PetscReal           eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
+  PetscInt             K = a->colors, lb = a->localblocks, n = a->iterations, nt = a->threads, steps = a->eststeps, neig = 2;
+  PetscBool            blk = a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE, chk = a->check, flg, flgord, flglb;
+  PCASDDICShiftType    sh     = a->shifttype;
+  PCASDDICLocalType    loc    = a->local;
+  PCASDDICSweepType    sw     = a->sweep;
+  PCASDDICKernelType   ker    = a->kernel;
+  PetscReal            eig[2] = {a->emin_user, a->emax_user}, safety = a->safety, omega = a->omega_user;
 
   PetscFunctionBegin;
   if (!nt) PetscCall(PipeKSPThreadsGet_Private(&nt, NULL));
@@ -243,7 +241,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscBool   iascii;
   PetscReal   alpha = a->alpha;
   PetscInt    cmin = a->ncolors, cmax = a->ncolors, nt = 1;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  MPI_Comm    comm   = PetscObjectComm((PetscObject)pc);
   const char *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
 
   PetscFunctionBegin;
@@ -260,7 +258,8 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank requested (at most one per block row; contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
   else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
-  else if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], nt, a->colors));
+  else if (nt > 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], nt, a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
   if (a->iterations > 1) {
@@ -283,7 +282,8 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps, ASDDIC_ESTEIG_STEPS_MIN,
                                        (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
     if (pc->setupcalled && a->estits)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits, (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits,
+                                       (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : (a->localblocks > 1 ? "tuned (unrolled, threads share the local blocks)" : "tuned (unrolled, threads share a colour)")));
@@ -556,8 +556,7 @@ static PetscErrorCode PCASDDICGetFactorInfo_ASDDIC(PC pc, PetscReal *alpha, Pets
   if (nsymbolic) *nsymbolic = a->nsymbolic;
   if (bytes) { /* least memory traffic of one local solve: L and U values and indices once, dinv, perm, r, z, work twice */
     PetscInt bs2 = a->bs * a->bs;
-    *bytes = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) +
-             (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
+    *bytes       = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) + (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
   }
   PetscFunctionReturn(0);
 }
@@ -675,29 +674,29 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&a));
-  a->ordering   = PCASDDIC_ORDERING_RCM;
-  a->local      = PCASDDIC_LOCAL_IC;
-  a->sweep      = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
-  a->colors     = ASDDIC_DEFAULT_COLORS;
-  a->localblocks = 1;
-  a->block      = PCASDDIC_BLOCK_AUTO;
-  a->iterations = ASDDIC_DEFAULT_ITERATIONS;
-  a->shifttype  = PCASDDIC_SHIFT_DIAGONAL;
-  a->kernel     = PCASDDIC_KERNEL_TUNED;
-  a->threads    = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
-  a->eststeps   = -1;
-  a->baddiag    = -1;
-  a->safety     = ASDDIC_DEFAULT_SAFETY;
-  a->omega      = 1;
-  a->boundsfrom = "none";
-  pc->data                 = (void *)a;
-  pc->ops->setup           = PCSetUp_ASDDIC;
-  pc->ops->apply           = PCApply_ASDDIC;
-  pc->ops->applytranspose  = PCApplyTranspose_ASDDIC;
-  pc->ops->reset           = PCReset_ASDDIC;
-  pc->ops->destroy         = PCDestroy_ASDDIC;
-  pc->ops->setfromoptions  = PCSetFromOptions_ASDDIC;
-  pc->ops->view            = PCView_ASDDIC;
+  a->ordering             = PCASDDIC_ORDERING_RCM;
+  a->local                = PCASDDIC_LOCAL_IC;
+  a->sweep                = PCASDDIC_SWEEP_CHEBYSHEV; /* positive definite for every K, as fast as undamped Richardson where that works */
+  a->colors               = ASDDIC_DEFAULT_COLORS;
+  a->localblocks          = 1;
+  a->block                = PCASDDIC_BLOCK_AUTO;
+  a->iterations           = ASDDIC_DEFAULT_ITERATIONS;
+  a->shifttype            = PCASDDIC_SHIFT_DIAGONAL;
+  a->kernel               = PCASDDIC_KERNEL_TUNED;
+  a->threads              = 0; /* 0: the process's -pipeksp_threads, one team for the SpMV, the KSP and the sweeps */
+  a->eststeps             = -1;
+  a->baddiag              = -1;
+  a->safety               = ASDDIC_DEFAULT_SAFETY;
+  a->omega                = 1;
+  a->boundsfrom           = "none";
+  pc->data                = (void *)a;
+  pc->ops->setup          = PCSetUp_ASDDIC;
+  pc->ops->apply          = PCApply_ASDDIC;
+  pc->ops->applytranspose = PCApplyTranspose_ASDDIC;
+  pc->ops->reset          = PCReset_ASDDIC;
+  pc->ops->destroy        = PCDestroy_ASDDIC;
+  pc->ops->setfromoptions = PCSetFromOptions_ASDDIC;
+  pc->ops->view           = PCView_ASDDIC;
   PetscCall(ASDDICComposeMethods(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }

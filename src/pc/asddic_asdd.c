@@ -12,10 +12,10 @@
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
-#define ASDDIC_BISECT_MAX_IT 100   /* bisection steps on the Sturm count: far more than 1e-14 needs */
-#define ASDDIC_BISECT_RTOL   1e-14 /* relative width at which an extreme eigenvalue is found */
+#define ASDDIC_BISECT_MAX_IT  100   /* bisection steps on the Sturm count: far more than 1e-14 needs */
+#define ASDDIC_BISECT_RTOL    1e-14 /* relative width at which an extreme eigenvalue is found */
 #define ASDDIC_ESTEIG_RZ_RTOL 1e-28 /* r^T z below this times its start: the estimate's Krylov space is invariant */
-#define ASDDIC_EMIN_FRACTION 0.01  /* emin = this times emax when the estimate gives no lower bound */
+#define ASDDIC_EMIN_FRACTION  0.01  /* emin = this times emax when the estimate gives no lower bound */
 
 PetscInt PCASDDICThreads_Private(const PC_ASDDIC *a, PetscInt n)
 {
@@ -129,7 +129,7 @@ static PetscErrorCode EstimateEigenvalues(PC pc, PetscInt steps, PetscReal *emin
 /* After the numeric factorization: the bounds [emin, emax] of M^{-1}A and the damping the sweeps use */
 PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
 {
-  PC_ASDDIC     *a     = (PC_ASDDIC *)pc->data;
+  PC_ASDDIC      *a = (PC_ASDDIC *)pc->data;
   PetscMPIInt     size;
   PetscBool       sgs1; /* sgs on one rank: lambda_max(M^{-1}A) <= 1 is known */
   const PetscBool cheb = a->sweep == PCASDDIC_SWEEP_CHEBYSHEV ? PETSC_TRUE : PETSC_FALSE;
@@ -141,12 +141,12 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
   /* one rank: M - A = L D^{-1} L^T >= 0, so lambda_max(M^{-1}A) <= 1 for an SPD A. Over several ranks
      M is block diagonal and M - A holds the couplings between ranks, which are indefinite: the
      eigenvalues go above 1, even above 2 (nearly incompressible elasticity), as for IC(0). */
-  sgs1          = (a->local == PCASDDIC_LOCAL_SGS && size == 1 && a->nparts <= 1) ? PETSC_TRUE : PETSC_FALSE; /* local blocks drop couplings as ranks do */
-  a->estits     = 0;
-  a->emin_est   = a->emax_est = 0;
-  a->emin       = a->emax = 0;
-  a->t_est      = 0;
-  a->boundsfrom = "none (undamped sweeps)";
+  sgs1        = (a->local == PCASDDIC_LOCAL_SGS && size == 1 && a->nparts <= 1) ? PETSC_TRUE : PETSC_FALSE; /* local blocks drop couplings as ranks do */
+  a->estits   = 0;
+  a->emin_est = a->emax_est = 0;
+  a->emin = a->emax = 0;
+  a->t_est          = 0;
+  a->boundsfrom     = "none (undamped sweeps)";
   /* the estimate is needed for Chebyshev's interval and to damp Richardson (but around SGS on one
      rank); one sweep is M^{-1} itself whatever the bounds */
   steps = a->eststeps >= 0 ? a->eststeps : ((a->iterations > 1 && !a->eigsset && (cheb || (!sgs1 && a->omega_user == 0))) ? ASDDIC_ESTEIG_STEPS : 0);

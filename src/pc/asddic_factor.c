@@ -3,14 +3,14 @@
    factor into the L and U copies the tuned sweeps read. */
 #include <pipeksp/asddicimpl.h>
 
-#define ASDDIC_SHIFT_FIRST   1e-3 /* the first diagonal shift alpha after a breakdown (PCASDDICSetShiftType()) */
-#define ASDDIC_SHIFT_GROWTH  2    /* alpha's factor from one retry to the next */
-#define ASDDIC_SHIFT_MAX     1e6  /* no retry with an alpha beyond: the PC fails */
+#define ASDDIC_SHIFT_FIRST  1e-3 /* the first diagonal shift alpha after a breakdown (PCASDDICSetShiftType()) */
+#define ASDDIC_SHIFT_GROWTH 2    /* alpha's factor from one retry to the next */
+#define ASDDIC_SHIFT_MAX    1e6  /* no retry with an alpha beyond: the PC fails */
 /* a pivot at or below this times its row's diagonal entry is a breakdown, as PETSc's factorizations treat
    one below their zero-pivot tolerance (MatFactorInfo's zeropivot, 100 eps): past it M^{-1} has entries
    near 1/eps times A^{-1}'s */
-#define ASDDIC_ZEROPIVOT     (100 * PETSC_MACHINE_EPSILON)
-#define ASDDIC_LINE_SCALARS  8    /* MatScalars of a 64-byte cache line: a block's second line is prefetched too */
+#define ASDDIC_ZEROPIVOT    (100 * PETSC_MACHINE_EPSILON)
+#define ASDDIC_LINE_SCALARS 8 /* MatScalars of a 64-byte cache line: a block's second line is prefetched too */
 
 #define ASDDIC_INLINE static inline __attribute__((always_inline))
 #if defined(__GNUC__)
@@ -315,8 +315,7 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
   if (a->failed) {
     PetscCall(PetscInfo(pc, "local factorization of the diagonal block failed (rank %" PetscInt_FMT ", shift %s)\n", fail[1], PCASDDICShiftTypes[a->shifttype]));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
-    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT,
-               "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
+    PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT, "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
   }
   PetscFunctionReturn(0);
 }

@@ -37,8 +37,8 @@ PetscErrorCode PCASDDICGetLayout_Private(Mat Ad, PetscInt bs, PCASDDICLayout *ki
   *kind  = (aij && bs == 1) ? PCASDDIC_LAYOUT_AIJ : (baij && bs == mbs) ? PCASDDIC_LAYOUT_BAIJ : (baij && bs == 1) ? PCASDDIC_LAYOUT_BAIJ_POINT : PCASDDIC_LAYOUT_GETROW;
   *rawbs = (*kind == PCASDDIC_LAYOUT_AIJ) ? 1 : mbs;
   if (*kind != PCASDDIC_LAYOUT_GETROW) { /* the structure must come back uncompressed: one row per (block) row of the matrix */
-    PetscInt        n, m;
-    const PetscInt *ia, *ja;
+    PetscInt             n, m;
+    const PetscInt      *ia, *ja;
     const PCASDDICLayout k = *kind;
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     PetscCall(RawGetIJ(Ad, k, &n, &ia, &ja));
@@ -137,7 +137,7 @@ PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PCASDDICLayout la
   PetscCall(PetscArraycpy(xadj, cnt, nb + 1));
   for (PetscInt ib = 0; ib < nb; ib++)
     for (PetscInt p = ti[ib]; p < ti[ib + 1]; p++) {
-      adj[cnt[ib]++]     = tj[p];
+      adj[cnt[ib]++]    = tj[p];
       adj[cnt[tj[p]]++] = ib;
     }
   nz = 0;

@@ -82,8 +82,8 @@ static PetscErrorCode RCM(PetscInt n, const PetscInt *xadj, const PetscInt *adj,
   }
   /* reverse the Cuthill-McKee order and the levels */
   for (PetscInt k = 0; k < n / 2; k++) {
-    PetscInt t        = order[k];
-    order[k]          = order[n - 1 - k];
+    PetscInt t       = order[k];
+    order[k]         = order[n - 1 - k];
     order[n - 1 - k] = t;
   }
   for (PetscInt v = 0; v < n; v++) lev[v] = loff - 1 - lev[v];
@@ -210,8 +210,8 @@ static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
       /* independent level sets grown from the CM start, reversed (RCM), then level l -> colour l mod K;
          the greedy pass repairs the rare clash between levels l and l + K */
       for (PetscInt k = 0; k < n / 2; k++) {
-        PetscInt t        = order[k];
-        order[k]          = order[n - 1 - k];
+        PetscInt t       = order[k];
+        order[k]         = order[n - 1 - k];
         order[n - 1 - k] = t;
       }
       PetscCall(IndependentLevels(n, xadj, adj, order, lev, nlevels));

@@ -8,7 +8,7 @@
   #include <omp.h>
 #endif
 
-#define ASDDIC_INLINE static inline __attribute__((always_inline))
+#define ASDDIC_INLINE    static inline __attribute__((always_inline))
 #define ASDDIC_POLL_ROWS 2048 /* block rows of a local block the master sweeps between two polls */
 
 /* s -= sum_p V_p y_{cols[p]} over the blocks pb..pe-1 of one row: the block row product both sweeps
@@ -107,7 +107,7 @@ ASDDIC_INLINE void BwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscI
 {
   const PetscInt  *ui = a->ui, *uj = a->uj, *perm = a->perm, nbm1 = a->nb - 1;
   const MatScalar *ua = a->ua, *dinv = a->dinv;
-  PetscScalar     *y  = a->work;
+  PetscScalar     *y = a->work;
 
   for (PetscInt i = hi - 1; i >= lo; i--) BwdRow(bs, i, ui[nbm1 - i], ui[nbm1 - i + 1], uj, ua, dinv, perm, y, z);
 }
@@ -115,14 +115,38 @@ ASDDIC_INLINE void BwdRange(PetscInt bs, const PC_ASDDIC *a, PetscInt lo, PetscI
 typedef void (*FwdFn)(const PC_ASDDIC *, PetscInt, PetscInt, const PetscScalar *);
 typedef void (*BwdFn)(const PC_ASDDIC *, PetscInt, PetscInt, PetscScalar *);
 
-static void Fwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(1, a, lo, hi, r); }
-static void Fwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(2, a, lo, hi, r); }
-static void Fwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(3, a, lo, hi, r); }
-static void FwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r) { FwdRange(a->bs, a, lo, hi, r); }
-static void Bwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(1, a, lo, hi, z); }
-static void Bwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(2, a, lo, hi, z); }
-static void Bwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(3, a, lo, hi, z); }
-static void BwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) { BwdRange(a->bs, a, lo, hi, z); }
+static void Fwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r)
+{
+  FwdRange(1, a, lo, hi, r);
+}
+static void Fwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r)
+{
+  FwdRange(2, a, lo, hi, r);
+}
+static void Fwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r)
+{
+  FwdRange(3, a, lo, hi, r);
+}
+static void FwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, const PetscScalar *r)
+{
+  FwdRange(a->bs, a, lo, hi, r);
+}
+static void Bwd1(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z)
+{
+  BwdRange(1, a, lo, hi, z);
+}
+static void Bwd2(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z)
+{
+  BwdRange(2, a, lo, hi, z);
+}
+static void Bwd3(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z)
+{
+  BwdRange(3, a, lo, hi, z);
+}
+static void BwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z)
+{
+  BwdRange(a->bs, a, lo, hi, z);
+}
 
 /* z = M^{-1} r on local arrays in the matrix's (unpermuted) local numbering. With nt threads, colour
    by colour, each thread takes a contiguous share of the colour's rows; the master thread polls the
@@ -130,8 +154,8 @@ static void BwdN(const PC_ASDDIC *a, PetscInt lo, PetscInt hi, PetscScalar *z) {
 PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, const PetscScalar *r, PetscScalar *z)
 {
   const PetscInt nc = a->ncolors, *cp = a->colorptr;
-  FwdFn          fwd = a->bs == 1 ? Fwd1 : a->bs == 2 ? Fwd2 : a->bs == 3 ? Fwd3 : FwdN;
-  BwdFn          bwd = a->bs == 1 ? Bwd1 : a->bs == 2 ? Bwd2 : a->bs == 3 ? Bwd3 : BwdN;
+  FwdFn          fwd  = a->bs == 1 ? Fwd1 : a->bs == 2 ? Fwd2 : a->bs == 3 ? Fwd3 : FwdN;
+  BwdFn          bwd  = a->bs == 1 ? Bwd1 : a->bs == 2 ? Bwd2 : a->bs == 3 ? Bwd3 : BwdN;
   PetscErrorCode perr = 0;
 
   PetscFunctionBegin;

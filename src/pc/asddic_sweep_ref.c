@@ -9,7 +9,7 @@ PetscErrorCode PCASDDICSolveLocalReference_Private(const PC_ASDDIC *a, const Pet
   const PetscInt   bs = a->bs, bs2 = bs * bs, nb = a->nb;
   const PetscInt  *fi = a->fi, *fj = a->fj, *fdiag = a->fdiag, *perm = a->perm;
   const MatScalar *fa = a->fa, *dinv = a->dinv;
-  PetscScalar     *y  = a->work, s[PIPEKSP_BS_MAX]; /* bs <= PIPEKSP_BS_MAX, checked in PCSetUp */
+  PetscScalar     *y = a->work, s[PIPEKSP_BS_MAX]; /* bs <= PIPEKSP_BS_MAX, checked in PCSetUp */
 
   PetscFunctionBegin;
   /* forward: (I + L) y = P r; the strictly lower blocks of row i come before fdiag[i] */

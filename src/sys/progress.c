@@ -308,7 +308,7 @@ PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed r, PetscReal us)
 {
   PetscFunctionBegin;
   PetscCheck(us >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
-  r->interval_us  = us;
+  r->interval_us = us;
   PetscFunctionReturn(0);
 }
 
@@ -359,7 +359,7 @@ PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
       r->type = PIPEKSP_PROGRESS_THREAD;
       if (!r->thr_started) {
         r->thr_quit = r->thr_work = r->thr_busy = r->thr_stop = 0;
-        r->thr_rc   = MPI_SUCCESS;
+        r->thr_rc                                             = MPI_SUCCESS;
         CallPthread(pthread_mutex_init(&r->mtx, NULL));
         {
           pthread_condattr_t attr; /* timed waits on the monotonic clock, as WallTime() */
@@ -491,7 +491,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
    the overlap/wait counters (not for one an error left behind) */
 static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], PetscBool counted)
 {
-  PipeKSPRedSlot *s = &r->slot[slot];
+  PipeKSPRedSlot *s    = &r->slot[slot];
   int             flag = 0;
   double          t0;
 

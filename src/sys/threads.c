@@ -22,11 +22,11 @@ const char *const PipeKSPScheduleTypes[] = {"static", "dynamic", "guided", "Pipe
 #define THR_MINROWS_OVER 20000
 
 static struct {
-  PetscBool           read;    /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
+  PetscBool           read; /* options read once on first use (PipeKSPThreadsSetFromOptions re-reads) */
   PetscInt            nt;
   PipeKSPScheduleType sched;
   PetscInt            minrows;
-  PetscScalar        *part;    /* per-block partial sums of PipeKSPThreadedBlocks_Private() */
+  PetscScalar        *part; /* per-block partial sums of PipeKSPThreadedBlocks_Private() */
   PetscInt            npart;
 } Thr = {PETSC_FALSE, 1, PIPEKSP_SCHEDULE_DYNAMIC, -1, NULL, 0}; /* minrows -1: the default below */
 
@@ -367,7 +367,7 @@ PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched)
 PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 {
   PetscBool           iascii;
-  PetscInt            nt = 1;
+  PetscInt            nt    = 1;
   PipeKSPScheduleType sched = PIPEKSP_SCHEDULE_DYNAMIC;
 
   PetscFunctionBegin;
@@ -375,7 +375,8 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  if (nt > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], MinRows()));
+  if (nt > 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "threads %" PetscInt_FMT " (OpenMP): SpMV interior schedule %s over work items of -pipeksp_spmv_chunk rows; master thread does the halo exchange and the polls; one thread below %" PetscInt_FMT " local rows\n", nt, PipeKSPScheduleTypes[sched], MinRows()));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (OpenMP available: -pipeksp_threads); SpMV schedule %s when threaded\n", PipeKSPScheduleTypes[sched]));
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));

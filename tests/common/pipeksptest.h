@@ -11,8 +11,8 @@ typedef struct {
   PetscReal           res, err; /* true relative residual, max-norm relative error */
   PetscReal           rnorm;    /* the solver's last residual norm */
   KSPConvergedReason  reason;
-  PipeKSPProgressType used;     /* -1 for PETSc's types */
-  PipeKSPStats        stats;    /* zero for PETSc's types */
+  PipeKSPProgressType used;  /* -1 for PETSc's types */
+  PipeKSPStats        stats; /* zero for PETSc's types */
 } TestResult;
 
 /* Fills res after KSPSolve(ksp, b, x) on the cube; ours: ksp is one of our types */

@@ -167,7 +167,7 @@ static void test_correctness(void)
   }
   expect_true("MPI_Waitsome", a == expect && b == expect);
 
-  a = 0;
+  a    = 0;
   flag = 0;
   MPI_Iallreduce(&in, &a, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[0]);
   rq[1] = MPI_REQUEST_NULL;
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
   }
   s = getenv("PIPEKSP_EMU_P");
   P = s ? atol(s) : 1;
-  for (R = 0; (1L << (long)R) < P; R++) {}
+  for (R = 0; (1L << (long)R) < P; R++) { }
   s     = getenv("PIPEKSP_EMU_ALPHA_US");
   alpha = strcmp(mode, "off") ? 1e-6 * (s ? atof(s) : 2.0) : 0;
   A     = 1e6 * alpha; /* us */
@@ -278,8 +278,8 @@ int main(int argc, char **argv)
   /* virtual: exact up to rounding; wall: the node is shared, noise only ever adds time */
   tol   = virt ? 1e-3 : 0.01 * RA;
   slack = virt ? 1e-3 : RA + 5000;
-  s   = getenv("PIPEKSP_EMU_JITTER_US");
-  jit = s ? 20 * R * atof(s) : 0; /* allowance for the noise (exponential draws, mean J per hop) */
+  s     = getenv("PIPEKSP_EMU_JITTER_US");
+  jit   = s ? 20 * R * atof(s) : 0; /* allowance for the noise (exponential draws, mean J per hop) */
   if (!rank) printf("emu_test %s, %s clock: %d ranks, P_sim %ld, R %g rounds, alpha %g us\n", mode, virt ? "virtual" : "wall", size, P, R, A);
   if (strcmp(mode, "off") && (P < 16 || (!virt && alpha < 50e-6))) {
     if (!rank) printf("FAILED: the timing checks need PIPEKSP_EMU_P >= 16 and (wall clock) PIPEKSP_EMU_ALPHA_US >= 50\n");
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
     /* rank 0 blocks in MPI_Recv for 1.5 R alpha while its reduction is pending (rank 1 sends late):
        PIPEKSP_EMU_P2P=interval: the blocked time progresses the rounds, the wait pays ~0;
        point: only the Recv's entry and exit count, the wait still pays >= (R-3) alpha */
-    const char *pm = getenv("PIPEKSP_EMU_P2P");
+    const char *pm       = getenv("PIPEKSP_EMU_P2P");
     int         interval = !pm || strcmp(pm, "point"), in = 1, out = 0, msg = 0, i;
     double      v[REPS], t0;
     MPI_Request rq;

@@ -56,7 +56,8 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool 
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
   o->res = rn / bn;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " its %5" PetscInt_FMT "  true res %.3e  %-26s restarts %" PetscInt64_FMT ", depth changes %" PetscInt64_FMT ", ended at depth %" PetscInt64_FMT "\n", type, l, o->its, (double)o->res, KSPConvergedReasons[o->reason], o->st.restarts, o->st.depth_changes, o->st.depth));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " its %5" PetscInt_FMT "  true res %.3e  %-26s restarts %" PetscInt64_FMT ", depth changes %" PetscInt64_FMT ", ended at depth %" PetscInt64_FMT "\n", type, l, o->its, (double)o->res, KSPConvergedReasons[o->reason],
+                        o->st.restarts, o->st.depth_changes, o->st.depth));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
@@ -187,7 +188,7 @@ static PetscErrorCode Lap2D(Mat *A, Vec *b)
 /* tests/ex15's diagonal: d_i from 1 to kappa evenly spaced, b_i = 1/2 + sin(1.7 i)/2 */
 static PetscErrorCode Diag(Mat *A, Vec *b)
 {
-  PetscInt  n = 2000, i, rs, re;
+  PetscInt  n     = 2000, i, rs, re;
   PetscReal kappa = 1e6;
 
   PetscFunctionBeginUser;
@@ -226,17 +227,17 @@ static PetscErrorCode Neumann(Mat *A, Vec *b)
   for (k = zs; k < zs + zm; k++)
     for (j = ys; j < ys + ym; j++)
       for (i = xs; i < xs + xm; i++) {
-        PetscInt n = 0, q;
-        row.i = i;
-        row.j = j;
-        row.k = k;
+        PetscInt n              = 0, q;
+        row.i                   = i;
+        row.j                   = j;
+        row.k                   = k;
         const PetscInt nb[6][3] = {
-          {i - 1, j, k},
-          {i + 1, j, k},
-          {i, j - 1, k},
-          {i, j + 1, k},
-          {i, j, k - 1},
-          {i, j, k + 1}
+          {i - 1, j,     k    },
+          {i + 1, j,     k    },
+          {i,     j - 1, k    },
+          {i,     j + 1, k    },
+          {i,     j,     k - 1},
+          {i,     j,     k + 1}
         };
         for (q = 0; q < 6; q++) {
           if (nb[q][0] < 0 || nb[q][0] >= mx || nb[q][1] < 0 || nb[q][1] >= my || nb[q][2] < 0 || nb[q][2] >= mz) continue;
@@ -245,8 +246,8 @@ static PetscErrorCode Neumann(Mat *A, Vec *b)
           col[n].k = nb[q][2];
           v[n++]   = -1.0;
         }
-        col[n]   = row;
-        v[n]     = (PetscScalar)n;
+        col[n] = row;
+        v[n]   = (PetscScalar)n;
         n++;
         PetscCall(MatSetValuesStencil(*A, 1, &row, n, col, v, INSERT_VALUES));
       }
@@ -270,11 +271,11 @@ int main(int argc, char **argv)
 {
   Mat         A;
   Vec         b;
-  PipeKSPCube cube = NULL;
+  PipeKSPCube cube        = NULL;
   char        problem[32] = "cube";
   PetscInt    depths[8] = {2, 3, 4, 5}, nd = 8, k, fails = 0;
   PetscBool   flg, diag = PETSC_FALSE;
-  char        ref[8] = "cg";
+  char        ref[8]     = "cg";
   PetscReal   facshallow = 1.15; /* the bound on depths <= 3, a multiple of cg's iterations */
   Out         cg, gv, o;
 

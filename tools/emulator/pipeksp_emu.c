@@ -41,11 +41,11 @@
 #include <unistd.h>
 
 typedef struct emu_req {
-  MPI_Request     greq;       /* what the user holds */
-  MPI_Request     real;       /* the PMPI_Iallreduce doing the data */
+  MPI_Request     greq; /* what the user holds */
+  MPI_Request     real; /* the PMPI_Iallreduce doing the data */
   int             real_done;
   int             rounds, round; /* round = rounds completed so far */
-  uint64_t        key;        /* RNG key of this reduction */
+  uint64_t        key;           /* RNG key of this reduction */
   double          bytes;
   double          t_start, t_done; /* t_done: end of the round in flight (library: end of all rounds) */
   double          t_model_done;    /* when the last round ended (0 while running) */
@@ -59,20 +59,20 @@ typedef struct {
   double    nb_model, nb_exposed, nb_blocked, ar_model, ar_wall;
 } emu_stats;
 
-static int             g_on = 0, g_init = 0, g_calls = 1, g_p2p_point = 0, g_yield = 0, g_verbose = 0, g_rounds = 0;
-static int             g_self = 0; /* PIPEKSP_EMU_SELF=1: one-rank communicators are emulated too */
-static long            g_P = 1;
-static double          g_alpha = 2e-6, g_beta = 0, g_jitter = 0;
+static int    g_on = 0, g_init = 0, g_calls = 1, g_p2p_point = 0, g_yield = 0, g_verbose = 0, g_rounds = 0;
+static int    g_self  = 0; /* PIPEKSP_EMU_SELF=1: one-rank communicators are emulated too */
+static long   g_P     = 1;
+static double g_alpha = 2e-6, g_beta = 0, g_jitter = 0;
 #define EMU_MAX_ALPHAS 64
 static double          g_alphas[EMU_MAX_ALPHAS]; /* per-round hop latency (last one repeats) */
-static int             g_nalphas = 0;
+static int             g_nalphas  = 0;
 static double          g_noise_us = 0, g_noise_prob = 0; /* OS noise: delay, per-rank chance per reduction */
-static double          g_noise_hit = 0;                  /* chance that some rank of P_sim is hit */
-static uint64_t        g_seed = 1;
+static double          g_noise_hit  = 0;                 /* chance that some rank of P_sim is hit */
+static uint64_t        g_seed       = 1;
 static const char     *g_stats_file = NULL;
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static emu_req        *g_pending = NULL;
-static volatile int    g_npending = 0;
+static pthread_mutex_t g_lock       = PTHREAD_MUTEX_INITIALIZER;
+static emu_req        *g_pending    = NULL;
+static volatile int    g_npending   = 0;
 static emu_stats       g_st;
 static int             g_keyval = MPI_KEYVAL_INVALID;
 
@@ -172,12 +172,12 @@ static void emu_configure(void)
     }
     g_alpha = g_alphas[g_nalphas - 1];
   } else g_alpha = 1e-6 * env_real("PIPEKSP_EMU_ALPHA_US", 2.0, 0);
-  g_beta   = 1e-9 * env_real("PIPEKSP_EMU_BETA_NS_PER_BYTE", 0.0, 0);
-  g_jitter = 1e-6 * env_real("PIPEKSP_EMU_JITTER_US", 0.0, 0);
+  g_beta       = 1e-9 * env_real("PIPEKSP_EMU_BETA_NS_PER_BYTE", 0.0, 0);
+  g_jitter     = 1e-6 * env_real("PIPEKSP_EMU_JITTER_US", 0.0, 0);
   g_noise_us   = 1e-6 * env_real("PIPEKSP_EMU_NOISE_US", 0.0, 0);
   g_noise_prob = env_real("PIPEKSP_EMU_NOISE_PROB", 0.0, 0);
   if (g_noise_prob > 1) fail("PIPEKSP_EMU_NOISE_PROB", getenv("PIPEKSP_EMU_NOISE_PROB"), "must be a probability in [0, 1]");
-  s        = getenv("PIPEKSP_EMU_SEED");
+  s = getenv("PIPEKSP_EMU_SEED");
   if (s && *s) {
     g_seed = strtoull(s, &end, 10);
     if (*end) fail("PIPEKSP_EMU_SEED", s, "must be a non-negative integer");
@@ -188,10 +188,9 @@ static void emu_configure(void)
   else fail("PIPEKSP_EMU_PROGRESS", s, "must be calls or library");
   s = getenv("PIPEKSP_EMU_YIELD");
   if (s && *s) g_yield = atoi(s) != 0;
-  else { /* busy waits give the core away when ranks outnumber cores */
-    const char *ls = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-    long        ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    g_yield          = ls && ncpu > 0 && atol(ls) > ncpu;
+  else { /* busy waits give the core away when ranks outnumber cores */ const char *ls   = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    long                                                                            ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    g_yield                                                                              = ls && ncpu > 0 && atol(ls) > ncpu;
   }
   s = getenv("PIPEKSP_EMU_P2P");
   if (!s || !*s || !strcmp(s, "interval")) g_p2p_point = 0;
@@ -206,11 +205,11 @@ static void emu_configure(void)
   else fail("PIPEKSP_EMU_SELF", s, "must be 0 or 1");
   s = getenv("PIPEKSP_EMU_CLOCK");
   if (s && *s && strcmp(s, "virtual") && strcmp(s, "wall")) fail("PIPEKSP_EMU_CLOCK", s, "must be wall or virtual");
-  g_virtual = s && !strcmp(s, "virtual");
-  s         = getenv("PIPEKSP_EMU_VERBOSE");
-  g_verbose = s && atoi(s);
+  g_virtual    = s && !strcmp(s, "virtual");
+  s            = getenv("PIPEKSP_EMU_VERBOSE");
+  g_verbose    = s && atoi(s);
   g_stats_file = getenv("PIPEKSP_EMU_STATS");
-  for (g_rounds = 0; (1L << g_rounds) < g_P; g_rounds++) {}
+  for (g_rounds = 0; (1L << g_rounds) < g_P; g_rounds++) { }
   g_on = g_rounds > 0;
   /* some rank of P_sim hit during one reduction: 1 - (1 - p)^P_sim */
   g_noise_hit = g_noise_us > 0 && g_noise_prob > 0 ? -expm1((double)g_P * log1p(-g_noise_prob)) : 0;
@@ -219,8 +218,7 @@ static void emu_configure(void)
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (!rank)
-      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us%s, beta %g ns/B, jitter mean %g us/hop, OS noise %g us with chance %g per reduction, seed %llu, progress %s, other MPI calls count as %s%s\n", g_P, g_rounds, 1e6 * g_alpha, g_nalphas ? " (last of a per-round list)" : "", 1e9 * g_beta, 1e6 * g_jitter,
-              1e6 * g_noise_us, g_noise_hit, (unsigned long long)g_seed, g_calls ? "calls" : "library", g_p2p_point ? "points" : "intervals", g_yield ? ", yielding busy waits" : "");
+      fprintf(stderr, "pipeksp_emu: EMULATED allreduce latency: P_sim %ld, %d rounds, alpha %g us%s, beta %g ns/B, jitter mean %g us/hop, OS noise %g us with chance %g per reduction, seed %llu, progress %s, other MPI calls count as %s%s\n", g_P, g_rounds, 1e6 * g_alpha, g_nalphas ? " (last of a per-round list)" : "", 1e9 * g_beta, 1e6 * g_jitter, 1e6 * g_noise_us, g_noise_hit, (unsigned long long)g_seed, g_calls ? "calls" : "library", g_p2p_point ? "points" : "intervals", g_yield ? ", yielding busy waits" : "");
   }
 }
 
@@ -433,8 +431,8 @@ int MPI_Finalize(void)
       fprintf(f,
               "pipeksp_emu rank=%d size=%d P=%ld rounds=%d alpha_us=%g jitter_us=%g progress=%s nb=%lld nb_model_us=%.3f nb_exposed_us=%.3f nb_blocked_us=%.3f nb_waited=%lld nb_done_before_wait=%lld ar=%lld ar_model_us=%.3f "
               "ar_wall_us=%.3f\n",
-              rank, size, g_P, g_rounds, 1e6 * g_alpha, 1e6 * g_jitter, g_calls ? "calls" : "library", g_st.nb, 1e6 * g_st.nb_model, 1e6 * g_st.nb_exposed, 1e6 * g_st.nb_blocked, g_st.nb_waited, g_st.nb_done_before_wait, g_st.ar,
-              1e6 * g_st.ar_model, 1e6 * g_st.ar_wall);
+              rank, size, g_P, g_rounds, 1e6 * g_alpha, 1e6 * g_jitter, g_calls ? "calls" : "library", g_st.nb, 1e6 * g_st.nb_model, 1e6 * g_st.nb_exposed, 1e6 * g_st.nb_blocked, g_st.nb_waited, g_st.nb_done_before_wait, g_st.ar, 1e6 * g_st.ar_model,
+              1e6 * g_st.ar_wall);
       fclose(f);
     }
   }
@@ -491,7 +489,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   }
   te = now();
   advance(te, te);
-  e = (emu_req *)calloc(1, sizeof(*e));
+  e  = (emu_req *)calloc(1, sizeof(*e));
   rc = PMPI_Iallreduce(sendbuf, recvbuf, count, dt, op, comm, &e->real);
   if (rc != MPI_SUCCESS) {
     free(e);
