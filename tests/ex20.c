@@ -1,4 +1,4 @@
-static char help[] = "asddic cannot be fooled (issue 28). -test <name>:\n\
+static char help[] = "asddic cannot be fooled. -test <name>:\n\
   notspd  the 2D Laplacian on an -n x -n grid, negated (-negdef, default: negative definite) or with every\n\
           -negate_every k-th diagonal entry negated; b = A x, x random. Each KSP of -types (default cg,pipegv)\n\
           with PC asddic (options from the command line) must end with DIVERGED_PC_FAILED and the PC with\n\

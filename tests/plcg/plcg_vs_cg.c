@@ -1,4 +1,4 @@
-static char help[] = "pipeplcg never ends worse than cg (issue 28): on one SPD problem, cg, pipegv and pipeplcg at\n\
+static char help[] = "pipeplcg never ends worse than cg: on one SPD problem, cg, pipegv and pipeplcg at\n\
 -depths (default 2,3,4,5) in one run, each from x = 0 with the PC and tolerances of the options (-pc_type,\n\
 -ksp_rtol). Checks for each depth l: cg's reason; a true residual within 10x cg's; iterations within\n\
 1.15 cg's + l for l <= 3, 1.5 cg's + l for l = 4, 5 (-its_ref max: of the larger of cg's and pipegv's, for\n\

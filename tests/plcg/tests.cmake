@@ -60,7 +60,7 @@ add_test(NAME plcg-exact-pc-floor
 set_tests_properties(plcg-exact-pc-floor PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL iterations [0-9]" FAIL_REGULAR_EXPRESSION "ERROR|DIVERGED")
 
-# issue 28: pipeplcg at depths 2-5 against cg in the same run (tests/plcg/plcg_vs_cg.c): cg's reason, a true
+# pipeplcg at depths 2-5 against cg in the same run (tests/plcg/plcg_vs_cg.c): cg's reason, a true
 # residual within 10x cg's, iterations within 1.15x (l <= 3) or 1.5x (l = 4, 5) cg's + l. The hostile inputs
 # that broke the deep recurrences or degraded them (the depth must drop), one test each
 add_executable(plcg_vs_cg ${CMAKE_CURRENT_LIST_DIR}/plcg_vs_cg.c)

@@ -191,7 +191,7 @@ def test_bad_arguments(comm):
      [(1e-6, 1e6), (1e-18, 1e-6), (0.0, 0.0)]),
 ])
 def test_ranges_that_keep_p_spd(comm, key, bad, edges):
-    """The Python mirror refuses what the C setters refuse (issue 28: safety 1e100 or bounds 1e-3,1e160 ended
+    """The Python mirror refuses what the C setters refuse (safety 1e100 or bounds 1e-3,1e160 ended
     CONVERGED_ATOL at iteration 0 with x = 0; 2 estimate steps left P indefinite), naming the allowed range,
     before anything changes; the edges of the ranges are accepted by both."""
     pc = PETSc.PC().create(comm)
@@ -224,7 +224,7 @@ def minus_laplacian(comm, n):
 @pytest.mark.parametrize("local", ["sgs", "ic"])
 @pytest.mark.parametrize("ksptype", ["cg", "pipegv"])
 def test_negative_definite_fails_the_pc(comm, local, ksptype):
-    """Issue 28's reproducer from petsc4py: with sgs every KSP ended CONVERGED_RTOL after 1 iteration with
+    """A hostile reproducer from petsc4py: with sgs every KSP ended CONVERGED_RTOL after 1 iteration with
     ||b - Ax|| = 0.97 ||b||. Now the PC fails (PETSc's convention: DIVERGED_PC_FAILED; the PC's reason
     FACTOR_NUMERIC_ZEROPIVOT, tests/ex20) and, with error_if_not_converged, the error names the cause."""
     A = minus_laplacian(comm, 10)

@@ -270,7 +270,7 @@ def test_integers_beyond_petsc_int(comm):
 
 
 class _RaisingPC:
-    """A Python PC that raises on its first application (issue 28), then copies."""
+    """A Python PC that raises on its first application, then copies."""
 
     def __init__(self):
         self.calls = 0
