@@ -163,7 +163,8 @@ ex=$build/tests/pipeksp/tutorials/ex1
 [ -n "$amg_pcs" ] && echo "amg_rows=$amg_pcs: P_sim {$amg_psims}, $amg_reps repetitions, cube as aij, $amg_solvers" >> "$out/bench_$stamp.meta"
 for pc in $amg_pcs; do
   if [ -x "$ex" ] && ! why=$(mpiexec -n 1 "$ex" -cube_n 3 -cube_mat_type aij $(pc_options "$pc") -ksp_type cg 2>&1); then
-    why=$(echo "$why" | grep -m1 -E "Unknown type|Unable to find|rror" | sed 's/^\[[0-9]*\]PETSC ERROR: //')
+    # PETSc's message: the line after the banner ("Unable to find requested PC type hypre" follows "Unknown type")
+    why=$(echo "$why" | grep "ERROR" | grep -v -e "----" -e "Unknown type" | head -1 | sed 's/^\[[0-9]*\]PETSC ERROR: //')
     echo "  $pc rows skipped: this PETSc cannot run -pc_type $pc (${why:-probe failed})"
     echo "skipped_$pc=${why:-probe failed}" >> "$out/bench_$stamp.meta"
     continue
