@@ -7,10 +7,10 @@
 #   bench/bench.sh runs it: an emulation on this machine's compute, not a cluster measurement), with the
 #   share of that latency each solver hid.
 # usage: bash bench/run-default.sh <builddir>
-# environment: PIPEKSP_RUN_N (nodes per direction, default 13: small per rank, as in a strong-scaled run on
+# environment: PIPEKSP_RUN_N (nodes per direction, default 9, make bench's cube: small per rank, as in a strong-scaled run on
 #              4,096 nodes, so that the latency is a visible part of an iteration), PIPEKSP_RUN_NP (ranks,
 #              default 2), PIPEKSP_RUN_RTOL (default 1e-8), PIPEKSP_RUN_TIMEOUT (seconds per launch, default
-#              300), PIPEKSP_RUN_REPS (timed solves per configuration, default 5), PIPEKSP_RUN_PSIM (emulated
+#              300), PIPEKSP_RUN_REPS (timed solves per configuration, default 9), PIPEKSP_RUN_PSIM (emulated
 #              nodes, default 4096; 1 = no EMULATED column), PIPEKSP_RUN_EMU (the shim, default
 #              <builddir>/libpipeksp_emu.so)
 # When the emulator cannot be used (not built, an mpiexec without Open MPI's -x), the table says so and
@@ -32,11 +32,11 @@ exec /usr/bin/python3 - "$EX" "$MPIEXEC" "${PIPEKSP_RUN_EMU:-$BUILD/libpipeksp_e
 import os, re, statistics, subprocess, sys, tempfile
 
 ex, mpiexec, emu, drv = sys.argv[1:5]
-n = int(os.environ.get("PIPEKSP_RUN_N", "13"))
+n = int(os.environ.get("PIPEKSP_RUN_N", "9"))
 np_ = int(os.environ.get("PIPEKSP_RUN_NP", "2"))
 rtol = os.environ.get("PIPEKSP_RUN_RTOL", "1e-8")
 tmo = float(os.environ.get("PIPEKSP_RUN_TIMEOUT", "300"))
-reps = int(os.environ.get("PIPEKSP_RUN_REPS", "5"))
+reps = int(os.environ.get("PIPEKSP_RUN_REPS", "9"))
 psim = int(os.environ.get("PIPEKSP_RUN_PSIM", "4096"))
 
 # (label, KSP options); the first one is the reference of x limit
