@@ -19,7 +19,12 @@
 #   PIPEKSP_BENCH_RTOL [1e-8]       relative tolerance of every solve
 #   PIPEKSP_BENCH_PETSC_SOLVERS ["cg groppcg pipecg"], PIPEKSP_BENCH_OUR_BLOCKING ["chrongear"],
 #   PIPEKSP_BENCH_OUR_PIPELINED ["pipegropp pipegv"] (each run AR and with every one of
-#   PIPEKSP_BENCH_POLICIES ["none poll thread auto"]): the configurations (see write_cfg)
+#   PIPEKSP_BENCH_POLICIES ["none poll thread auto"]), PIPEKSP_BENCH_OUR_DEFAULT ["pipeplcg"] (run with
+#   their default options only): the configurations (see write_cfg)
+#   AMG rows, on the cube assembled as aij (PETSc 3.18's gamg needs aij): PIPEKSP_BENCH_AMG_PCS ["gamg hypre";
+#   a PC this PETSc lacks is skipped with a message], PIPEKSP_BENCH_AMG_PSIM ["1 4096 131072"],
+#   PIPEKSP_BENCH_AMG_REPS [9; long 20], PIPEKSP_BENCH_AMG_SOLVERS ["cg pipecg pipegv-auto pipegv-poll pipeplcg";
+#   KSP-policy runs one of ours with that -ksp_pipe_progress; auto is pipegv's default]
 # output: bench/results/bench_<stamp>.csv (one line per solve), bench_<stamp>.log (orders, seeds, medians
 # and IQRs, identical-twin checks), bench_<stamp>.meta (the settings, for the plot titles), summary.csv,
 # speedup.png, breakdown.png, single_node.txt
@@ -85,6 +90,11 @@ petsc_solvers=${PIPEKSP_BENCH_PETSC_SOLVERS:-"cg groppcg pipecg"}
 our_blocking=${PIPEKSP_BENCH_OUR_BLOCKING:-"chrongear"}
 our_pipelined=${PIPEKSP_BENCH_OUR_PIPELINED:-"pipegropp pipegv"}
 policies=${PIPEKSP_BENCH_POLICIES:-"none poll thread auto"}
+our_default=${PIPEKSP_BENCH_OUR_DEFAULT:-"pipeplcg"}
+amg_pcs=${PIPEKSP_BENCH_AMG_PCS:-"gamg hypre"}
+amg_psims=${PIPEKSP_BENCH_AMG_PSIM:-"1 4096 131072"}
+amg_solvers=${PIPEKSP_BENCH_AMG_SOLVERS:-"cg pipecg pipegv-auto pipegv-poll pipeplcg"}
+[ "$long" = 1 ] && amg_reps=${PIPEKSP_BENCH_AMG_REPS:-20} || amg_reps=${PIPEKSP_BENCH_AMG_REPS:-9}
 write_cfg() { # pc options
   local pco="$1" common="-ksp_rtol $rtol -ksp_norm_type unpreconditioned" k pol
   {
@@ -93,32 +103,75 @@ write_cfg() { # pc options
       echo "$k-AR|-ksp_type $k -ksp_pipe_progress blocking $common $pco"
       for pol in $policies; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
     done
+    for k in $our_default; do echo "$k|-ksp_type $k $common $pco"; done
     echo "cg-again|-ksp_type cg $common $pco"
   } > "$cfg"
 }
+# the AMG rows' fewer configurations: a label is a KSP, or KSP-policy for one of ours
+write_amg_cfg() { # pc options
+  local pco="$1" common="-ksp_rtol $rtol -ksp_norm_type unpreconditioned" k
+  {
+    for k in $amg_solvers; do
+      case $k in
+        *-*) echo "$k|-ksp_type ${k%%-*} -ksp_pipe_progress ${k#*-} $common $pco" ;;
+        *) echo "$k|-ksp_type $k $common $pco" ;;
+      esac
+    done
+    echo "cg-again|-ksp_type cg $common $pco"
+  } > "$cfg"
+}
+pc_options() { # pc name -> its options
+  case $1 in
+    asddic) echo "-pc_type asddic" ;;
+    bjacobi) echo "-pc_type bjacobi -sub_pc_type icc" ;;
+    *) echo "-pc_type $1" ;;
+  esac
+}
+
+labels=""
+add_labels() { # the configurations' labels in order, for the report (the meta file's last labels= line counts)
+  local l
+  for l in $(cut -d'|' -f1 "$cfg"); do case " $labels " in *" $l "*) ;; *) labels="$labels $l" ;; esac; done
+  echo "labels=${labels# }" >> "$out/bench_$stamp.meta"
+}
+runrow() { # pc P reps extra-driver-options...
+  local pc=$1 P=$2 r=$3 t0 log rc
+  shift 3
+  t0=$(date +%s)
+  row=$((${row:-0} + 1))
+  log=$(mpiexec --oversubscribe -n "$np" -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alpha" \
+    -x PIPEKSP_EMU_JITTER_US="$jitter" -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS="$progress" -x PIPEKSP_EMU_P2P="$p2p" \
+    "$drv" -bench_config "$cfg" -bench_reps "$r" -bench_seed $((seed + row)) -bench_tag "$pc,$P" -cube_n "$n" "$@" 2>&1)
+  rc=$?
+  echo "$log" | grep -E "^$pc,$P,[^,]+,[0-9]+," >> "$csv"
+  { echo "## $pc P_sim $P"; echo "$log" | grep "^#"; } >> "$blog"
+  echo "$log" | grep -E "^# identical" | sed 's/^# /  /'
+  echo "$log" | grep "FAILED" | sed 's/^/  /'
+  [ $rc -eq 0 ] || { echo "  run $pc P_sim $P FAILED (exit $rc):"; echo "$log" | tail -5 | sed 's/^/    /'; }
+  echo "  $pc P_sim $P: $(($(date +%s) - t0)) s"
+}
 
 for pc in $pcs; do
-  case $pc in
-    asddic) pco="-pc_type asddic" ;;
-    bjacobi) pco="-pc_type bjacobi -sub_pc_type icc" ;;
-    *) pco="-pc_type $pc" ;;
-  esac
-  write_cfg "$pco"
-  grep -q '^labels=' "$out/bench_$stamp.meta" || echo "labels=$(cut -d'|' -f1 "$cfg" | tr '\n' ' ')" >> "$out/bench_$stamp.meta"
-  for P in $psims; do
-    t0=$(date +%s)
-    row=$((${row:-0} + 1))
-    log=$(mpiexec --oversubscribe -n "$np" -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alpha" \
-      -x PIPEKSP_EMU_JITTER_US="$jitter" -x PIPEKSP_EMU_SEED=12345 -x PIPEKSP_EMU_PROGRESS="$progress" -x PIPEKSP_EMU_P2P="$p2p" \
-      "$drv" -bench_config "$cfg" -bench_reps "$reps" -bench_seed $((seed + row)) -bench_tag "$pc,$P" -cube_n "$n" 2>&1)
-    rc=$?
-    echo "$log" | grep -E "^$pc,$P,[^,]+,[0-9]+," >> "$csv"
-    { echo "## $pc P_sim $P"; echo "$log" | grep "^#"; } >> "$blog"
-    echo "$log" | grep -E "^# identical" | sed 's/^# /  /'
-    echo "$log" | grep "FAILED" | sed 's/^/  /'
-    [ $rc -eq 0 ] || { echo "  run $pc P_sim $P FAILED (exit $rc):"; echo "$log" | tail -5 | sed 's/^/    /'; }
-    echo "  $pc P_sim $P: $(($(date +%s) - t0)) s"
-  done
+  write_cfg "$(pc_options "$pc")"
+  add_labels
+  for P in $psims; do runrow "$pc" "$P" "$reps"; done
+done
+
+# AMG rows: the cube as aij, fewer configurations, P_sim values and repetitions (make bench's time budget).
+# A PC this PETSc was built without (hypre in a PETSc configured without it) is probed once and skipped.
+ex=$build/tests/pipeksp/tutorials/ex1
+[ -n "$amg_pcs" ] && echo "amg_rows=$amg_pcs: P_sim {$amg_psims}, $amg_reps repetitions, cube as aij, $amg_solvers" >> "$out/bench_$stamp.meta"
+for pc in $amg_pcs; do
+  if [ -x "$ex" ] && ! why=$(mpiexec -n 1 "$ex" -cube_n 3 -cube_mat_type aij $(pc_options "$pc") -ksp_type cg 2>&1); then
+    # PETSc's message: the line after the banner ("Unable to find requested PC type hypre" follows "Unknown type")
+    why=$(echo "$why" | grep "ERROR" | grep -v -e "----" -e "Unknown type" | head -1 | sed 's/^\[[0-9]*\]PETSC ERROR: //')
+    echo "  $pc rows skipped: this PETSc cannot run -pc_type $pc (${why:-probe failed})"
+    echo "skipped_$pc=${why:-probe failed}" >> "$out/bench_$stamp.meta"
+    continue
+  fi
+  write_amg_cfg "$(pc_options "$pc")"
+  add_labels
+  for P in $amg_psims; do runrow "$pc" "$P" "$amg_reps" -cube_mat_type aij; done
 done
 
 /usr/bin/python3 "$here/bench_report.py" "$csv" "$out" || echo "report FAILED"

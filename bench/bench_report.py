@@ -4,7 +4,9 @@
 Per (PC, P_sim, solver): seconds per iteration (median with its IQR, minimum), speedup per iteration vs
 PETSc cg of the SAME run and repetition (median of the per-repetition ratios with their IQR, and the
 ratio of the minima), the hidden fraction of the emulated reduction latency (median with IQR), and the
-per-iteration split into compute, exposed and hidden reduction time. Checks that each identical twin
+per-iteration split into compute, exposed and hidden reduction time, and "x limit": seconds per iteration over
+the latency-free limit, PETSc cg's median with the same PC at P_sim 1 in the same bench run (1.00 = the limit;
+n/a when the run has no P_sim 1 row for that PC). Checks that each identical twin
 ("X-again", same options as X) agrees with X within the noise band. Writes summary.csv, speedup.png and
 breakdown.png, prints the tables.
 usage: bench_report.py <bench.csv> <outdir>   (reads <bench>.meta, written by bench.sh, when present)
@@ -22,7 +24,9 @@ PETSC_SOLVERS = ("cg", "groppcg", "pipecg", "pipecgrr", "pipelcg")  # PETSc's ow
 BASELINE = "cg"
 TWIN_SUFFIX = "-again"  # "X-again": same options as X, run in the same repetitions
 NOISY = 0.25  # a relative IQR above this makes even an agreeing twin a weak check
-SOLVER_COLOURS = {"chrongear": "tab:red", "pipegropp": "tab:green", "pipegv": "tab:blue"}
+SOLVER_COLOURS = {"chrongear": "tab:red", "pipegropp": "tab:green", "pipegv": "tab:blue", "pipeplcg": "tab:orange"}
+LIMIT_PSIM = 1  # the latency-free limit: cg's time per iteration at this P_sim, same PC, same run
+GOAL = 1.05  # issue 29: ours within 5 % of the limit
 POLICY_MARKERS = {"": "o", "AR": "s", "none": "v", "poll": "o", "thread": "^", "auto": "D"}
 NOT_DRAWN = {"-auto": "runs poll or none, as chosen at set-up (see the tables)"}
 
@@ -92,6 +96,7 @@ def summarise(rows, ranks):
              "median_us_per_it": 1e6 * med, "iqr_us_per_it": 1e6 * (q3 - q1),
              "speedup_vs_cg_median": float("nan"), "speedup_q1": float("nan"), "speedup_q3": float("nan"),
              "speedup_vs_cg_of_min": (min(cg.values()) / min(spi.values())) if cg else float("nan"),
+             "x_limit": float("nan"), "x_limit_iqr": float("nan"),
              "hidden_median": float("nan"), "hidden_iqr": float("nan"),
              "compute_us": 1e6 * statistics.median(compute) if compute else float("nan"),
              "exposed_us": 1e6 * statistics.median(exposed) if exposed else float("nan"),
@@ -103,7 +108,18 @@ def summarise(rows, ranks):
             h1, hm, h3 = quartiles(hid)
             s["hidden_median"], s["hidden_iqr"] = hm, h3 - h1
         summary[key] = s
+    # x limit: against the median of cg at P_sim 1 with the same PC (another mpiexec of the same bench run,
+    # so not paired per repetition: its band is the IQR over the limit)
+    for (pc, psim, label), s in summary.items():
+        lim = summary.get((pc, LIMIT_PSIM, BASELINE))
+        if lim and lim["median_us_per_it"] > 0:
+            s["x_limit"] = s["median_us_per_it"] / lim["median_us_per_it"]
+            s["x_limit_iqr"] = s["iqr_us_per_it"] / lim["median_us_per_it"]
     return summary, bad
+
+
+def fmt_limit(s):
+    return "   n/a        " if s["x_limit"] != s["x_limit"] else "%6.3f [%5.3f]" % (s["x_limit"], s["x_limit_iqr"])
 
 
 def fmt_hidden(s):
@@ -119,6 +135,7 @@ def main():
     for r in rows:  # labels not in the meta file (older CSV): first appearance
         if r["label"] not in order:
             order.append(r["label"])
+    order = [l for l in order if not l.endswith(TWIN_SUFFIX)] + [l for l in order if l.endswith(TWIN_SUFFIX)]
     summary, bad = summarise(rows, ranks)
     keys = sorted(summary, key=lambda k: (k[0], k[1], order.index(k[2])))
 
@@ -138,20 +155,29 @@ def main():
     print("repetition: median [IQR] of the per-repetition ratios, and the ratio of the minima; hidden: share of the")
     print("modelled reduction latency not paid in waits, median [IQR] (blocking reductions count as fully exposed;")
     print("n/a: P_sim 1, no emulated latency to hide). Split per iteration and rank (medians): compute = wall -")
-    print("exposed; exposed and hidden reduction time from the emulator's model.")
+    print("exposed; exposed and hidden reduction time from the emulator's model. x limit: median us/it over PETSc cg's")
+    print("median with the same PC at P_sim 1 in this run, the latency-free limit (1.00; [IQR over the limit]);")
+    print("speedup is against cg at the same P_sim, x limit against cg without latency: what is left to win.")
+    for k, v in sorted(meta.items()):
+        if k.startswith("skipped_"):
+            print("PC %s not benchmarked: %s" % (k[len("skipped_"):], v))
+    if meta.get("amg_rows"):
+        print("AMG rows (%s)." % meta["amg_rows"])
     pcs = sorted({k[0] for k in keys})
     for pc in pcs:
         for psim in sorted({k[1] for k in keys if k[0] == pc}):
             print("\n%s, P_sim %d%s" % (pc, psim, " (no emulated latency)" if psim == 1 else ""))
-            print("  %-16s %5s %17s %8s %17s %7s %14s %8s %8s %8s" % ("solver", "its", "med [IQR] us/it", "min us", "speedup [IQR]",
-                                                                    "spd min", "hidden [IQR]", "comp us", "expo us", "hid us"))
+            print("  %-16s %5s %17s %8s %17s %7s %14s %14s %8s %8s %8s" % (
+                "solver", "its", "med [IQR] us/it", "min us", "speedup [IQR]", "spd min", "x limit [IQR]", "hidden [IQR]",
+                "comp us", "expo us", "hid us"))
             for k in keys:
                 if k[0] != pc or k[1] != psim:
                     continue
                 s = summary[k]
-                print("  %-16s %5s %8.1f [%6.1f] %8.1f %7.3f [%7.3f] %7.3f %14s %8.1f %8.1f %8.1f" % (
+                print("  %-16s %5s %8.1f [%6.1f] %8.1f %7.3f [%7.3f] %7.3f %14s %14s %8.1f %8.1f %8.1f" % (
                     s["label"], s["its"], s["median_us_per_it"], s["iqr_us_per_it"], s["min_us_per_it"], s["speedup_vs_cg_median"],
-                    s["speedup_q3"] - s["speedup_q1"], s["speedup_vs_cg_of_min"], fmt_hidden(s), s["compute_us"], s["exposed_us"], s["hidden_us"]))
+                    s["speedup_q3"] - s["speedup_q1"], s["speedup_vs_cg_of_min"], fmt_limit(s), fmt_hidden(s), s["compute_us"],
+                    s["exposed_us"], s["hidden_us"]))
             # identical twins: the same options twice in one run must agree within the noise band
             for k in keys:
                 if k[0] == pc and k[1] == psim and k[2].endswith(TWIN_SUFFIX):
@@ -180,6 +206,7 @@ def main():
                 print("  hidden fraction %-16s %s" % (k, fmt_hidden(s)))
         h = ["%s %s" % (k, fmt_hidden(get[(pc, top, k)]).strip()) for k in PETSC_SOLVERS if (pc, top, k) in get]
         print("  hidden fraction PETSc: %s" % ", ".join(h))
+    print_limit_table(get, keys, order, pcs)
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -196,6 +223,25 @@ def main():
     print("\nwrote %s, %s and %s" % (out, png, png2))
 
 
+def print_limit_table(summary, keys, order, pcs):
+    """The x limit of every configuration: per PC, one row per solver, one column per P_sim."""
+    if not any(summary[k]["x_limit"] == summary[k]["x_limit"] for k in keys):
+        print("\nx limit: no P_sim %d row in this run, no limit to compare with" % LIMIT_PSIM)
+        return
+    print("\nx limit (EMULATED for P_sim > 1): median us/it / PETSc cg's at P_sim %d with the same PC in this run; 1.00 = the"
+          " latency-free limit,\ngoal <= %.2f; [IQR over the limit]; '-': not run, or no cg at P_sim %d for that PC" % (LIMIT_PSIM, GOAL, LIMIT_PSIM))
+    for pc in pcs:
+        psims = sorted({k[1] for k in keys if k[0] == pc})
+        labels = [l for l in order if not l.endswith(TWIN_SUFFIX) and any((pc, p, l) in summary for p in psims)]
+        print("  %-18s" % ("PC " + pc) + "".join(" %15s" % ("P_sim %d" % p) for p in psims))
+        for l in labels:
+            cells = []
+            for p in psims:
+                s = summary.get((pc, p, l))
+                cells.append(" %15s" % ("-" if not s or s["x_limit"] != s["x_limit"] else "%.2f [%.2f]" % (s["x_limit"], s["x_limit_iqr"])))
+            print("  %-18s" % (("PETSc " if is_petsc(l) else "") + l) + "".join(cells))
+
+
 def style(label):
     base, pol = split_label(label)
     if is_petsc(label):
@@ -205,53 +251,69 @@ def style(label):
 
 
 def plot_speedup(plt, summary, keys, order, pcs, title, outdir):
-    left_out = {l for l in order if l == BASELINE or l.endswith(TWIN_SUFFIX) or any(l.endswith(s) for s in NOT_DRAWN)}
-    fig, axes = plt.subplots(1, len(pcs), figsize=(7.5 * len(pcs), 5.6), squeeze=False)
-    for ax, pc in zip(axes[0], pcs):
+    """Top row: speedup per iteration vs cg at the same P_sim; bottom row: x limit (vs cg at P_sim 1)."""
+    left_out = {l for l in order if l.endswith(TWIN_SUFFIX) or any(l.endswith(s) for s in NOT_DRAWN)}
+    fig, axes = plt.subplots(2, len(pcs), figsize=(7.5 * len(pcs), 10.4), squeeze=False)
+    for col, pc in enumerate(pcs):
         psims = sorted({k[1] for k in keys if k[0] == pc})
         emu = [p for p in psims if p > 1]
         # P_sim = 1 (no emulated latency) sits apart, left of a break, at a quarter of the first emulated P_sim
         x1 = (emu[0] / 4.0) if emu else 1.0
         xpos = {p: (p if p > 1 else x1) for p in psims}
-        for label in order:
-            if label in left_out:
-                continue
-            pts = [(xpos[k[1]], summary[k]) for k in keys if k[0] == pc and k[2] == label]
-            if not pts:
-                continue
-            xs = [x for x, _ in pts]
-            ys = [s["speedup_vs_cg_median"] for _, s in pts]
-            lo = [s["speedup_vs_cg_median"] - s["speedup_q1"] for _, s in pts]
-            hi = [s["speedup_q3"] - s["speedup_vs_cg_median"] for _, s in pts]
-            st = style(label)
-            # the line joins emulated points only; the P_sim = 1 point stands alone
-            e = [i for i, (x, _) in enumerate(pts) if x != x1]
-            ax.errorbar([xs[i] for i in e], [ys[i] for i in e], yerr=[[lo[i] for i in e], [hi[i] for i in e]], capsize=2,
-                        label=("PETSc " if is_petsc(label) else "ours: ") + label, markersize=5, linewidth=1.2, **st)
-            o = [i for i, (x, _) in enumerate(pts) if x == x1]
-            if o:
-                st1 = dict(st)
-                st1.pop("linestyle")
-                ax.errorbar([xs[i] for i in o], [ys[i] for i in o], yerr=[[lo[i] for i in o], [hi[i] for i in o]], capsize=2,
-                            linestyle="none", markersize=5, **st1)
-        ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="PETSc cg = 1.0 (baseline)")
-        ax.set_xscale("log", base=2)
-        if emu:
-            ax.axvline(x1 * 2, color="0.6", linewidth=0.8, linestyle="-.")
-            ax.set_xticks([x1] + emu)
-            ax.set_xticklabels(["1\n(no latency)"] + [str(p) for p in emu])
-            ax.set_xlim(x1 / 1.6, emu[-1] * 1.4)
-        ax.set_xlabel("emulated nodes P_sim (R = log2 P_sim reduction rounds)")
-        ax.set_ylabel("speedup per iteration vs PETSc cg\n(median of per-repetition ratios; bars: IQR)")
-        ax.set_title("PC %s" % pc)
-        ax.grid(True, which="major", axis="y", color="0.9")
-        ax.legend(fontsize=7, ncol=2, loc="upper left")
-    notes = ["not drawn: %s" % ", ".join(sorted(l for l in left_out if l != BASELINE))]
+        for ax, metric in ((axes[0][col], "speedup"), (axes[1][col], "limit")):
+            for label in order:
+                # cg is the baseline of the speedup (1.0 by definition) but a curve of its own against the limit;
+                # the limit row draws the -auto runs too: they are the default options the goal is about
+                if label.endswith(TWIN_SUFFIX) or (metric == "speedup" and (label in left_out or label == BASELINE)):
+                    continue
+                pts = [(xpos[k[1]], summary[k]) for k in keys if k[0] == pc and k[2] == label]
+                if metric == "limit":
+                    pts = [(x, s) for x, s in pts if s["x_limit"] == s["x_limit"]]
+                if not pts:
+                    continue
+                xs = [x for x, _ in pts]
+                if metric == "speedup":
+                    ys = [s["speedup_vs_cg_median"] for _, s in pts]
+                    lo = [s["speedup_vs_cg_median"] - s["speedup_q1"] for _, s in pts]
+                    hi = [s["speedup_q3"] - s["speedup_vs_cg_median"] for _, s in pts]
+                else:
+                    ys = [s["x_limit"] for _, s in pts]
+                    lo = hi = [s["x_limit_iqr"] / 2 for _, s in pts]
+                st = style(label)
+                # the line joins emulated points only; the P_sim = 1 point stands alone
+                e = [i for i, (x, _) in enumerate(pts) if x != x1]
+                ax.errorbar([xs[i] for i in e], [ys[i] for i in e], yerr=[[lo[i] for i in e], [hi[i] for i in e]], capsize=2,
+                            label=("PETSc " if is_petsc(label) else "ours: ") + label, markersize=5, linewidth=1.2, **st)
+                o = [i for i, (x, _) in enumerate(pts) if x == x1]
+                if o:
+                    st1 = dict(st)
+                    st1.pop("linestyle")
+                    ax.errorbar([xs[i] for i in o], [ys[i] for i in o], yerr=[[lo[i] for i in o], [hi[i] for i in o]], capsize=2,
+                                linestyle="none", markersize=5, **st1)
+            if metric == "speedup":
+                ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="PETSc cg = 1.0 (baseline)")
+                ax.set_ylabel("speedup per iteration vs PETSc cg\n(median of per-repetition ratios; bars: IQR)")
+                ax.set_title("PC %s" % pc)
+            else:
+                ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="1.0 = the limit (cg at P_sim %d)" % LIMIT_PSIM)
+                ax.axhline(GOAL, color="tab:green", linewidth=0.8, linestyle="--", label="goal %.2f" % GOAL)
+                ax.set_ylabel("x limit: us/it / PETSc cg's at P_sim %d\n(medians; bars: IQR over the limit; lower is better)" % LIMIT_PSIM)
+                ax.set_title("PC %s: distance to the latency-free limit" % pc)
+            ax.set_xscale("log", base=2)
+            if emu:
+                ax.axvline(x1 * 2, color="0.6", linewidth=0.8, linestyle="-.")
+                ax.set_xticks([x1] + emu)
+                ax.set_xticklabels(["1\n(no latency)"] + [str(p) for p in emu])
+                ax.set_xlim(x1 / 1.6, emu[-1] * 1.4)
+            ax.set_xlabel("emulated nodes P_sim (R = log2 P_sim reduction rounds)")
+            ax.grid(True, which="major", axis="y", color="0.9")
+            ax.legend(fontsize=7, ncol=2, loc="upper left")
+    notes = ["not drawn in the speedup row: %s" % ", ".join(sorted(left_out))]
     notes += ["*%s: %s" % (k, v) for k, v in NOT_DRAWN.items()]
     notes += ["cg-again: cg run twice, the noise check; all rows in summary.csv and the printed tables. Grey dashed: PETSc's KSPs; colour: ours."]
     fig.suptitle(title, fontsize=9)
     fig.text(0.01, 0.01, "; ".join(notes), fontsize=7)
-    fig.tight_layout(rect=(0, 0.04, 1, 0.96))
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
     png = os.path.join(outdir, "speedup.png")
     fig.savefig(png, dpi=110)
     plt.close(fig)

@@ -85,3 +85,7 @@ endif()
 add_test(NAME emulator-no-blocking COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/no_blocking.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
 set_tests_properties(emulator-no-blocking PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "no blocking reduction check passed"
   FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 300 LABELS emulator)
+# `make run` (bench/run-default.sh) on a tiny cube, with the emulator and without it
+add_test(NAME emulator-run-default COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_default.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+set_tests_properties(emulator-run-default PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "run-default check passed"
+  FAIL_REGULAR_EXPRESSION "run-default check FAILED" TIMEOUT 600 LABELS emulator)
