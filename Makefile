@@ -39,7 +39,7 @@ run: deps
 # (e.g. search='tests-ex3_*', search='*asddic*'); `ctest -N` in $(BUILD) lists the names
 test: deps
 	@$(MAKE) --no-print-directory build
-	cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)') 2>&1 | tee ctest.log; \
+	@cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)') 2>&1 | tee ctest.log; \
 	  rc=$${PIPESTATUS[0]}; cat pipeksp-skipped.txt; $(CTEST_SUMMARY) ctest.log; exit $$rc; }
 
 # the closing line: ctest's counts with the tests a missing feature disabled, as "N passed, N failed, N skipped"
