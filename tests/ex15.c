@@ -5,21 +5,12 @@ Without replacement the recursive residual claims a convergence that the true re
 10x rtol, with no restart needed to check a claimed convergence. cg is shown for reference.\n\
   -n <10000> -kappa <1e10> -rtol <1e-9> -depths <2,3>\n\n";
 
-#include <pipeksp.h>
+#include "common/pipeksptest.h"
 
-typedef struct {
-  PetscInt           its;
-  PetscReal          res;
-  KSPConvergedReason reason;
-  PipeKSPStats       st;
-} Out;
-
-static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char *replace, PetscReal rtol, Out *o)
+static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char *replace, PetscReal rtol, TestSolve *o)
 {
   KSP       ksp;
   PC        pc;
-  Vec       x, r;
-  PetscReal bn, rn;
   PetscBool ours;
 
   PetscFunctionBeginUser;
@@ -35,21 +26,9 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char
     PetscCall(KSPPipePLCGSetDepth(ksp, l));
     PetscCall(KSPPipeSetReplacePeriod(ksp, replace[0] == 'a' ? PETSC_DECIDE : 0));
   }
-  PetscCall(MatCreateVecs(A, &x, &r));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &o->its));
-  PetscCall(KSPGetConvergedReason(ksp, &o->reason));
-  PetscCall(PetscMemzero(&o->st, sizeof(o->st)));
-  if (ours) PetscCall(KSPPipeGetStats(ksp, &o->st));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  o->res = rn / bn;
+  PetscCall(TestSolveFromZero(ksp, A, b, ours, o));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " replace %-4s its %5" PetscInt_FMT "  true res %.3e (%.2f x rtol)  %-16s replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", type, l, replace, o->its, (double)o->res, (double)(o->res / rtol), KSPConvergedReasons[o->reason],
                         o->st.replacements, o->st.restarts));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);
 }
@@ -60,7 +39,7 @@ int main(int argc, char **argv)
   Vec       b;
   PetscInt  n = 10000, i, rs, re, depths[8] = {2, 3}, nd = 8, k, fails = 0;
   PetscReal kappa = 1e10, rtol = 1e-9;
-  Out       cg, off, on;
+  TestSolve cg, off, on;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -42,6 +42,37 @@ static inline PetscErrorCode TestResultCollect(KSP ksp, PetscBool ours, PipeKSPC
   PetscFunctionReturn(0);
 }
 
+/* What a solve from a zero guess is judged by on any operator: iterations, reason, our counters (ours: one
+   of our types) and the true relative residual ||b - A x|| / ||b|| */
+typedef struct {
+  PetscInt           its;
+  PetscReal          res;
+  KSPConvergedReason reason;
+  PipeKSPStats       st;
+} TestSolve;
+
+static inline PetscErrorCode TestSolveFromZero(KSP ksp, Mat A, Vec b, PetscBool ours, TestSolve *o)
+{
+  Vec       x, r;
+  PetscReal rn, bn;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &x, &r));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &o->its));
+  PetscCall(KSPGetConvergedReason(ksp, &o->reason));
+  PetscCall(PetscMemzero(&o->st, sizeof(o->st)));
+  if (ours) PetscCall(KSPPipeGetStats(ksp, &o->st));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  o->res = rn / bn;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(0);
+}
+
 /* diag(d) with d_i = i+1, the upper half negated when indefinite */
 static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Mat *A)
 {

@@ -17,19 +17,10 @@ Exits with an error when a check fails.\n\n";
 #include "../common/pipeksptest.h"
 #include <petscdmda.h>
 
-typedef struct {
-  PetscInt           its, depth;
-  PetscReal          res;
-  KSPConvergedReason reason;
-  PipeKSPStats       st;
-} Out;
-
-static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool diag, Out *o)
+static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool diag, TestSolve *o)
 {
   KSP       ksp;
   PC        pc;
-  Vec       x, r;
-  PetscReal bn, rn;
   PetscBool ours;
 
   PetscFunctionBeginUser;
@@ -45,21 +36,9 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool 
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(PetscStrInList(type, "pipegv,pipeplcg", ',', &ours));
   if (l > 0) PetscCall(KSPPipePLCGSetDepth(ksp, l));
-  PetscCall(MatCreateVecs(A, &x, &r));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &o->its));
-  PetscCall(KSPGetConvergedReason(ksp, &o->reason));
-  PetscCall(PetscMemzero(&o->st, sizeof(o->st)));
-  if (ours) PetscCall(KSPPipeGetStats(ksp, &o->st));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  o->res = rn / bn;
+  PetscCall(TestSolveFromZero(ksp, A, b, ours, o));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " its %5" PetscInt_FMT "  true res %.3e  %-26s restarts %" PetscInt64_FMT ", depth changes %" PetscInt64_FMT ", ended at depth %" PetscInt64_FMT "\n", type, l, o->its, (double)o->res, KSPConvergedReasons[o->reason],
                         o->st.restarts, o->st.depth_changes, o->st.depth));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);
 }
@@ -277,7 +256,7 @@ int main(int argc, char **argv)
   PetscBool   flg, diag = PETSC_FALSE;
   char        ref[8]     = "cg";
   PetscReal   facshallow = 1.15; /* the bound on depths <= 3, a multiple of cg's iterations */
-  Out         cg, gv, o;
+  TestSolve   cg, gv, o;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
