@@ -102,6 +102,8 @@ PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP, PetscReal, Petsc
 PETSC_EXTERN PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP, PetscReal);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGSetEstimateReuse(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPPipePLCGGetEstimateReuse(KSP, PetscBool *);
 /* ---- end pipeplcg extras ---- */
 
 /* SpMV with poll points (MPIAIJ/MPIBAIJ split like PETSc does; other types: MatMult with polls around). */

@@ -144,6 +144,11 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
    pipegv's work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
 
+/* the smallest and largest eigenvalues of the symmetric tridiagonal with diagonal g[0..n-1] and
+   off-diagonal e[0..n-2] (a Lanczos T: the extreme Ritz values), -1 when an entry is not finite
+   (pipeplcgritz.c) */
+PETSC_INTERN void KSPPipeTridiagExtremeEigs_Private(PetscInt, const PetscReal[], const PetscReal[], PetscReal *, PetscReal *);
+
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than

@@ -214,3 +214,23 @@ def get_eigenvalue_bounds(ksp):
                           [ctypes.c_void_p, ctypes.POINTER(_c_real), ctypes.POINTER(_c_real)])
     _loader.check(fn(h, ctypes.byref(lo), ctypes.byref(hi)))
     return lo.value, hi.value
+
+
+def set_estimate_reuse(ksp, flag):
+    """Whether pipeplcg takes the shifts for a changed operator (same Mat objects, new values, same PC type)
+    from the previous solve's Ritz values instead of a new estimate (-ksp_pipe_eig_reuse;
+    KSPPipePLCGSetEstimateReuse). Default True."""
+    h = _ksp_handle(ksp, "set_estimate_reuse", only="pipeplcg")
+    if not isinstance(flag, bool):
+        raise TypeError("set_estimate_reuse: flag must be a bool, got %s" % type(flag).__name__)
+    fn = _loader.function("KSPPipePLCGSetEstimateReuse", ctypes.c_int, [ctypes.c_void_p, _loader.petsc_bool()])
+    _loader.check(fn(h, flag))
+
+
+def get_estimate_reuse(ksp):
+    """Whether pipeplcg reuses the previous solve's Ritz values (KSPPipePLCGGetEstimateReuse)."""
+    h = _ksp_handle(ksp, "get_estimate_reuse", only="pipeplcg")
+    val = _loader.petsc_bool()(0)
+    fn = _loader.function("KSPPipePLCGGetEstimateReuse", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
+    _loader.check(fn(h, ctypes.byref(val)))
+    return bool(val.value)

@@ -57,16 +57,35 @@
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
+/* Lanczos coefficients of one segment (since a (re)start) kept for the Ritz values that give the next
+   changed operator its shifts: the largest Ritz value has converged to a few digits long before 64 steps */
+#define PLCG_RITZ_N 64
+/* ... and the interval [PLCG_RITZ_LOW theta_min, eig_factor theta_max] from them: the smallest Ritz value is
+   above the bottom of the spectrum, by little where cg converges fast (AMG: hypre's spectrum in [0.6, 1],
+   where lmin = 0 gave square-root breakdowns and restarts at depth 2) and where it is near 0 anyway */
+#ifndef PLCG_RITZ_LOW
+  #define PLCG_RITZ_LOW 0.9
+#endif
 
 typedef struct {
-  KSP_Pipe         pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
-  PetscInt         l;
-  PetscReal        lmin, lmax; /* interval of the shifts in use */
-  PetscBool        user_eig;   /* interval given by the user: no estimate */
-  PetscInt         eig_its;    /* CG iterations of the estimate */
-  PetscReal        eig_factor; /* lmax = eig_factor * largest Ritz value */
-  PetscReal        emin, emax; /* last estimate */
-  PetscInt         nestimates; /* estimates done */
+  KSP_Pipe  pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
+  PetscInt  l;
+  PetscReal lmin, lmax; /* interval of the shifts in use */
+  PetscBool user_eig;   /* interval given by the user: no estimate */
+  PetscInt  eig_its;    /* CG iterations of the estimate */
+  PetscReal eig_factor; /* lmax = eig_factor * largest Ritz value */
+  PetscReal emin, emax; /* last estimate */
+  PetscInt  nestimates; /* estimates done */
+  /* shifts of a changed operator from the previous solve's Ritz values (KSPPipePLCGSetEstimateReuse()) */
+  PetscBool        eig_reuse;
+  PetscReal        theta, thetalo; /* extreme Ritz values of the last solve that had enough steps (0: none) */
+  PetscObjectId    ritz_aid, ritz_pid;
+  char             ritz_pc[64];                      /* PC type of that solve */
+  PetscInt         nritz;                            /* intervals taken from Ritz values (all solves) */
+  PetscBool        fromritz;                         /* the interval in use came from them */
+  PetscReal        rg[PLCG_RITZ_N], re[PLCG_RITZ_N]; /* gamma, delta of the current segment */
+  PetscInt         rn, rnmax;                        /* its length; the longest in this solve */
+  PetscReal        theta_solve, thetalo_solve;       /* extreme Ritz values of this solve's closed segments */
   PetscObjectId    est_aid, est_pid;
   PetscObjectState est_astate, est_pstate;
   PetscInt         nrestarts;  /* breakdown restarts (all solves) */
@@ -195,6 +214,32 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(PetscObjectStateGet((PetscObject)A, &as));
   PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
   if (d->nestimates && aid == d->est_aid && pid == d->est_pid && as == d->est_astate && ps == d->est_pstate) PetscFunctionReturn(0);
+  if (d->eig_reuse && d->theta > 0 && aid == d->ritz_aid && pid == d->ritz_pid) {
+    PCType    pct;
+    PetscBool same;
+
+    PetscCall(PCGetType(ksp->pc, &pct));
+    PetscCall(PetscStrcmp(pct, d->ritz_pc, &same));
+    if (same && UsableBounds(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
+      /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
+         solve's largest Ritz value of M^{-1}A stands in for the estimate, with no SpMV or PC application; a
+         spectrum that moved past it shows as basis growth and lowers the depth (PLCGBreakdown()), and this
+         solve's Ritz values refresh it */
+      d->est_aid    = aid;
+      d->est_pid    = pid;
+      d->est_astate = as;
+      d->est_pstate = ps;
+      d->emin       = d->thetalo;
+      d->emax       = d->theta;
+      d->lmin       = PLCG_RITZ_LOW * d->thetalo;
+      d->lmax       = d->eig_factor * d->theta;
+      d->estfailed  = PETSC_FALSE;
+      d->fromritz   = PETSC_TRUE;
+      d->nritz++;
+      PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &inner));
   { /* a prefix of its own: the outer solve's options (-ksp_converged_reason, -ksp_monitor) are not for it */
     const char *pre;
@@ -218,6 +263,7 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(KSPDestroy(&inner));
   PetscCall(ierr);
   d->nestimates++;
+  d->fromritz   = PETSC_FALSE;
   d->est_aid    = aid;
   d->est_pid    = pid;
   d->est_astate = as;
@@ -499,6 +545,54 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   PetscFunctionReturn(0);
 }
 
+/* closes the segment of Lanczos coefficients since the last (re)start: its largest Ritz value joins the
+   solve's (each segment's Ritz values lie in the spectrum of M^{-1}A, so the largest of them is the best
+   lower bound of its top) */
+static void PLCGRitzClose(KSP_PLCG *d)
+{
+  if (d->rn >= 2) {
+    PetscReal lo, hi;
+
+    KSPPipeTridiagExtremeEigs_Private(d->rn, d->rg, d->re, &lo, &hi);
+    d->theta_solve   = PetscMax(d->theta_solve, hi);
+    d->thetalo_solve = PetscMin(d->thetalo_solve, lo);
+  }
+  d->rnmax = PetscMax(d->rnmax, d->rn);
+  d->rn    = 0;
+}
+
+/* gamma_i, delta_i of the Lanczos tridiagonal, i counted from the segment's start */
+static void PLCGRitzAdd(KSP_PLCG *d, PetscInt i, PetscScalar g, PetscScalar dl)
+{
+  if (i == 0) PLCGRitzClose(d);
+  if (i < PLCG_RITZ_N && i == d->rn) {
+    d->rg[i] = PetscRealPart(g);
+    d->re[i] = PetscRealPart(dl);
+    d->rn    = i + 1;
+  }
+}
+
+/* at the end of a solve: its largest Ritz value becomes the interval of the next solve whose operator has
+   changed, when a segment ran at least the estimate's number of steps or the solve converged (a fast
+   preconditioner, hypre's 6-9 iterations: its few Ritz values already span what the solve needed) */
+static PetscErrorCode PLCGRitzKeep(KSP ksp, KSP_PLCG *d, Mat A)
+{
+  Mat    P;
+  PCType pct;
+
+  PetscFunctionBegin;
+  PLCGRitzClose(d);
+  if (d->user_eig || !(d->theta_solve > 0) || d->rnmax < (ksp->reason > 0 ? PLCG_EIG_ITS_MIN : d->eig_its)) PetscFunctionReturn(0);
+  PetscCall(PCGetOperators(ksp->pc, NULL, &P));
+  PetscCall(PetscObjectGetId((PetscObject)A, &d->ritz_aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &d->ritz_pid));
+  PetscCall(PCGetType(ksp->pc, &pct));
+  PetscCall(PetscStrncpy(d->ritz_pc, pct ? pct : "", sizeof(d->ritz_pc)));
+  d->theta   = d->theta_solve;
+  d->thetalo = PetscMax(0.0, d->thetalo_solve);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PLCGSolve(KSP ksp)
 {
   KSP_PLCG   *d    = (KSP_PLCG *)ksp->data;
@@ -526,9 +620,12 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
   if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
-  d->lrun       = l;
-  d->nbreak     = 0;
-  d->nupd_lucky = PETSC_MIN_INT;
+  d->rn = d->rnmax = 0;
+  d->theta_solve   = 0.0;
+  d->thetalo_solve = PETSC_MAX_REAL;
+  d->lrun          = l;
+  d->nbreak        = 0;
+  d->nupd_lucky    = PETSC_MIN_INT;
   if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
@@ -702,6 +799,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           upd_at_restart = -1;
           break;
         }
+        PLCGRitzAdd(d, i, GAM(i), DEL(i));
         if (!lucky) {
           PetscScalar g = GAM(i), dl = DEL(i), dm = i > 0 ? DEL(i - 1) : 0.0, inv = 1.0 / dl;
           /* z_{it+1} = (B z_it - gamma z_it - delta_{i-1} z_{it-1}) / delta_i, the same for u = M z */
@@ -794,6 +892,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef UV
 #undef QV
 #undef MQV
+  PetscCall(PLCGRitzKeep(ksp, d, A));
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
   PetscFunctionReturn(0);
@@ -890,6 +989,20 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode KSPPipePLCGSetEstimateReuse_PLCG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_PLCG *)ksp->data)->eig_reuse = flg;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPPipePLCGGetEstimateReuse_PLCG(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((KSP_PLCG *)ksp->data)->eig_reuse;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
@@ -897,7 +1010,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscReal f    = d->eig_factor;
   PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
   PetscInt  nb   = 2;
-  PetscBool flg;
+  PetscBool flg, reuse = d->eig_reuse;
 
   PetscFunctionBegin;
   PetscCall(KSPSetFromOptions_Pipe(ksp, PetscOptionsObject));
@@ -913,6 +1026,8 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   if (flg) PetscCall(KSPPipePLCGSetEstimateIterations(ksp, n));
   PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value]", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateFactor(ksp, f));
+  PetscCall(PetscOptionsBool("-ksp_pipe_eig_reuse", "A changed operator takes its interval from the previous solve's Ritz values (no estimate)", "KSPPipePLCGSetEstimateReuse", d->eig_reuse, &reuse, &flg));
+  if (flg) PetscCall(KSPPipePLCGSetEstimateReuse(ksp, reuse));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
@@ -936,11 +1051,14 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
   if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
+  else if (d->fromritz)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW,
+                                     (double)d->eig_factor, (double)d->thetalo, (double)d->theta));
   else if (d->nestimates)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
-  if (d->user_eig || d->nestimates) {
+  if (d->user_eig || d->nestimates || d->fromritz) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -948,6 +1066,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "intervals: %" PetscInt_FMT " estimated, %" PetscInt_FMT " from the previous solve's Ritz values (-ksp_pipe_eig_reuse %s)\n", d->nestimates, d->nritz, d->eig_reuse ? "true" : "false"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
   if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (pipegv's recurrences)\n"));
   PetscCall(KSPView_Pipe(ksp, viewer));
@@ -963,6 +1082,8 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEigenvalueBounds_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateIterations_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateReuse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEstimateReuse_C", NULL));
   PetscCall(KSPDestroy_Pipe(ksp));
   PetscFunctionReturn(0);
 }
@@ -978,6 +1099,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
+.  -ksp_pipe_eig_reuse <bool> - a changed operator takes its interval from the previous solve's Ritz values, no estimate (default true)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 2: no longer than a hop of the allreduce)
 -  -ksp_pipe_replace <auto,n,0> - auto (default): restart from the true residual when the estimated gap between recursive and true residual reaches the requested residual and the recursive one, and check a convergence the recursive norm claims against the true residual; n: restart from the true residual every n iterations; 0: neither
@@ -1024,6 +1146,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   d->l                     = PLCG_DEPTH_DEFAULT;
   d->eig_its               = PLCG_EIG_ITS_DEFAULT;
   d->eig_factor            = PLCG_EIG_FACTOR_DEFAULT;
+  d->eig_reuse             = PETSC_TRUE;
   ksp->ops->setup          = KSPSetUp_PipePLCG;
   ksp->ops->solve          = KSPSolve_PipePLCG;
   ksp->ops->setfromoptions = KSPSetFromOptions_PipePLCG;
@@ -1035,5 +1158,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEigenvalueBounds_C", KSPPipePLCGGetEigenvalueBounds_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateIterations_C", KSPPipePLCGSetEstimateIterations_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", KSPPipePLCGSetEstimateFactor_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateReuse_C", KSPPipePLCGSetEstimateReuse_PLCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEstimateReuse_C", KSPPipePLCGGetEstimateReuse_PLCG));
   PetscFunctionReturn(0);
 }

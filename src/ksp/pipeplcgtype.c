@@ -171,3 +171,63 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
   PetscTryMethod(ksp, "KSPPipePLCGSetEstimateFactor_C", (KSP, PetscReal), (ksp, f));
   PetscFunctionReturn(0);
 }
+
+/*@
+   KSPPipePLCGSetEstimateReuse - Sets whether `KSPPIPEPLCG` takes the interval of its shifts for a changed
+   operator from the previous solve's Ritz values instead of estimating it again.
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the Krylov solver
+-  flg - `PETSC_TRUE` (default) to reuse
+
+   Options Database Key:
+.  -ksp_pipe_eig_reuse <bool> - reuse the previous solve's Ritz values
+
+   Notes:
+   p(l)-CG computes the Lanczos coefficients of M^{-1}A as it iterates. At the end of each solve the largest
+   Ritz value of its tridiagonal (from a run of at least `KSPPipePLCGSetEstimateIterations()` steps without a
+   restart) is kept; a later solve whose matrices are the same objects with new values (a time step, a Newton
+   step) and whose PC has the same type takes [0, f theta] from it, with no SpMV or preconditioner application
+   for an estimate. New matrix objects, a new PC type or no such solve yet: the estimate runs as before. A
+   spectrum that has moved past the kept interval makes the basis grow, which lowers the depth for that
+   solve, and its own Ritz values refresh the interval.
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEstimateIterations()`, `KSPPipePLCGSetEigenvalueBounds()`
+@*/
+PetscErrorCode KSPPipePLCGSetEstimateReuse(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPPipePLCGSetEstimateReuse_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   KSPPipePLCGGetEstimateReuse - Gets whether `KSPPIPEPLCG` reuses the previous solve's Ritz values for a
+   changed operator.
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the Krylov solver
+
+   Output Parameter:
+.  flg - `PETSC_TRUE` when it does
+
+   Level: intermediate
+
+.seealso: `KSPPIPEPLCG`, `KSPPipePLCGSetEstimateReuse()`
+@*/
+PetscErrorCode KSPPipePLCGGetEstimateReuse(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPPipePLCGGetEstimateReuse_C", (KSP, PetscBool *), (ksp, flg));
+  PetscFunctionReturn(0);
+}

@@ -237,6 +237,75 @@ def test_pipeplcg_from_python(cube, cg_its):
         ksp.destroy()
 
 
+class CountingJacobi:
+    """Jacobi as a Python PC that counts its applications."""
+    def __init__(self):
+        self.applies, self.d = 0, None
+
+    def setUp(self, pc):
+        A, _ = pc.getOperators()
+        if self.d:
+            self.d.destroy()
+        self.d = A.getDiagonal()
+        self.d.reciprocal()
+
+    def apply(self, pc, x, y):
+        self.applies += 1
+        y.pointwiseMult(x, self.d)
+
+    def destroy(self, pc):
+        if self.d:
+            self.d.destroy()
+
+
+def test_pipeplcg_estimate_reuse(cube):
+    """A changed operator (same Mat, new values) takes its shifts from the previous solve's Ritz values: no
+    estimate, so its solve applies the PC no more than cg + l (natural norm) and 10 times less than with
+    the reuse off, at the same iterations."""
+    A = cube.A.duplicate(copy=True)
+    out = {}
+    try:
+        for ktype, reuse in (("cg", None), ("pipeplcg", True), ("pipeplcg", False)):
+            ksp = PETSc.KSP().create(A.getComm())
+            ksp.setType(ktype)
+            ksp.setNormType(PETSc.KSP.NormType.NATURAL)
+            ksp.setTolerances(rtol=1e-8)
+            ctx = CountingJacobi()
+            pc = ksp.getPC()
+            pc.setType("python")
+            pc.setPythonContext(ctx)
+            if reuse is not None:
+                pipeksp.set_estimate_reuse(ksp, reuse)
+                assert pipeksp.get_estimate_reuse(ksp) is reuse
+            x = cube.b.duplicate()
+            try:
+                cube.A.copy(A)  # A = the cube's operator
+                ksp.setOperators(A)
+                ksp.solve(cube.b, x)
+                A.shift(0.05 * A.getDiagonal().max()[1])  # new values
+                ksp.setOperators(A)
+                x.set(0)
+                n0 = ctx.applies
+                ksp.solve(cube.b, x)
+                assert ksp.getConvergedReason() > 0
+                out[(ktype, reuse)] = (ctx.applies - n0, ksp.getIterationNumber())
+            finally:
+                x.destroy()
+                ksp.destroy()
+    finally:
+        A.destroy()
+    cg, on, off = out[("cg", None)], out[("pipeplcg", True)], out[("pipeplcg", False)]
+    depth = 2
+    assert on[0] <= cg[0] + depth and on[1] == off[1] and off[0] >= on[0] + 10, out
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    try:
+        ksp.setType("pipeplcg")
+        with pytest.raises(TypeError, match="bool"):
+            pipeksp.set_estimate_reuse(ksp, 1)
+    finally:
+        ksp.destroy()
+
+
 def test_integers_beyond_petsc_int(comm):
     ksp = PETSc.KSP().create(comm)
     gv = PETSc.KSP().create(comm)
