@@ -59,8 +59,10 @@
 #define PLCG_GROWTH 1e3
 
 typedef struct {
-  KSP_Pipe         pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
-  PetscInt         l;
+  KSP_Pipe         pipe;  /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
+  PetscInt         l;     /* depth the solves start at (0: chrongear's recurrences); auto: the choice, PETSC_DECIDE before */
+  PetscBool        lauto; /* -ksp_pipe_depth auto: l is chosen at the first solve (pipeplcgauto.c) */
+  KSPPipePLCGAuto  autod;
   PetscReal        lmin, lmax; /* interval of the shifts in use */
   PetscBool        user_eig;   /* interval given by the user: no estimate */
   PetscInt         eig_its;    /* CG iterations of the estimate */
@@ -119,7 +121,7 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscBool mq = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(d->l, mq)));
+  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(PetscMax(d->l, 0), mq))); /* auto: depth 0's until the choice */
   d->nwork_l  = d->l;
   d->nwork_mq = mq;
   PetscFunctionReturn(0);
@@ -514,8 +516,12 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   Vec         w[PIPEKSP_RED_MAX];
 
   PetscFunctionBegin;
-  l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  if (d->lauto) { /* measured at the first solve and when the operators change (pipeplcgauto.c) */
+    PetscCall(KSPPipePLCGAutoChoose_Private(ksp, mqneed, PLCG_MAXL, &d->autod));
+    d->l = d->autod.depth;
+  }
+  l = d->l;
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
   if (d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red     = pipe->red;
@@ -523,9 +529,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   X       = ksp->vec_sol;
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
-  extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
-  if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
+  extra   = (PetscBool)!natural;                              /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));              /* per-solve counters (the estimate's reductions included) */
+  if (!d->user_eig && l > 0) PetscCall(PLCGEstimate(ksp, d)); /* depth 0 has no shifts */
   d->lrun       = l;
   d->nbreak     = 0;
   d->nupd_lucky = PETSC_MIN_INT;
@@ -545,6 +551,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
                 of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
 
+    if (d->lrun == 0) { /* no pipelining: chrongear's blocking single reduction (nothing lower to fall back on) */
+      pipe->depth_end = 0;
+      PetscCall(KSPPipeChronGearContinue_Private(ksp, A, 0));
+      break;
+    }
     if (d->lrun == 1 && d->l > 1) {
       /* deeper recurrences broke (or no interval for the shifts): depth 1 as pipegv's recurrences, which keep
          cg's convergence where p(1)-CG's shifted basis can delay it several times over on ill-conditioned
@@ -828,8 +839,17 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(l >= 1 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 1..%d", l, PLCG_MAXL);
-  d->l = l;
+  if (l == PETSC_DECIDE) { /* auto; already auto: the choice made stands until the operators change */
+    if (!d->lauto) {
+      d->lauto      = PETSC_TRUE;
+      d->autod.done = PETSC_FALSE;
+      d->l          = PETSC_DECIDE;
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
+  d->lauto = PETSC_FALSE;
+  d->l     = l;
   PetscFunctionReturn(0);
 }
 
@@ -893,7 +913,8 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
 static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
-  PetscInt  l = d->l, n = d->eig_its;
+  PetscInt  l, n = d->eig_its;
+  char      sl[16];
   PetscReal f    = d->eig_factor;
   PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
   PetscInt  nb   = 2;
@@ -902,8 +923,21 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscFunctionBegin;
   PetscCall(KSPSetFromOptions_Pipe(ksp, PetscOptionsObject));
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipeplcg (deep pipelined CG) options");
-  PetscCall(PetscOptionsInt("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (1..5)", "KSPPipePLCGSetDepth", l, &l, &flg));
-  if (flg) PetscCall(KSPPipePLCGSetDepth(ksp, l));
+  if (d->lauto) PetscCall(PetscStrncpy(sl, "auto", sizeof(sl)));
+  else PetscCall(PetscSNPrintf(sl, sizeof(sl), "%" PetscInt_FMT, d->l));
+  PetscCall(PetscOptionsString("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (auto, or 0..5; 0: no pipelining)", "KSPPipePLCGSetDepth", sl, sl, sizeof(sl), &flg));
+  if (flg) {
+    PetscBool isauto;
+
+    PetscCall(PetscStrcasecmp(sl, "auto", &isauto));
+    if (isauto) l = PETSC_DECIDE;
+    else {
+      PetscCall(PetscOptionsStringToInt(sl, &l));
+      /* -1 is PETSC_DECIDE to the setter: the option says auto in words */
+      PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_depth %s: must be auto or 0..%d", sl, PLCG_MAXL);
+    }
+    PetscCall(KSPPipePLCGSetDepth(ksp, l));
+  }
   PetscCall(PetscOptionsRealArray("-ksp_pipe_eig_bounds", "lmin,lmax: interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated; 0,0 estimates)", "KSPPipePLCGSetEigenvalueBounds", b, &nb, &flg));
   if (flg) {
     PetscCheck(nb == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "-ksp_pipe_eig_bounds needs two values lmin,lmax");
@@ -934,13 +968,16 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
-  if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
+  if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
+  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, one blocking reduction per iteration)\n"));
+  else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
+  if (d->l == 0) { /* no shifts */
+  } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
   else if (d->nestimates)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
-  if (d->user_eig || d->nestimates) {
+  if (d->l > 0 && (d->user_eig || d->nestimates)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -974,7 +1011,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    iterations to complete, so up to l are in flight, all driven by the progress engine.
 
    Options:
-+  -ksp_pipe_depth <l> - pipeline depth 1..5 (default 2)
++  -ksp_pipe_depth <l> - pipeline depth 0..5 (default 2; 0: no pipelining), or auto: chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
@@ -986,6 +1023,13 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
    of a few CG iterations made at the first solve (again when the matrices change). PETSc's `KSPPIPELCG`
    defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
+
+   Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration, for where there
+   is no latency to hide (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
+   `PETSC_DECIDE`) the first solve, and the first after the operators change, measures the latency of a
+   blocking reduction and the time of one SpMV, PC application and vector pass, the slowest rank's figures,
+   and chooses the depth of least modelled time per iteration (docs/pipeplcg.md); -ksp_view shows the
+   figures and the choice, `KSPPipePLCGGetDepth()` returns it.
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l

@@ -1,0 +1,130 @@
+/* pipeplcg's automatic depth (-ksp_pipe_depth auto, KSPPipePLCGSetDepth(ksp, PETSC_DECIDE)): at the first
+   solve, and again when the operators change, measure on the KSP's communicator what a pipeline hides (the
+   latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
+   vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
+#include <pipeksp/pipecommon.h>
+
+#define AUTO_REPS 7 /* timed repetitions of each measurement; the median counts (noise, a descheduled rank) */
+#define AUTO_NRED 7 /* scalars of the measured reduction: depth 5's packed one (6 dot products and a norm) */
+#define AUTO_NVEC 4 /* vector passes per timed repetition: one pass of a small vector is near the clock's grain */
+/* a deeper depth is chosen only when its modelled time is below (1 - AUTO_MARGIN) times the shallower
+   choice's: the model leaves out what a deeper pipeline adds once per solve or per operator (l start-up
+   iterations per solve, the eigenvalue estimate's CG iterations, restarts after breakdowns) and the polls */
+#define AUTO_MARGIN 0.1
+/* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
+   the code: depth 0 (chrongear) the fused update (6 read, 4 written) and the dots (3 read); depth l >= 1
+   the recurrences of z and u (2), of the l auxiliary bases (l, and l more for the unpreconditioned norm's
+   M-images), p and x (3 streams each), the dots of l + 1 vectors with u and a norm ((l + 3) / 4) */
+#define AUTO_V0      3.25
+#define AUTO_V1      4.25
+#define AUTO_VLEVEL  1.25
+#define AUTO_VLEVELM 1.0
+
+static PetscReal Median(PetscReal t[], PetscInt n)
+{
+  PetscCallAbort(PETSC_COMM_SELF, PetscSortReal(n, t));
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* the modelled seconds per iteration of depth l. Depth 0: compute, vector work and the latency in a row.
+   Depth l >= 1 in steady state: the reduction started after iteration j's vector work is waited for in
+   iteration j + l, after its SpMV; with a period T the start-to-wait span is l T - V (V the vector work,
+   done after the wait), so T = max(S + V, (L + V) / l): compute-bound or latency-bound */
+static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
+{
+  PetscReal v;
+
+  if (l == 0) return a->spmv + AUTO_V0 * a->vec + a->lat;
+  v = (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec;
+  return PetscMax(a->spmv + v, (a->lat + v) / l);
+}
+
+PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)ksp);
+  Mat              Amat, P;
+  PetscObjectId    aid, pid;
+  PetscObjectState as, ps;
+  Vec              x, y, z;
+  PetscReal        ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], loc[3], glob[3];
+  PetscScalar      in[AUTO_NRED], out[AUTO_NRED];
+  PetscInt         r, k, l;
+  double           t0;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &Amat, &P));
+  PetscCall(PetscObjectGetId((PetscObject)Amat, &aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
+  PetscCall(PetscObjectStateGet((PetscObject)Amat, &as));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
+  if (a->done && aid == a->aid && pid == a->pid && as == a->astate && ps == a->pstate) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(ksp->vec_rhs, &x));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &y));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &z));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(VecSet(z, 0.0));
+  /* one iteration's SpMV and PC application (the first of each untimed: caches, lazy set-up) */
+  for (r = -1; r < AUTO_REPS; r++) {
+    t0 = MPI_Wtime();
+    PetscCall(KSPPipeMatMult_Private(ksp, Amat, x, y));
+    PetscCall(KSPPipePCApplyLoop_Private(ksp, y, z));
+    if (r >= 0) ts[r] = (PetscReal)(MPI_Wtime() - t0);
+  }
+  /* one pass of the 3-term recurrence, z = x + a y + b z as Rec3 (z's entries stay bounded: |b| < 1) */
+  for (r = -1; r < AUTO_REPS; r++) {
+    t0 = MPI_Wtime();
+    for (k = 0; k < AUTO_NVEC; k++) PetscCall(VecAXPBYPCZ(z, 1.0, -0.5, 0.25, x, y));
+    if (r >= 0) tv[r] = (PetscReal)(MPI_Wtime() - t0) / AUTO_NVEC;
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  /* a blocking reduction of the packed size, from a common start (the emulator delays it as any other) */
+  for (k = 0; k < AUTO_NRED; k++) in[k] = 1.0;
+  PetscCallMPI(MPI_Barrier(comm));
+  for (r = -1; r < AUTO_REPS; r++) {
+    t0 = MPI_Wtime();
+    PetscCallMPI(MPI_Allreduce(in, out, AUTO_NRED, MPIU_SCALAR, MPIU_SUM, comm));
+    if (r >= 0) tl[r] = (PetscReal)(MPI_Wtime() - t0);
+  }
+  /* the slowest rank's figures, in one reduction: every rank chooses the same depth */
+  loc[0] = Median(ts, AUTO_REPS);
+  loc[1] = Median(tv, AUTO_REPS);
+  loc[2] = Median(tl, AUTO_REPS);
+  PetscCallMPI(MPI_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, comm));
+  a->spmv = glob[0];
+  a->vec  = glob[1];
+  a->lat  = glob[2];
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, mq, l);
+  a->depth = 0;
+  for (l = 1; l <= maxl; l++)
+    if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
+  a->done   = PETSC_TRUE;
+  a->aid    = aid;
+  a->pid    = pid;
+  a->astate = as;
+  a->pstate = ps;
+  a->nchoices++;
+  PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat, 1e6 * (double)a->spmv,
+                      1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewer)
+{
+  PetscInt l;
+
+  PetscFunctionBegin;
+  if (!a->done) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto (chosen at the first solve from the measured reduction latency and compute)\n"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth, 1e6 * (double)a->lat, 1e6 * (double)a->spmv,
+                                   1e6 * (double)a->vec));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "modelled us per iteration:"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " l=%" PetscInt_FMT " %.3g", l, 1e6 * (double)a->cost[l]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth must be %d%% faster)\n", (int)(100 * AUTO_MARGIN)));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
