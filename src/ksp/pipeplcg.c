@@ -932,9 +932,11 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
     PetscCall(PetscStrcasecmp(sl, "auto", &isauto));
     if (isauto) l = PETSC_DECIDE;
     else {
-      PetscCall(PetscOptionsStringToInt(sl, &l));
-      /* -1 is PETSC_DECIDE to the setter: the option says auto in words */
-      PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_depth %s: must be auto or 0..%d", sl, PLCG_MAXL);
+      char *end;
+
+      /* a plain integer (-1 is PETSC_DECIDE to the setter: the option says auto in words) */
+      l = (PetscInt)strtol(sl, &end, 10);
+      PetscCheck(end != sl && !*end && l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_depth %s: must be auto or 0..%d", sl, PLCG_MAXL);
     }
     PetscCall(KSPPipePLCGSetDepth(ksp, l));
   }

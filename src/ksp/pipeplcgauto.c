@@ -63,7 +63,9 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   PetscCall(VecDuplicate(ksp->vec_rhs, &z));
   PetscCall(VecSet(x, 1.0));
   PetscCall(VecSet(z, 0.0));
-  /* one iteration's SpMV and PC application (the first of each untimed: caches, lazy set-up) */
+  /* one iteration's SpMV and PC application (the first of each untimed: caches, lazy set-up), from a common
+     start: a rank still in earlier work would hold its neighbours' halo exchange */
+  PetscCallMPI(MPI_Barrier(comm));
   for (r = -1; r < AUTO_REPS; r++) {
     t0 = MPI_Wtime();
     PetscCall(KSPPipeMatMult_Private(ksp, Amat, x, y));
@@ -83,9 +85,13 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   for (k = 0; k < AUTO_NRED; k++) in[k] = 1.0;
   PetscCallMPI(MPI_Barrier(comm));
   for (r = -1; r < AUTO_REPS; r++) {
-    t0 = MPI_Wtime();
-    PetscCallMPI(MPI_Allreduce(in, out, AUTO_NRED, MPIU_SCALAR, MPIU_SUM, comm));
+    int err;
+
+    /* the bare call timed: PetscCallMPI() validates the heap after it under -malloc_debug (microseconds) */
+    t0  = MPI_Wtime();
+    err = MPI_Allreduce(in, out, AUTO_NRED, MPIU_SCALAR, MPIU_SUM, comm);
     if (r >= 0) tl[r] = (PetscReal)(MPI_Wtime() - t0);
+    PetscCallMPI(err);
   }
   /* the slowest rank's figures, in one reduction: every rank chooses the same depth */
   loc[0] = Median(ts, AUTO_REPS);
