@@ -155,6 +155,7 @@ typedef struct {
   PetscObjectState astate, pstate;
   PetscInt         nchoices;                         /* measurements made (the first solve, then each change of the operators) */
   PetscReal        lat;                              /* seconds: blocking reduction of the packed size, median, max over ranks */
+  PetscReal        hide;                             /* seconds of it that one iteration's SpMV and PC hide on the solver's engine */
   PetscReal        spmv;                             /* seconds: one SpMV + one PC application, median, max over ranks */
   PetscReal        vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
   PetscReal        cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */

@@ -1029,9 +1029,10 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration, for where there
    is no latency to hide (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
    `PETSC_DECIDE`) the first solve, and the first after the operators change, measures the latency of a
-   blocking reduction and the time of one SpMV, PC application and vector pass, the slowest rank's figures,
-   and chooses the depth of least modelled time per iteration (docs/pipeplcg.md); -ksp_view shows the
-   figures and the choice, `KSPPipePLCGGetDepth()` returns it.
+   blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
+   and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
+   iteration (docs/pipeplcg.md); -ksp_view shows the figures and the choice, `KSPPipePLCGGetDepth()`
+   returns it.
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l

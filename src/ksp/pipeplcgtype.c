@@ -22,9 +22,10 @@
 
    With `PETSC_DECIDE` the first solve, and the first after the operator or preconditioning matrix changes,
    measures on the KSP's communicator the latency of a blocking reduction and the time of one SpMV with one
-   PC application and of one vector pass (medians of a few repetitions, the slowest rank's), and chooses the
-   depth of least modelled time per iteration, a deeper one only when modelled 10% faster
-   (docs/pipeplcg.md). The measurements cost about twenty SpMVs, PC applications and reductions. -ksp_view
+   PC application and of one vector pass, and what one iteration's SpMV and PC hide of a reduction on the
+   solver's progress engine (medians of a few repetitions, the slowest rank's), and chooses the depth 0..3 of
+   least modelled time per iteration, a deeper one only when modelled 5% faster (docs/pipeplcg.md; depths 4
+   and 5 are left to the user: they cost more iterations and were measured no faster than 3). The measurements cost about 16 SpMVs and PC applications and 24 reductions. -ksp_view
    shows the figures and the choice. A solve still lowers its depth after a breakdown, as with a given depth.
 
    Level: intermediate
