@@ -4,8 +4,8 @@
 # latency), 4096 and 131072 under the EMULATED allreduce latency (the per-round fat-tree alpha of
 # bench/plcg.sh) -- EMULATION, not a cluster measurement (bench/README.md). Prints per case the depth auto
 # chose, each configuration's median seconds per solve [IQR], the best fixed depth, and auto's time over the
-# best fixed depth's: the median [IQR] of the per-repetition ratios (goal <= 1.05). Standalone (not in
-# `make bench`).
+# best fixed depth's: the median [IQR] of the per-repetition ratios (goal <= 1.05), and the ratio of the minima.
+# Standalone (not in `make bench`: about 60-75 s on the loaded development VM, over the ~40 s allowed there).
 # usage: bash bench/plcg_auto.sh <builddir>; environment: PIPEKSP_AUTO_PSIM ["1 4096 131072"],
 #   PIPEKSP_AUTO_PCS ["bjacobi asddic"], PIPEKSP_AUTO_REPS [15], PIPEKSP_AUTO_N [9], PIPEKSP_BENCH_NP [2],
 #   PIPEKSP_AUTO_OUT [bench/results]
@@ -70,7 +70,7 @@ for line in open(sys.argv[2]):
     m = re.match(r"# depth ([^,]+),(\d+),auto: (-?\d+)", line)
     if m:
         depth[(m.group(1), int(m.group(2)))] = int(m.group(3))
-print("%-8s %7s %5s  %-58s %5s %-22s" % ("pc", "P_sim", "auto", "ms per solve: median [IQR] of auto, l0 .. l4", "best", "auto/best: med [IQR]"))
+print("%-8s %7s %5s  %-58s %5s %-22s %s" % ("pc", "P_sim", "auto", "ms per solve: median [IQR] of auto, l0 .. l4", "best", "auto/best: med [IQR]", "min/min (best by min)"))
 for key in sorted(rows):
     d = rows[key]
     labs = ["auto"] + ["l%d" % l for l in range(5)]
@@ -80,8 +80,11 @@ for key in sorted(rows):
     best = min(fixed, key=lambda k: meds[k])
     rat = [d["auto"][r] / d[best][r] for r in d.get("auto", {}) if r in d[best]]
     tag = "%.3f [%.3f, %.3f]" % (median(rat), q(rat, .25), q(rat, .75)) if rat else "n/a"
-    print("%-8s %7d %5s  %-58s %5s %-22s%s" % (key[0], key[1], depth.get(key, "?"), cells, best, tag,
-          "" if key[1] == 1 else "  EMULATED"))
-print("goal: auto/best <= 1.05 (auto's solve over the best fixed depth's solve of the same repetition)")
+    mins = {k: min(d[k].values()) for k in meds}
+    bmin = min(fixed, key=lambda k: mins[k])
+    print("%-8s %7d %5s  %-58s %5s %-22s %.3f (%s)%s" % (key[0], key[1], depth.get(key, "?"), cells, best, tag,
+          mins["auto"] / mins[bmin] if "auto" in mins else float("nan"), bmin, "" if key[1] == 1 else "  EMULATED"))
+print("goal: auto/best <= 1.05 (auto's solve over the best fixed depth's solve of the same repetition); min/min: the\n"
+      "fastest auto solve over the fastest solve of the fixed depth fastest by that measure (steadier on a loaded machine)")
 EOF
 echo "results: $csv, $log"

@@ -83,12 +83,13 @@ static PetscErrorCode Lap2D(Mat *A, Vec *b)
 /* one refusal or acceptance: the setter (val NULL: depth l) or -ksp_pipe_depth val; a refusal must name the range */
 static PetscErrorCode Refuse(const char *val, PetscInt l, PetscBool ok, PetscInt *fails)
 {
-  KSP            ksp;
-  PetscErrorCode ierr;
-  PetscInt       got = -100;
-  char          *msg = NULL;
-  const char    *text;
-  PetscBool      named = PETSC_FALSE;
+  KSP              ksp;
+  PetscErrorCode   ierr;
+  PetscInt         got = -100;
+  PipeKSPErrorText msg = NULL;
+  const char      *text;
+  char            *hit   = NULL;
+  PetscBool        named = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -100,8 +101,8 @@ static PetscErrorCode Refuse(const char *val, PetscInt l, PetscBool ok, PetscInt
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(PetscErrorMessage(ierr, &text, &msg));
-    if (msg) PetscCall(PetscStrstr(msg, "0..5", (char **)&text));
-    named = (PetscBool)(msg && text);
+    if (msg) PetscCall(PetscStrstr(msg, "0..5", &hit));
+    named = (PetscBool)(hit != NULL);
   } else PetscCall(KSPPipePLCGGetDepth(ksp, &got));
   if (val) PetscCall(PetscOptionsClearValue(NULL, "-r_ksp_pipe_depth"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s%s: %s%s\n", val ? "-ksp_pipe_depth" : "KSPPipePLCGSetDepth", val ? val : "", val ? "" : (l == PETSC_DECIDE ? "PETSC_DECIDE" : "(int)"), ierr ? "refused: " : "accepted", ierr ? (msg ? msg : "?") : ""));
