@@ -148,8 +148,8 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto (chosen at the first solve from the measured reduction latency and compute)\n"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth, 1e6 * (double)a->lat, 1e6 * (double)a->spmv,
-                                   1e6 * (double)a->vec));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, of which one iteration hides %.3g us; SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth,
+                                   1e6 * (double)a->lat, 1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec));
   PetscCall(PetscViewerASCIIPrintf(viewer, "modelled us per iteration:"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " l=%" PetscInt_FMT " %.3g", l, 1e6 * (double)a->cost[l]));
