@@ -394,6 +394,16 @@ int main(int argc, char **argv)
                                                              : "agree"));
       }
   }
+  /* pipeplcg's depth (with -ksp_pipe_depth auto: the one it chose) */
+  for (i = 0; i < ncfg; i++) {
+    PetscBool plcg = PETSC_FALSE;
+    PetscInt  l;
+    if (rank || failed[i]) continue; /* rank 0 holds every configuration's KSP */
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp[i], KSPPIPEPLCG, &plcg));
+    if (!plcg) continue;
+    PetscCall(KSPPipePLCGGetDepth(ksp[i], &l));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "# depth %s,%s: %" PetscInt_FMT "\n", tag, label[i], l));
+  }
   PetscCall(PetscFree2(spi, w));
   for (i = 0; i < ncfg; i++) PetscCall(KSPDestroy(&ksp[i]));
   PetscCall(VecDestroy(&x));

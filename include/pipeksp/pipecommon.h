@@ -143,6 +143,29 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
    in a solve that another type started (pipeplcg at depth 1): no KSPPipeSolveStart/End_Private(); needs
    pipegv's work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+/* chrongear's iterations likewise (pipeplcg at depth 0): needs chrongear's work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt);
+
+/* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
+   operators of which id and state, and the depth chosen */
+#define PIPEKSP_PLCG_AUTO_MAXL 5
+typedef struct {
+  PetscBool        done; /* measured for the operators below */
+  PetscObjectId    aid, pid;
+  PetscObjectState astate, pstate;
+  PetscInt         nchoices;                         /* measurements made (the first solve, then each change of the operators) */
+  PetscReal        lat;                              /* seconds: blocking reduction of the packed size, median, max over ranks */
+  PetscReal        hide;                             /* seconds of it that one iteration's SpMV and PC hide on the solver's engine */
+  PetscReal        spmv;                             /* seconds: one SpMV + one PC application, median, max over ranks */
+  PetscReal        vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
+  PetscReal        cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */
+  PetscInt         depth;                            /* the choice */
+} KSPPipePLCGAuto;
+/* at a solve's start: measure (when not done for these operators) and choose the depth 0..maxl; the extra
+   vector passes per iteration of a depth are the caller's (mq: the unpreconditioned norm's M-images) */
+PETSC_INTERN PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP, PetscBool, PetscInt, KSPPipePLCGAuto *);
+/* -ksp_view's lines on the choice */
+PETSC_INTERN PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *, PetscViewer);
 
 /* the smallest and largest eigenvalues of the symmetric tridiagonal with diagonal g[0..n-1] and
    off-diagonal e[0..n-2] (a Lanczos T: the extreme Ritz values), -1 when an entry is not finite

@@ -179,20 +179,29 @@ def get_stats(ksp, total=False):
 
 
 def set_depth(ksp, depth):
-    """pipeplcg's pipeline depth l, reductions in flight (-ksp_pipe_depth; KSPPipePLCGSetDepth)."""
+    """pipeplcg's pipeline depth l, reductions in flight (-ksp_pipe_depth; KSPPipePLCGSetDepth): 0..5 (0: no
+    pipelining), or 'auto' / None: chosen at the first solve from measurements (PETSC_DECIDE)."""
     h = _ksp_handle(ksp, "set_depth", only="pipeplcg")
-    depth = _loader.petsc_int_arg("set_depth", "depth", depth)
+    if depth is None or (isinstance(depth, str) and depth.lower() == "auto"):
+        depth = -1  # PETSC_DECIDE
+    elif isinstance(depth, str):
+        raise ValueError("set_depth: depth must be 'auto', None or 0..5, got %r" % depth)
+    else:
+        depth = _loader.petsc_int_arg("set_depth", "depth", depth)
+        if depth == -1:  # PETSC_DECIDE to the C setter: say auto in words, as -ksp_pipe_depth does
+            raise ValueError("set_depth: depth must be 'auto', None or 0..5, got -1")
     fn = _loader.function("KSPPipePLCGSetDepth", ctypes.c_int, [ctypes.c_void_p, _loader.petsc_int()])
     _loader.check(fn(h, depth))
 
 
 def get_depth(ksp):
-    """pipeplcg's pipeline depth l (KSPPipePLCGGetDepth)."""
+    """pipeplcg's pipeline depth l the solves start at (KSPPipePLCGGetDepth): the one set, or with 'auto' the one
+    chosen; None with 'auto' before the first solve."""
     h = _ksp_handle(ksp, "get_depth", only="pipeplcg")
     val = _loader.petsc_int()(0)
     fn = _loader.function("KSPPipePLCGGetDepth", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p])
     _loader.check(fn(h, ctypes.byref(val)))
-    return val.value
+    return None if val.value == -1 else val.value
 
 
 def set_eigenvalue_bounds(ksp, lmin, lmax):

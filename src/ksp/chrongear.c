@@ -90,16 +90,15 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
+/* the iterations from iteration i on, the start's r = b - A x in the work vectors */
+static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A;
   Vec        *v, X, B;
   PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, un, xn, pn;
-  PetscInt    i = 0;
   PetscBool   restart, stop, replace;
 
   PetscFunctionBegin;
@@ -107,8 +106,6 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   v   = ksp->work;
   X   = ksp->vec_sol;
   B   = ksp->vec_rhs;
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R])); /* r = b - A x */
   PetscCall(PipeKSPVecLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
   for (;;) {
@@ -147,7 +144,41 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
       pipe->truenow = PETSC_TRUE;
     }
   }
-  PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[CG_U]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
+  PetscCall(KSPPipeResidual_Private(ksp, A, ksp->work[CG_R])); /* r = b - A x */
+  PetscCall(ChronGearIterate(ksp, A, 0));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[CG_U]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  Vec      *v    = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCheck(ksp->nwork > CG_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the best iterate", ksp->nwork, (int)CG_NWORK);
+  /* the recurrences start afresh from the true residual: the guards' state of a restart (as pipegv's) */
+  pipe->restart = pipe->truenow = PETSC_TRUE;
+  pipe->suspect                 = PETSC_FALSE;
+  pipe->rmin                    = PETSC_MAX_REAL;
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->itrue                               = its;
+  pipe->gsign = pipe->dsign = 1.0; /* M and A SPD: a sign below zero is cg's breakdown */
+  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R]));
+  else {
+    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[CG_R]));
+    PetscCall(VecAYPX(v[CG_R], -1.0, ksp->vec_rhs));
+  }
+  PetscCall(ChronGearIterate(ksp, A, its));
   PetscFunctionReturn(0);
 }
 

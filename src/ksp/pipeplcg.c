@@ -68,14 +68,16 @@
 #endif
 
 typedef struct {
-  KSP_Pipe  pipe; /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
-  PetscInt  l;
-  PetscReal lmin, lmax; /* interval of the shifts in use */
-  PetscBool user_eig;   /* interval given by the user: no estimate */
-  PetscInt  eig_its;    /* CG iterations of the estimate */
-  PetscReal eig_factor; /* lmax = eig_factor * largest Ritz value */
-  PetscReal emin, emax; /* last estimate */
-  PetscInt  nestimates; /* estimates done */
+  KSP_Pipe        pipe;  /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
+  PetscInt        l;     /* depth the solves start at (0: chrongear's recurrences); auto: the choice, PETSC_DECIDE before */
+  PetscBool       lauto; /* -ksp_pipe_depth auto: l is chosen at the first solve (pipeplcgauto.c) */
+  KSPPipePLCGAuto autod;
+  PetscReal       lmin, lmax; /* interval of the shifts in use */
+  PetscBool       user_eig;   /* interval given by the user: no estimate */
+  PetscInt        eig_its;    /* CG iterations of the estimate */
+  PetscReal       eig_factor; /* lmax = eig_factor * largest Ritz value */
+  PetscReal       emin, emax; /* last estimate */
+  PetscInt        nestimates; /* estimates done */
   /* shifts of a changed operator from the previous solve's Ritz values (KSPPipePLCGSetEstimateReuse()) */
   PetscBool        eig_reuse;
   PetscReal        theta, thetalo; /* extreme Ritz values of the last solve that had enough steps (0: none) */
@@ -138,7 +140,7 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscBool mq = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(d->l, mq)));
+  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(PetscMax(d->l, 0), mq))); /* auto: depth 0's until the choice */
   d->nwork_l  = d->l;
   d->nwork_mq = mq;
   PetscFunctionReturn(0);
@@ -608,8 +610,12 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   Vec         w[PIPEKSP_RED_MAX];
 
   PetscFunctionBegin;
-  l      = d->l;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  if (d->lauto) { /* measured at the first solve and when the operators change (pipeplcgauto.c) */
+    PetscCall(KSPPipePLCGAutoChoose_Private(ksp, mqneed, PLCG_MAXL, &d->autod));
+    d->l = d->autod.depth;
+  }
+  l = d->l;
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
   if (d->nwork_l != l || d->nwork_mq != mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
   red     = pipe->red;
@@ -617,9 +623,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   X       = ksp->vec_sol;
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
-  extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
-  if (!d->user_eig) PetscCall(PLCGEstimate(ksp, d));
+  extra   = (PetscBool)!natural;                              /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));              /* per-solve counters (the estimate's reductions included) */
+  if (!d->user_eig && l > 0) PetscCall(PLCGEstimate(ksp, d)); /* depth 0 has no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
   d->thetalo_solve = PETSC_MAX_REAL;
@@ -642,6 +648,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
                 of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
 
+    if (d->lrun == 0) { /* no pipelining: chrongear's blocking single reduction (nothing lower to fall back on) */
+      pipe->depth_end = 0;
+      PetscCall(KSPPipeChronGearContinue_Private(ksp, A, 0));
+      break;
+    }
     if (d->lrun == 1 && d->l > 1) {
       /* deeper recurrences broke (or no interval for the shifts): depth 1 as pipegv's recurrences, which keep
          cg's convergence where p(1)-CG's shifted basis can delay it several times over on ill-conditioned
@@ -927,8 +938,17 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(l >= 1 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 1..%d", l, PLCG_MAXL);
-  d->l = l;
+  if (l == PETSC_DECIDE) { /* auto; already auto: the choice made stands until the operators change */
+    if (!d->lauto) {
+      d->lauto      = PETSC_TRUE;
+      d->autod.done = PETSC_FALSE;
+      d->l          = PETSC_DECIDE;
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
+  d->lauto = PETSC_FALSE;
+  d->l     = l;
   PetscFunctionReturn(0);
 }
 
@@ -1006,7 +1026,8 @@ static PetscErrorCode KSPPipePLCGGetEstimateReuse_PLCG(KSP ksp, PetscBool *flg)
 static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
 {
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
-  PetscInt  l = d->l, n = d->eig_its;
+  PetscInt  l, n = d->eig_its;
+  char      sl[16];
   PetscReal f    = d->eig_factor;
   PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
   PetscInt  nb   = 2;
@@ -1015,8 +1036,23 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscFunctionBegin;
   PetscCall(KSPSetFromOptions_Pipe(ksp, PetscOptionsObject));
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipeplcg (deep pipelined CG) options");
-  PetscCall(PetscOptionsInt("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (1..5)", "KSPPipePLCGSetDepth", l, &l, &flg));
-  if (flg) PetscCall(KSPPipePLCGSetDepth(ksp, l));
+  if (d->lauto) PetscCall(PetscStrncpy(sl, "auto", sizeof(sl)));
+  else PetscCall(PetscSNPrintf(sl, sizeof(sl), "%" PetscInt_FMT, d->l));
+  PetscCall(PetscOptionsString("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (auto, or 0..5; 0: no pipelining)", "KSPPipePLCGSetDepth", sl, sl, sizeof(sl), &flg));
+  if (flg) {
+    PetscBool isauto;
+
+    PetscCall(PetscStrcasecmp(sl, "auto", &isauto));
+    if (isauto) l = PETSC_DECIDE;
+    else {
+      char *end;
+
+      /* a plain integer (-1 is PETSC_DECIDE to the setter: the option says auto in words) */
+      l = (PetscInt)strtol(sl, &end, 10);
+      PetscCheck(end != sl && !*end && l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipe_depth %s: must be auto or 0..%d", sl, PLCG_MAXL);
+    }
+    PetscCall(KSPPipePLCGSetDepth(ksp, l));
+  }
   PetscCall(PetscOptionsRealArray("-ksp_pipe_eig_bounds", "lmin,lmax: interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated; 0,0 estimates)", "KSPPipePLCGSetEigenvalueBounds", b, &nb, &flg));
   if (flg) {
     PetscCheck(nb == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "-ksp_pipe_eig_bounds needs two values lmin,lmax");
@@ -1049,8 +1085,11 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
-  if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
+  if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
+  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, one blocking reduction per iteration)\n"));
+  else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
+  if (d->l == 0) { /* no shifts */
+  } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
   else if (d->fromritz)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW,
                                      (double)d->eig_factor, (double)d->thetalo, (double)d->theta));
@@ -1058,7 +1097,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
-  if (d->user_eig || d->nestimates || d->fromritz) {
+  if (d->l > 0 && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -1095,7 +1134,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    iterations to complete, so up to l are in flight, all driven by the progress engine.
 
    Options:
-+  -ksp_pipe_depth <l> - pipeline depth 1..5 (default 2)
++  -ksp_pipe_depth <l> - pipeline depth 0..5 (default 2; 0: no pipelining), or auto: chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
@@ -1108,6 +1147,14 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
    of a few CG iterations made at the first solve (again when the matrices change). PETSc's `KSPPIPELCG`
    defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
+
+   Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration, for where there
+   is no latency to hide (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
+   `PETSC_DECIDE`) the first solve, and the first after the operators change, measures the latency of a
+   blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
+   and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
+   iteration (docs/pipeplcg.md); -ksp_view shows the figures and the choice, `KSPPipePLCGGetDepth()`
+   returns it.
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l

@@ -11,10 +11,22 @@
 
    Input Parameters:
 +  ksp - the Krylov solver
--  l - the depth, 1 to 5 (default 2)
+-  l - the depth, 0 to 5 (default 2), or `PETSC_DECIDE`: chosen at the first solve
 
    Options Database Key:
-.  -ksp_pipe_depth <l> - the depth
+.  -ksp_pipe_depth <l> - the depth 0..5, or auto (-1 is refused there: write auto)
+
+   Notes:
+   Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration (no shifts, no
+   eigenvalue estimate).
+
+   With `PETSC_DECIDE` the first solve, and the first after the operator or preconditioning matrix changes,
+   measures on the KSP's communicator the latency of a blocking reduction and the time of one SpMV with one
+   PC application and of one vector pass, and what one iteration's SpMV and PC hide of a reduction on the
+   solver's progress engine (medians of a few repetitions, the slowest rank's), and chooses the depth 0..3 of
+   least modelled time per iteration, a deeper one only when modelled 5% faster (docs/pipeplcg.md; depths 4
+   and 5 are left to the user: they cost more iterations and were measured no faster than 3). The measurements cost about 16 SpMVs and PC applications and 24 reductions. -ksp_view
+   shows the figures and the choice. A solve still lowers its depth after a breakdown, as with a given depth.
 
    Level: intermediate
 
@@ -30,7 +42,7 @@ PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
 }
 
 /*@
-   KSPPipePLCGGetDepth - Gets the pipeline depth of `KSPPIPEPLCG`.
+   KSPPipePLCGGetDepth - Gets the pipeline depth of `KSPPIPEPLCG`: the depth its solves start at.
 
    Not Collective
 
@@ -38,7 +50,12 @@ PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
 .  ksp - the Krylov solver
 
    Output Parameter:
-.  l - the depth
+.  l - the depth 0..5: the one set, or with `PETSC_DECIDE` (auto) the one chosen at the last measurement,
+       `PETSC_DECIDE` before the first solve
+
+   Notes:
+   As PETSc's sizes given as `PETSC_DECIDE`, the getter returns the value decided. A solve that lowered its
+   depth after a breakdown does not change it: `KSPPipeGetStats()` gives the depth the last solve ended at.
 
    Level: intermediate
 

@@ -98,3 +98,35 @@ set_property(TEST plcg-vs-cg-bounds-np1 APPEND PROPERTY ENVIRONMENT "PETSC_OPTIO
 # usable but wrong eigenvalue bounds (far above the spectrum of ex2's M^{-1}A, which lies in (0, 2)): the basis
 # collapses onto its first vector and ran hundreds of one-step restarts at depth 4; now the depth is lowered
 pipeksp_plcg_vs_cg(ex2-wrong-bounds-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_eig_bounds 0.5,1e4 -depths 2,3,4,5)
+
+# depth 0 (no pipelining: chrongear's recurrences) and -ksp_pipe_depth auto against cg in the same run
+# (tests/plcg/plcg_auto.c): cg's reason, iterations within 1.15 cg's + 2, a true residual within 10x cg's;
+# auto's choice read through KSPPipePLCGGetDepth(): 0 where there is no latency to hide (1 rank, 2 ranks on
+# one node, the emulator passing through at P_sim 1), >= 2 under an EMULATED P_sim 131072 on a cube whose
+# iteration computes far less than the reduction's latency. Leak-checked (-malloc_debug -malloc_dump) except
+# the emulated choice of a deep depth: -malloc_debug validates the heap in every PETSc call, which makes an
+# iteration's compute of this small cube outweigh the emulated latency.
+add_executable(plcg_auto ${CMAKE_CURRENT_LIST_DIR}/plcg_auto.c)
+target_link_libraries(plcg_auto PRIVATE pipeksp)
+set_target_properties(plcg_auto PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
+# name, ranks, emulated P_sim (0: no emulator), then the program's options
+function(pipeksp_plcg_auto name np psim)
+  set(_x)
+  if(psim GREATER 0)
+    set(_x -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu> -x PIPEKSP_EMU_P=${psim}
+      -x PIPEKSP_EMU_ALPHA_US=1.5,1.5,1.5,1.5,1.5,2.5,2.5,2.5,2.5,2.5,3.5 -x PIPEKSP_EMU_P2P=point)
+  endif()
+  add_test(NAME plcg-auto-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:plcg_auto> ${ARGN})
+  set_tests_properties(plcg-auto-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[0-9]+ bytes")
+endfunction()
+set(_cube9 -malloc_debug -malloc_dump -problem cube -cube_n 9 -pc_type bjacobi -sub_pc_type icc)
+pipeksp_plcg_auto(cube-np1 1 0 ${_cube9} -expect_auto 0,0)
+pipeksp_plcg_auto(cube-np2 2 0 ${_cube9} -expect_auto 0,0)
+pipeksp_plcg_auto(cube-emu1-np2 2 1 ${_cube9} -expect_auto 0,0)
+pipeksp_plcg_auto(ex2-np1 1 0 -malloc_debug -malloc_dump -problem lap2d -m 40 -n 40 -pc_type jacobi -expect_auto 0,0)
+pipeksp_plcg_auto(cube-emu131072-np2 2 131072 -problem cube -cube_n 5 -pc_type jacobi -expect_auto 2,3)
+pipeksp_plcg_auto(ex2-emu131072-np2 2 131072 -problem lap2d -m 40 -n 40 -pc_type jacobi -expect_auto 2,3)
+# refusals, not leak-checked: PETSc leaks its options block's strings when a SetFromOptions errors inside it
+pipeksp_plcg_auto(refuse-np2 2 0 -problem refuse)
+set_property(TEST plcg-auto-refuse-np2 APPEND PROPERTY ENVIRONMENT "PETSC_OPTIONS=-malloc_dump 0")

@@ -306,6 +306,31 @@ def test_pipeplcg_estimate_reuse(cube):
         ksp.destroy()
 
 
+def test_pipeplcg_depth_auto_and_0(cube, cg_its):
+    """set_depth accepts 'auto' / None (PETSC_DECIDE: get_depth None until the first solve chooses) and 0 (no
+    pipelining, cg's iterations); -1 and 6 are refused."""
+    for depth in ("auto", None, 0):
+        got = solve(cube, "pipeplcg", "jacobi", setup=lambda ksp, d=depth: (
+            pipeksp.set_depth(ksp, d), _check_undecided(ksp, d)))
+        ksp = got["ksp"]
+        try:
+            assert got["reason"] > 0 and got["err"] < 1e-5
+            assert got["its"] <= 1.15 * cg_its["jacobi"] + 2, (got["its"], cg_its)
+            chosen = pipeksp.get_depth(ksp)
+            assert chosen in range(6) and (depth != 0 or chosen == 0), chosen
+            with pytest.raises(ValueError, match="auto"):
+                pipeksp.set_depth(ksp, -1)
+            with pytest.raises(Exception, match="0..5"):
+                pipeksp.set_depth(ksp, 6)
+            assert pipeksp.get_depth(ksp) == chosen
+        finally:
+            ksp.destroy()
+
+
+def _check_undecided(ksp, depth):
+    assert pipeksp.get_depth(ksp) == (0 if depth == 0 else None)
+
+
 def test_integers_beyond_petsc_int(comm):
     ksp = PETSc.KSP().create(comm)
     gv = PETSc.KSP().create(comm)

@@ -1,0 +1,161 @@
+/* pipeplcg's automatic depth (-ksp_pipe_depth auto, KSPPipePLCGSetDepth(ksp, PETSC_DECIDE)): at the first
+   solve, and again when the operators change, measure on the KSP's communicator what a pipeline hides (the
+   latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
+   vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
+#include <pipeksp/pipecommon.h>
+
+#define AUTO_REPS 7 /* timed repetitions of each measurement; the median counts (noise, a descheduled rank) */
+#define AUTO_NRED 7 /* scalars of the measured reduction: depth 5's packed one (6 dot products and a norm) */
+#define AUTO_NVEC 4 /* vector passes per timed repetition: one pass of a small vector is near the clock's grain */
+/* a deeper depth is chosen only when its modelled time is below (1 - AUTO_MARGIN) times the shallower
+   choice's: the model leaves out what a deeper pipeline adds once per solve or per operator (l start-up
+   iterations per solve, the eigenvalue estimate's CG iterations, restarts after breakdowns) and the polls */
+#define AUTO_MARGIN 0.05
+/* the deepest depth auto chooses: depths 4-5 break down more often and have needed up to 1.5x cg's iterations
+   (ex2 at depth 5: 112 against 77, tests/plcg), which the per-iteration model does not see, and bench/plcg.sh
+   found depth 4 never faster than 3 up to P_sim 131,072 (docs/pipeplcg.md) */
+#define AUTO_DEEPEST 3
+/* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
+   the code: depth 0 (chrongear) the fused update (6 read, 4 written) and the dots (3 read); depth l >= 1
+   the recurrences of z and u (2), of the l auxiliary bases (l, and l more for the unpreconditioned norm's
+   M-images), p and x (3 streams each), the dots of l + 1 vectors with u and a norm ((l + 3) / 4) */
+#define AUTO_V0      3.25
+#define AUTO_V1      4.25
+#define AUTO_VLEVEL  1.25
+#define AUTO_VLEVELM 1.0
+
+static PetscReal Median(PetscReal t[], PetscInt n)
+{
+  PetscCallAbort(PETSC_COMM_SELF, PetscSortReal(n, t));
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* the modelled seconds per iteration of depth l, from the blocking latency L, one iteration's SpMV and PC
+   S, its vector work V(l) and the part H of a reduction's latency that one iteration's compute hides
+   (measured with the solver's own progress: polls in the SpMV and vector passes, the PC's if it polls, the
+   policy the engine runs). Depth 0 pays L in full. Depth l >= 1 gives each reduction l iterations, so it
+   hides l H of it and the rest, max(0, L - l H), is exposed at its wait, once per iteration. */
+static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
+{
+  if (l == 0) return a->spmv + AUTO_V0 * a->vec + a->lat;
+  return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
+}
+
+PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
+{
+  KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
+  Mat                 Amat, P;
+  PetscObjectId       aid, pid;
+  PetscObjectState    as, ps;
+  Vec                 x, y, z;
+  PetscReal           ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], tw[AUTO_REPS], loc[4], glob[4];
+  PetscScalar         in[AUTO_NRED], out[AUTO_NRED];
+  PetscInt            r, k, l;
+  PipeKSPStats        st0;
+  PipeKSPProgressType type;
+  double              t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &Amat, &P));
+  PetscCall(PetscObjectGetId((PetscObject)Amat, &aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
+  PetscCall(PetscObjectStateGet((PetscObject)Amat, &as));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
+  /* new values in the same matrices (a time step, a Newton step) cost what the old ones did: measured again
+     only for new matrix objects, so a sequence of solves pays no SpMVs and PC applications for it */
+  if (a->done && aid == a->aid && pid == a->pid) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(ksp->vec_rhs, &x));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &y));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &z));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(VecSet(z, 0.0));
+  for (k = 0; k < AUTO_NRED; k++) in[k] = 1.0;
+  /* one iteration's SpMV and PC application (the first of each untimed: caches, lazy set-up), from a common
+     start: a rank still in earlier work would hold its neighbours' halo exchange */
+  PetscCallMPI(MPI_Barrier(comm));
+  for (r = -1; r < AUTO_REPS; r++) {
+    t0 = MPI_Wtime();
+    PetscCall(KSPPipeMatMult_Private(ksp, Amat, x, y));
+    PetscCall(KSPPipePCApplyLoop_Private(ksp, y, z));
+    if (r >= 0) ts[r] = (PetscReal)(MPI_Wtime() - t0);
+  }
+  /* one pass of the 3-term recurrence, z = x + a y + b z as Rec3 (z's entries stay bounded: |b| < 1) */
+  for (r = -1; r < AUTO_REPS; r++) {
+    t0 = MPI_Wtime();
+    for (k = 0; k < AUTO_NVEC; k++) PetscCall(VecAXPBYPCZ(z, 1.0, -0.5, 0.25, x, y));
+    if (r >= 0) tv[r] = (PetscReal)(MPI_Wtime() - t0) / AUTO_NVEC;
+  }
+  /* a blocking reduction of the packed size, from a common start (the emulator delays it as any other) */
+  PetscCallMPI(MPI_Barrier(comm));
+  for (r = -1; r < AUTO_REPS; r++) {
+    int err;
+
+    /* the bare call timed: PetscCallMPI() validates the heap after it under -malloc_debug (microseconds) */
+    t0  = MPI_Wtime();
+    err = MPI_Allreduce(in, out, AUTO_NRED, MPIU_SCALAR, MPIU_SUM, comm);
+    if (r >= 0) tl[r] = (PetscReal)(MPI_Wtime() - t0);
+    PetscCallMPI(err);
+  }
+  /* what one iteration hides: the same reduction on the solver's engine (its policy), overlapped with an
+     SpMV and a PC application with their poll points, as in the solve; the wait's time is what was left.
+     The engine's counters are the solves': restored after */
+  st0 = pipe->red->stats;
+  for (r = -1; r < AUTO_REPS; r++) {
+    PetscCall(PipeKSPRedStart_Private(pipe->red, AUTO_NRED, in));
+    PetscCall(KSPPipeApplyOperator_Private(ksp, Amat, x, y));
+    PetscCall(KSPPipePCApply_Private(ksp, y, z));
+    t1 = MPI_Wtime();
+    PetscCall(PipeKSPRedWait_Private(pipe->red, out));
+    if (r >= 0) tw[r] = (PetscReal)(MPI_Wtime() - t1);
+  }
+  pipe->red->stats = st0;
+  PetscCall(PipeKSPRedGetType_Private(pipe->red, &type));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  /* the slowest rank's figures, in one reduction: every rank chooses the same depth (the least hidden: the
+     most exposed wait) */
+  loc[0] = Median(ts, AUTO_REPS);
+  loc[1] = Median(tv, AUTO_REPS);
+  loc[2] = Median(tl, AUTO_REPS);
+  loc[3] = Median(tw, AUTO_REPS);
+  PetscCallMPI(MPI_Allreduce(loc, glob, 4, MPIU_REAL, MPIU_MAX, comm));
+  a->spmv = glob[0];
+  a->vec  = glob[1];
+  a->lat  = glob[2];
+  /* a blocking policy overlaps nothing (its "wait" comes after the reduction) */
+  a->hide = type == PIPEKSP_PROGRESS_BLOCKING ? 0.0 : PetscMax(0.0, a->lat - glob[3]);
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, mq, l);
+  a->depth = 0;
+  for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
+    if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
+  a->done   = PETSC_TRUE;
+  a->aid    = aid;
+  a->pid    = pid;
+  a->astate = as;
+  a->pstate = ps;
+  a->nchoices++;
+  PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, one iteration hides %g us of it, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat,
+                      1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewer)
+{
+  PetscInt l;
+
+  PetscFunctionBegin;
+  if (!a->done) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto (chosen at the first solve from the measured reduction latency and compute)\n"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, of which one iteration hides %.3g us; SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth,
+                                   1e6 * (double)a->lat, 1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "modelled us per iteration:"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " l=%" PetscInt_FMT " %.3g", l, 1e6 * (double)a->cost[l]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth, up to %d, must be %d%% faster)\n", AUTO_DEEPEST, (int)(100 * AUTO_MARGIN)));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,192 @@
+static char help[] = "pipeplcg at depth 0 (no pipelining) and -ksp_pipe_depth auto against cg in the same run: on one SPD\n\
+problem (-problem cube: the GeoFEM/Cube, -cube_n; lap2d: PETSc's ex2 on -m x -n, b = A 1), with the PC and\n\
+tolerance of the options, each from x = 0. Checks for depth 0 and auto: cg's reason, a true residual within\n\
+10x cg's, iterations within 1.15 cg's + 2; the depth auto chose, read through\n\
+KSPPipePLCGGetDepth(), within -expect_auto lo,hi (PETSC_DECIDE before the first solve); auto chooses\n\
+after the operator values change (kept: measured again only for new matrices) and a fixed depth turns auto off.\n\
+  -problem refuse : KSPPipePLCGSetDepth() and -ksp_pipe_depth refuse depths outside 0..5 (6, -1, 7, x) with an\n\
+                    error naming the range, and accept auto, 0 and 5\n\
+Exits with an error when a check fails.\n\n";
+
+#include "../common/pipeksptest.h"
+
+static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve *o, PetscInt *chosen)
+{
+  KSP       ksp;
+  PetscBool ours;
+  PetscInt  before = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 20000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscStrcmp(type, KSPPIPEPLCG, &ours));
+  if (ours) {
+    PetscCall(KSPPipePLCGSetDepth(ksp, l));
+    PetscCall(KSPPipePLCGGetDepth(ksp, &before));
+  }
+  PetscCall(TestSolveFromZero(ksp, A, b, ours, o));
+  if (ours) PetscCall(KSPPipePLCGGetDepth(ksp, chosen));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%-4s its %5" PetscInt_FMT "  true res %.3e  %-22s depth before the solve %" PetscInt_FMT ", after %" PetscInt_FMT ", ended at %" PetscInt64_FMT "\n", type, l == PETSC_DECIDE ? "auto" : (l == 0 ? "0" : "-"), o->its,
+                        (double)o->res, KSPConvergedReasons[o->reason], before, ours ? *chosen : 0, o->st.depth));
+  if (ours && l == PETSC_DECIDE) PetscCheck(before == PETSC_DECIDE, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "FAIL: auto's depth is %" PetscInt_FMT " before the first solve, not PETSC_DECIDE", before);
+  if (ours && l == PETSC_DECIDE) { /* new values in the same matrices keep the choice (measured again only for new matrices) */
+    PetscInt  again;
+    TestSolve o2;
+    PetscCall(MatScale(A, 2.0));
+    PetscCall(VecScale(b, 2.0));
+    PetscCall(TestSolveFromZero(ksp, A, b, ours, &o2));
+    PetscCall(MatScale(A, 0.5));
+    PetscCall(VecScale(b, 0.5));
+    PetscCall(KSPPipePLCGGetDepth(ksp, &again));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "          auto after the operator changed: depth %" PetscInt_FMT ", its %" PetscInt_FMT ", %s\n", again, o2.its, KSPConvergedReasons[o2.reason]));
+    PetscCheck(again >= 0 && again <= 5 && o2.reason == o->reason, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "FAIL: auto after the operator changed: depth %" PetscInt_FMT ", %s", again, KSPConvergedReasons[o2.reason]);
+    PetscCall(KSPPipePLCGSetDepth(ksp, 3)); /* a fixed depth turns auto off */
+    PetscCall(KSPPipePLCGGetDepth(ksp, &again));
+    PetscCheck(again == 3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "FAIL: depth %" PetscInt_FMT " after KSPPipePLCGSetDepth(3)", again);
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's ex2: 5-point Laplacian on m x n, b = A 1 */
+static PetscErrorCode Lap2D(Mat *A, Vec *b)
+{
+  PetscInt m = 20, n = 20, i, j, row, rs, re;
+  Vec      u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, m * n, m * n, 5, NULL, 5, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (row = rs; row < re; row++) {
+    i = row / n;
+    j = row - i * n;
+    if (i > 0) PetscCall(MatSetValue(*A, row, row - n, -1.0, ADD_VALUES));
+    if (i < m - 1) PetscCall(MatSetValue(*A, row, row + n, -1.0, ADD_VALUES));
+    if (j > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0, ADD_VALUES));
+    if (j < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, ADD_VALUES));
+    PetscCall(MatSetValue(*A, row, row, 4.0, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(*A, &u, b));
+  PetscCall(VecSet(u, 1.0));
+  PetscCall(MatMult(*A, u, *b));
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(0);
+}
+
+/* one refusal or acceptance: the setter (val NULL: depth l) or -ksp_pipe_depth val; a refusal must name the range */
+static PetscErrorCode Refuse(const char *val, PetscInt l, PetscBool ok, PetscInt *fails)
+{
+  KSP              ksp;
+  PetscErrorCode   ierr;
+  PetscInt         got = -100;
+  PipeKSPErrorText msg = NULL;
+  const char      *text;
+  char            *hit   = NULL;
+  PetscBool        named = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
+  PetscCall(KSPSetOptionsPrefix(ksp, "r_"));
+  if (val) PetscCall(PetscOptionsSetValue(NULL, "-r_ksp_pipe_depth", val));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = val ? KSPSetFromOptions(ksp) : KSPPipePLCGSetDepth(ksp, l);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    PetscCall(PetscErrorMessage(ierr, &text, &msg));
+    if (msg) PetscCall(PetscStrstr(msg, "0..5", &hit));
+    named = (PetscBool)(hit != NULL);
+  } else PetscCall(KSPPipePLCGGetDepth(ksp, &got));
+  if (val) PetscCall(PetscOptionsClearValue(NULL, "-r_ksp_pipe_depth"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s%s: %s%s\n", val ? "-ksp_pipe_depth" : "KSPPipePLCGSetDepth", val ? val : "", val ? "" : (l == PETSC_DECIDE ? "PETSC_DECIDE" : "(int)"), ierr ? "refused: " : "accepted", ierr ? (msg ? msg : "?") : ""));
+  if (ok != !ierr || (ierr && !named)) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: %s %s\n", ierr ? "refused" : "accepted", ierr && !named ? "without naming the range 0..5" : ""));
+    (*fails)++;
+  }
+  if (!ierr && val && !strcmp(val, "auto") && got != PETSC_DECIDE) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: -ksp_pipe_depth auto gives depth %" PetscInt_FMT ", not PETSC_DECIDE\n", got));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A;
+  Vec         b;
+  PipeKSPCube cube        = NULL;
+  char        problem[32] = "cube";
+  PetscInt    expect[2] = {0, 5}, ne = 2, fails = 0, chosen = 0, k;
+  TestSolve   cg, o;
+  PetscInt    depths[2] = {0, PETSC_DECIDE};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-expect_auto", expect, &ne, NULL));
+  if (!strcmp(problem, "refuse")) {
+    PetscCall(Refuse("6", 0, PETSC_FALSE, &fails));
+    PetscCall(Refuse("-1", 0, PETSC_FALSE, &fails));
+    PetscCall(Refuse("x", 0, PETSC_FALSE, &fails));
+    PetscCall(Refuse(NULL, 6, PETSC_FALSE, &fails));
+    PetscCall(Refuse(NULL, -3, PETSC_FALSE, &fails));
+    PetscCall(Refuse("auto", 0, PETSC_TRUE, &fails));
+    PetscCall(Refuse("0", 0, PETSC_TRUE, &fails));
+    PetscCall(Refuse("5", 0, PETSC_TRUE, &fails));
+    PetscCall(Refuse(NULL, PETSC_DECIDE, PETSC_TRUE, &fails));
+    if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+    PetscCall(PetscFinalize());
+    return fails ? 1 : 0;
+  }
+  if (!strcmp(problem, "cube")) {
+    Vec x0;
+    PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, &x0));
+  } else if (!strcmp(problem, "lap2d")) PetscCall(Lap2D(&A, &b));
+  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
+
+  PetscCall(Run(A, b, KSPCG, 0, &cg, NULL));
+  PetscCheck(cg.reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Reference cg did not converge: %s", KSPConvergedReasons[cg.reason]);
+  for (k = 0; k < 2; k++) {
+    PetscInt    l    = depths[k];
+    const char *name = l == PETSC_DECIDE ? "auto" : "0";
+
+    PetscCall(Run(A, b, KSPPIPEPLCG, l, &o, &chosen));
+    if (o.reason != cg.reason) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: %s, cg %s\n", name, KSPConvergedReasons[o.reason], KSPConvergedReasons[cg.reason]));
+      fails++;
+    }
+    if (!(o.res <= 10 * cg.res)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: true residual %.3e > 10x cg's %.3e\n", name, (double)o.res, (double)cg.res));
+      fails++;
+    }
+    if (!(o.its <= 1.15 * cg.its + 2)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: %" PetscInt_FMT " iterations > 1.15 x cg's %" PetscInt_FMT " + 2\n", name, o.its, cg.its));
+      fails++;
+    }
+    if (l == 0 && !(chosen == 0 && o.st.depth == 0 && o.st.depth_changes == 0)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=0: depth %" PetscInt_FMT ", the solve ended at %" PetscInt64_FMT " after %" PetscInt64_FMT " changes\n", chosen, o.st.depth, o.st.depth_changes));
+      fails++;
+    }
+    if (l == PETSC_DECIDE && !(chosen >= expect[0] && chosen <= expect[ne > 1 ? 1 : 0])) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL auto: chose depth %" PetscInt_FMT ", expected %" PetscInt_FMT "..%" PetscInt_FMT "\n", chosen, expect[0], expect[ne > 1 ? 1 : 0]));
+      fails++;
+    }
+  }
+  if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  if (cube) PetscCall(PipeKSPCubeDestroy(&cube));
+  else {
+    PetscCall(VecDestroy(&b));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscFinalize());
+  return fails ? 1 : 0;
+}
