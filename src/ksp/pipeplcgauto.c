@@ -1,5 +1,5 @@
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, KSPPipePLCGSetDepth(ksp, PETSC_DECIDE)): at the first
-   solve, and again when the operators change, measure on the KSP's communicator what a pipeline hides (the
+   solve, and again for new matrix objects, measure on the KSP's communicator what a pipeline hides (the
    latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
    vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
 #include <pipeksp/pipecommon.h>
