@@ -143,6 +143,8 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
    in a solve that another type started (pipeplcg at depth 1): no KSPPipeSolveStart/End_Private(); needs
    pipegv's work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+/* the same with pipegropp's iterations (6 work vectors before the best iterate) */
+PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
