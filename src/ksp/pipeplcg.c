@@ -54,6 +54,9 @@
    the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
    depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
 #define PLCG_NEAR 1e2
+/* a breakdown far from convergence with the natural residual still above this fraction of r_0's is early:
+   the depth goes to 1 at once (PLCGBreakdown()) */
+#define PLCG_EARLY 0.1
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
@@ -465,8 +468,9 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
    (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve) or after an earlier breakdown at this depth,
    with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve
    and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke PLCG_BREAKS times.
-   Far and slow, not lower: depth 1 at once; otherwise lrun - 1. At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason
-   stands and the solve ends (*stop). */
+   Far and slow, not lower, and early (zi above PLCG_EARLY ||r_0||): depth 1 at once; otherwise lrun - 1.
+   At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason stands and the
+   solve ends (*stop). */
 static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
 {
   KSP_Pipe *pipe  = &d->pipe;
@@ -487,11 +491,11 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
   if (d->lrun > 1 && (lower || fresh || again || (slow && (far || d->nbreak > 0)) || d->nbreak >= PLCG_BREAKS)) {
-    /* mid-solve (far, slow) the deep basis lost its orthogonality as the solve progressed, and every depth
-       >= 2 loses it again later, each restart discarding the Krylov space: straight to depth 1, one
-       segment lost instead of up to l - 1 (docs/pipeplcg.md). The depth's own rounding (lower) and a
-       breakdown near convergence step down by one */
-    PetscInt lnew = (slow && far && !lower) ? 1 : d->lrun - 1;
+    /* early (far, slow, the residual not yet PLCG_EARLY of r_0's): the deep basis lost its orthogonality
+       before the solve got anywhere, and every depth >= 2 lost it again later on the inputs measured, each
+       restart discarding the Krylov space: straight to depth 1, one segment lost instead of up to l - 1
+       (docs/pipeplcg.md). The depth's own rounding (lower) and later breakdowns step down by one */
+    PetscInt lnew = (slow && far && !lower && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0) ? 1 : d->lrun - 1;
 
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
                         pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, lnew));
@@ -1008,8 +1012,9 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    The solve never ends worse than cg: a breakdown of the deep recurrences far from convergence (a
    non-positive pivot, a square-root breakdown, Inf/NaN, a basis grown past its Chebyshev bound, an
    invariant space met again within l steps), or one that recurs, restarts from b - A x at a lower depth for
-   the rest of the solve: depth 1 (Gropp's CG, pipegropp) at once after a breakdown far from convergence
-   with slow progress, one less otherwise; an estimate that fails runs depth 1 from the start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
+   the rest of the solve: depth 1 (Gropp's CG, pipegropp) at once after a breakdown with slow progress
+   before the residual fell tenfold, one less otherwise; an estimate that fails runs depth 1 from the
+   start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
    change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
 
    Level: intermediate
