@@ -77,6 +77,7 @@ typedef struct {
   PetscInt         lrun;       /* depth in use: l, lowered by breakdowns for the rest of the solve */
   PetscInt         nbreak;     /* breakdown restarts at depth lrun in this solve */
   PetscInt         nupd_lucky; /* iterate updates at the last invariant-space (lucky) restart */
+  PetscBool        early;      /* an early breakdown sent the depth to 1: restart from the best iterate */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
@@ -495,11 +496,13 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
        before the solve got anywhere, and every depth >= 2 lost it again later on the inputs measured, each
        restart discarding the Krylov space: straight to depth 1, one segment lost instead of up to l - 1
        (docs/pipeplcg.md). The depth's own rounding (lower) and later breakdowns step down by one */
-    PetscInt lnew = (slow && far && !lower && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0) ? 1 : d->lrun - 1;
+    PetscBool early = (PetscBool)(slow && far && !lower && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0);
+    PetscInt  lnew  = early ? 1 : d->lrun - 1;
 
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
                         pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, lnew));
     d->lrun   = lnew;
+    d->early  = early;
     d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
     pipe->ndepth_total++;
@@ -540,6 +543,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   d->lrun       = l;
   d->nbreak     = 0;
   d->nupd_lucky = PETSC_MIN_INT;
+  d->early      = PETSC_FALSE;
   if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
@@ -564,6 +568,21 @@ static PetscErrorCode PLCGSolve(KSP ksp)
          there, 362 against cg's 324 on the nu = 0.49 cube with asddic on 8 ranks; pipegropp 1116 and 343):
          Gropp's (p, A p) is a dot product, not a recurrence */
       pipe->depth_end = 1;
+      if (d->early && !st.first) {
+        /* from the best iterate measured, the segment's last among them: an early segment whose true
+           residual grew (the nu = 0.4999 cube: cg restarted from it needed more iterations than the segment
+           had taken) gives way to the start (docs/pipeplcg.md). One SpMV and one reduction, once */
+        PetscReal tn;
+
+        PetscCall(KSPPipeMatMult_Private(ksp, A, X, ksp->work[0]));
+        PetscCall(VecAYPX(ksp->work[0], -1.0, B));
+        PetscCall(VecNorm(ksp->work[0], NORM_2, &tn));
+        PetscCall(KSPPipeBestRecord_Private(ksp, tn));
+        if (!(tn <= pipe->best)) {
+          PetscCall(PetscInfo(ksp, "early breakdown: the true residual %g is above the best measured %g (iteration %" PetscInt_FMT "): restarting from that iterate\n", (double)tn, (double)pipe->best, pipe->bestits));
+          PetscCall(KSPPipeBestRestore_Private(ksp));
+        }
+      }
       PetscCall(PetscInfo(ksp, "continuing with Gropp's CG (pipegropp, depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
       PetscCall(KSPPipeGroppContinue_Private(ksp, A, st.first ? 0 : st.nupd));
       break;
