@@ -139,10 +139,11 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
    iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
-/* pipegv's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero guess),
-   in a solve that another type started (pipeplcg at depth 1): no KSPPipeSolveStart/End_Private(); needs
-   pipegv's work vectors before the best iterate */
-PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+/* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
+   guess), in a solve that another type started (pipeplcg lowered to depth 1): no
+   KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
+
 /* chrongear's iterations likewise (pipeplcg at depth 0): needs chrongear's work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt);
 

@@ -169,15 +169,14 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
+/* the iterations from iteration its on, from the current x, with r = b - A x and u = M^{-1} r in place */
+static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Mat         A;
   Vec         X, B, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
-  PetscInt    its       = 0;
   PetscBool   withgamma = PETSC_FALSE, restart, stop, replace;
 
   PetscFunctionBegin;
@@ -190,9 +189,6 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   P   = ksp->work[3];
   S   = ksp->work[4];
   Q   = ksp->work[5];
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, R));    /* r = b - A x */
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U)); /* u = M^{-1} r */
   PetscCall(LocalDots4(R, U, X, loc2));
 
   for (;;) {
@@ -272,7 +268,44 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
     PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));
     its++;
   }
-  PetscCall(KSPPipeSolveEnd_Private(ksp, A, W));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A));
+  PetscCall(KSPPipeResidual_Private(ksp, A, ksp->work[0]));               /* r = b - A x */
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, ksp->work[0], ksp->work[1])); /* u = M^{-1} r */
+  PetscCall(PipeGroppIterate(ksp, A, 0));
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[2]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  Vec      *v    = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCheck(ksp->nwork > 6, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the best iterate", ksp->nwork);
+  /* the recurrences start afresh from the true residual: the guards' state of a restart */
+  pipe->restart = pipe->truenow = PETSC_TRUE;
+  pipe->suspect                 = PETSC_FALSE;
+  pipe->rmin                    = PETSC_MAX_REAL;
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->itrue                               = its;
+  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg */
+  pipe->gsign = pipe->dsign = 1.0;
+  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[0]));
+  else {
+    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[0]));
+    PetscCall(VecAYPX(v[0], -1.0, ksp->vec_rhs));
+  }
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
+  PetscCall(PipeGroppIterate(ksp, A, its));
   PetscFunctionReturn(0);
 }
 

@@ -219,33 +219,6 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
-{
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  Vec      *v    = ksp->work;
-
-  PetscFunctionBegin;
-  PetscCheck(ksp->nwork > GV_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the best iterate", ksp->nwork, (int)GV_NWORK);
-  /* the recurrences start afresh from the true residual: the guards' state of a restart */
-  pipe->restart = pipe->truenow = PETSC_TRUE;
-  pipe->suspect                 = PETSC_FALSE;
-  pipe->rmin                    = PETSC_MAX_REAL;
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue                               = its;
-  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
-     not the sign of a negative definite pair that pipegv alone would accept */
-  pipe->gsign = pipe->dsign = 1.0;
-  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));
-  else {
-    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[GV_R]));
-    PetscCall(VecAYPX(v[GV_R], -1.0, ksp->vec_rhs));
-  }
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
-  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
-  PetscCall(PipeGVIterate(ksp, A, its));
-  PetscFunctionReturn(0);
-}
-
 /*MC
    KSPPIPEGV - "pipegv": pipelined preconditioned CG (Ghysels and Vanroose 2014) with one
    non-blocking packed reduction per iteration overlapped with the preconditioner and the SpMV.

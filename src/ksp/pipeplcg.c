@@ -54,6 +54,9 @@
    the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
    depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
 #define PLCG_NEAR 1e2
+/* a breakdown far from convergence with the natural residual still above this fraction of r_0's is early:
+   the depth goes to 1 at once (PLCGBreakdown()) */
+#define PLCG_EARLY 0.1
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
@@ -95,6 +98,7 @@ typedef struct {
   PetscInt         lrun;       /* depth in use: l, lowered by breakdowns for the rest of the solve */
   PetscInt         nbreak;     /* breakdown restarts at depth lrun in this solve */
   PetscInt         nupd_lucky; /* iterate updates at the last invariant-space (lucky) restart */
+  PetscBool        early;      /* an early breakdown sent the depth to 1: restart from the best iterate */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
@@ -172,7 +176,7 @@ static PetscReal ChebBound(KSP_PLCG *d, PetscInt l)
    well conditioned once the top Ritz value has converged. Done again only when the matrices change.
    The start vector has no component in the operator's null space (MatGetNullSpace()): CG on a singular
    operator with one breaks down as an indefinite PC would. A failed estimate (the inner CG broke down, or
-   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as pipegv's recurrences,
+   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as Gropp's CG (pipegropp),
    which need no interval, rather than on a guessed one. */
 static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, PetscReal *emax, PetscReal *emin)
 {
@@ -507,13 +511,15 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
 
 /* a breakdown of the depth-lrun recurrences (what: which, for -info; why: cg's reason for it) at step i
    since the last true residual, whose natural residual norm zi is to be compared with beta's there.
-   Restart from b - A x (the caller breaks out to the restart), at depth lrun - 1 for the rest of the solve
+   Restart from b - A x (the caller breaks out to the restart), at a lower depth for the rest of the solve
    when: lower (NaN or Inf, a basis grown past its bound: the depth's rounding, not the problem); fresh (a
    non-positive first pivot from the true residual, which depth 1 computes as cg does); far from convergence
    (zi above PLCG_NEAR rtol ||r_0||: the basis broke mid-solve) or after an earlier breakdown at this depth,
-   with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke
-   PLCG_BREAKS times. At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason
-   stands and the solve ends (*stop). */
+   with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve
+   and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke PLCG_BREAKS times.
+   Far and slow, not lower, and early (zi above PLCG_EARLY ||r_0||): depth 1 at once; otherwise lrun - 1.
+   At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason stands and the
+   solve ends (*stop). */
 static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
 {
   KSP_Pipe *pipe  = &d->pipe;
@@ -534,9 +540,17 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
   if (d->lrun > 1 && (lower || fresh || again || (slow && (far || d->nbreak > 0)) || d->nbreak >= PLCG_BREAKS)) {
+    /* early (far, slow, the residual not yet PLCG_EARLY of r_0's): the deep basis lost its orthogonality
+       before the solve got anywhere, and every depth >= 2 lost it again later on the inputs measured, each
+       restart discarding the Krylov space: straight to depth 1, one segment lost instead of up to l - 1
+       (docs/pipeplcg.md). The depth's own rounding (lower) and later breakdowns step down by one */
+    PetscBool early = (PetscBool)(slow && far && !lower && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0);
+    PetscInt  lnew  = early ? 1 : d->lrun - 1;
+
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
-                        pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, d->lrun - 1));
-    d->lrun--;
+                        pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, lnew));
+    d->lrun   = lnew;
+    d->early  = early;
     d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
     pipe->ndepth_total++;
@@ -632,6 +646,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   d->lrun          = l;
   d->nbreak        = 0;
   d->nupd_lucky    = PETSC_MIN_INT;
+  d->early         = PETSC_FALSE;
   if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
@@ -654,13 +669,30 @@ static PetscErrorCode PLCGSolve(KSP ksp)
       break;
     }
     if (d->lrun == 1 && d->l > 1) {
-      /* deeper recurrences broke (or no interval for the shifts): depth 1 as pipegv's recurrences, which keep
-         cg's convergence where p(1)-CG's shifted basis can delay it several times over on ill-conditioned
-         problems (measured: the cube with nu = 0.4999 and jacobi, 1151-4577 iterations for shifts across
-         the interval, cg 1120, pipegv 1164) */
+      /* deeper recurrences broke (or no interval for the shifts): depth 1 as Gropp's CG (pipegropp: each of
+         its two reductions hidden behind the PC or the SpMV), which keeps cg's convergence where p(1)-CG's
+         shifted basis can delay it several times over (the cube with nu = 0.4999 and jacobi: 1151-4577
+         iterations for shifts across the interval, cg 1120) and pipegv's recurrences by 4-12% (pipegv 1164
+         there, 362 against cg's 324 on the nu = 0.49 cube with asddic on 8 ranks; pipegropp 1116 and 343):
+         Gropp's (p, A p) is a dot product, not a recurrence */
       pipe->depth_end = 1;
-      PetscCall(PetscInfo(ksp, "continuing with pipegv's recurrences (depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
-      PetscCall(KSPPipeGVContinue_Private(ksp, A, st.first ? 0 : st.nupd));
+      if (d->early && !st.first) {
+        /* from the best iterate measured, the segment's last among them: an early segment whose true
+           residual grew (the nu = 0.4999 cube: cg restarted from it needed more iterations than the segment
+           had taken) gives way to the start (docs/pipeplcg.md). One SpMV and one reduction, once */
+        PetscReal tn;
+
+        PetscCall(KSPPipeMatMult_Private(ksp, A, X, ksp->work[0]));
+        PetscCall(VecAYPX(ksp->work[0], -1.0, B));
+        PetscCall(VecNorm(ksp->work[0], NORM_2, &tn));
+        PetscCall(KSPPipeBestRecord_Private(ksp, tn));
+        if (!(tn <= pipe->best)) {
+          PetscCall(PetscInfo(ksp, "early breakdown: the true residual %g is above the best measured %g (iteration %" PetscInt_FMT "): restarting from that iterate\n", (double)tn, (double)pipe->best, pipe->bestits));
+          PetscCall(KSPPipeBestRestore_Private(ksp));
+        }
+      }
+      PetscCall(PetscInfo(ksp, "continuing with Gropp's CG (pipegropp, depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
+      PetscCall(KSPPipeGroppContinue_Private(ksp, A, st.first ? 0 : st.nupd));
       break;
     }
     l  = d->lrun;
@@ -1107,7 +1139,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "intervals: %" PetscInt_FMT " estimated, %" PetscInt_FMT " from the previous solve's Ritz values (-ksp_pipe_eig_reuse %s)\n", d->nestimates, d->nritz, d->eig_reuse ? "true" : "false"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
-  if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (pipegv's recurrences)\n"));
+  if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (Gropp's CG, pipegropp)\n"));
   PetscCall(KSPView_Pipe(ksp, viewer));
   PetscFunctionReturn(0);
 }
@@ -1167,9 +1199,10 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 
    The solve never ends worse than cg: a breakdown of the deep recurrences far from convergence (a
    non-positive pivot, a square-root breakdown, Inf/NaN, a basis grown past its Chebyshev bound, an
-   invariant space met again within l steps), or one that recurs, restarts from b - A x at depth l - 1 for
-   the rest of the solve, down to depth 1 as pipegv's recurrences; an estimate that fails runs depth 1 from
-   the start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
+   invariant space met again within l steps), or one that recurs, restarts from b - A x at a lower depth for
+   the rest of the solve: depth 1 (Gropp's CG, pipegropp) at once after a breakdown with slow progress
+   before the residual fell tenfold, one less otherwise; an estimate that fails runs depth 1 from the
+   start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
    change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
 
    Level: intermediate

@@ -71,22 +71,27 @@ function(pipeksp_plcg_vs_cg name np)
   set_tests_properties(plcg-vs-cg-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
 endfunction()
-# nearly incompressible: the recurrences' rounding decides where the depth drops. PETSc 3.26's reductions
-# round differently and depth 3 ends after 1440 iterations, 1.29x cg's (3.18: 1256, 1.12x): a known miss of
-# the 1.15x goal on 3.26, bounded at 1.3x there
-if(PIPEKSP_PETSC_MAJMIN VERSION_GREATER 3.18)
-  set(_shallow -its_factor_shallow 1.3)
-else()
-  set(_shallow)
-endif()
-pipeksp_plcg_vs_cg(cube-nu4999-np2 2 -problem cube -cube_n 9 -cube_nu 0.4999 -pc_type jacobi -ksp_rtol 1e-6 -depths 2,3,4,5 ${_shallow})
+# nearly incompressible: the deep bases break early at every depth; the depth goes to 1 (Gropp's CG) at the
+# first such breakdown, from the best iterate measured (the start here), within the bound on PETSc 3.18 and
+# 3.26 (3.26 took 1440 iterations at depth 3, 1.29x cg's, when the depth came down one at a time onto
+# pipegv's recurrences; at 7^3 depths 2 and 3 took 858 and 806, cg 675)
+pipeksp_plcg_vs_cg(cube-nu4999-np2 2 -problem cube -cube_n 9 -cube_nu 0.4999 -pc_type jacobi -ksp_rtol 1e-6 -depths 2,3,4,5)
+pipeksp_plcg_vs_cg(cube7-nu4999-np2 2 -problem cube -cube_n 7 -cube_nu 0.4999 -pc_type jacobi -ksp_rtol 1e-6 -depths 2,3,4,5)
 pipeksp_plcg_vs_cg(ex2-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -depths 2,3,4,5)
 pipeksp_plcg_vs_cg(diag-kappa1e6-np1 1 -problem diag -n 2000 -kappa 1e6 -ksp_rtol 1e-9 -depths 2,3,4,5)
-# here pipegv alone needs 1.12x cg's iterations (362 against 324) and depth 2 breaks down after 22
-# iterations: its fallback on pipegv ends at 381, over 1.15x cg's + 2 (374) but within 1.15x pipegv's + 2
-pipeksp_plcg_vs_cg(cube-nu49-asddic-np8 8 -problem cube -cube_n 11 -cube_nu 0.49 -pc_type asddic -ksp_rtol 1e-8 -depths 2,3,4,5 -its_ref max)
-pipeksp_plcg_vs_cg(neumann-asddic-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type asddic -ksp_rtol 1e-10 -depths 2,3,4,5)
-pipeksp_plcg_vs_cg(neumann-jacobi-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type jacobi -ksp_rtol 1e-10 -depths 2,3,4,5)
+# depth 2 breaks down after 13-27 iterations whatever the interval; pipegv's recurrences alone need 1.12x cg's
+# iterations here (362 against 324), Gropp's, the depth-1 fallback, 343: 381 before, over 1.15x cg's + 2
+pipeksp_plcg_vs_cg(cube-nu49-asddic-np8 8 -problem cube -cube_n 11 -cube_nu 0.49 -pc_type asddic -ksp_rtol 1e-8 -depths 2,3,4,5)
+pipeksp_plcg_vs_cg(neumann-asddic-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type asddic -ksp_rtol 1e-10 -depths 2,3,4,5 -healthy)
+pipeksp_plcg_vs_cg(neumann-jacobi-np3 3 -problem neumann -da_grid_x 8 -da_grid_y 8 -da_grid_z 8 -pc_type jacobi -ksp_rtol 1e-10 -depths 2,3,4,5 -healthy)
+# inputs where nothing degrades (-healthy): the depth never drops at 2-5, besides the bounds above. The bench's
+# cube (bench/bench.sh's default: 9^3, 2 ranks, rtol 1e-8, asddic and bjacobi+icc, unpreconditioned norm; jacobi
+# in the natural norm as bench/plcg.sh) and PETSc's ex2 at its test size (30 x 30), whose depth 5 meets one
+# square-root breakdown mid-solve (depth 4 then, as before) and is left out. The Neumann tests above too
+pipeksp_plcg_vs_cg(healthy-bench-cube-asddic-np2 2 -problem cube -cube_n 9 -pc_type asddic -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -depths 2,3,4,5 -healthy)
+pipeksp_plcg_vs_cg(healthy-bench-cube-bjacobi-np2 2 -problem cube -cube_n 9 -pc_type bjacobi -sub_pc_type icc -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -depths 2,3,4,5 -healthy)
+pipeksp_plcg_vs_cg(healthy-cube-jacobi-natural-np2 2 -problem cube -cube_n 9 -pc_type jacobi -ksp_rtol 1e-8 -ksp_norm_type natural -depths 2,3,4,5 -healthy)
+pipeksp_plcg_vs_cg(healthy-ex2-np1 1 -problem lap2d -m 30 -n 30 -pc_type jacobi -ksp_rtol 1e-8 -depths 2,3,4 -healthy)
 # a PC error inside the eigenvalue estimate leaves PC and KSP usable ("Cannot embed PCPreSolve() more than
 # twice" before); eigenvalue bounds the arithmetic cannot carry are refused
 pipeksp_plcg_vs_cg(pcerror-np1 1 -problem pcerror -m 20 -n 20)
