@@ -14,15 +14,15 @@
 #     bench/emu_cost.sh, docs/emulator.md), what EMULATED figures count as compute on top of these;
 #   the rest: vector passes and per-call overheads (what our fused kernels save).
 # usage: bash bench/overhead.sh [builddir]   (< 60 s; PIPEKSP_OVH_REPS, default 9; PIPEKSP_OVH_PCS, default
-#   "asddic asddic1 bjacobi gamg gamg17": 2 ranks on the 9^3 cube; asddic1 the same on 1 rank, gamg17 = gamg
-#   on 17^3, 1 rank; PIPEKSP_OVH_CLOCK, default cpu: bench_cube -bench_clock, see its -help)
+#   "asddic asddic1 bjacobi gamg gamg17 jacobi1": 2 ranks on the 9^3 cube; asddic1 the same on 1 rank, gamg17
+#   = gamg on 17^3, 1 rank; jacobi1: 1 rank, 9^3, ~200 iterations, where the structural share is small; PIPEKSP_OVH_CLOCK, default cpu: bench_cube -bench_clock, see its -help)
 set -euo pipefail
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 build=${1:-build}
 drv=$build/bench/bench_cube
 [ -x "$drv" ] || { echo "overhead.sh: $drv missing: build first (make build)" >&2; exit 2; }
 reps=${PIPEKSP_OVH_REPS:-9}
-pcs=${PIPEKSP_OVH_PCS:-"asddic asddic1 bjacobi gamg gamg17"}
+pcs=${PIPEKSP_OVH_PCS:-"asddic asddic1 bjacobi gamg gamg17 jacobi1"}
 emu_ns=${PIPEKSP_EMU_POLL_NS:-90}
 clock=${PIPEKSP_OVH_CLOCK:-cpu}
 tmp=$(mktemp -d)
@@ -40,6 +40,7 @@ for pc in $pcs; do
   case $pc in
     asddic) pco="-pc_type asddic" ;;
     asddic1) pco="-pc_type asddic" np=1 ;;
+    jacobi1) pco="-pc_type jacobi" np=1 ;;
     bjacobi) pco="-pc_type bjacobi -sub_pc_type icc" ;;
     gamg) pco="-pc_type gamg" extra="-cube_mat_type aij" ;;
     gamg17) pco="-pc_type gamg" extra="-cube_mat_type aij" np=1 n=17 ;;
