@@ -15,7 +15,8 @@
 #   the rest: vector passes and per-call overheads (what our fused kernels save).
 # usage: bash bench/overhead.sh [builddir]   (< 60 s; PIPEKSP_OVH_REPS, default 9; PIPEKSP_OVH_PCS, default
 #   "asddic asddic1 bjacobi gamg gamg17 jacobi1": 2 ranks on the 9^3 cube; asddic1 the same on 1 rank, gamg17
-#   = gamg on 17^3, 1 rank; jacobi1: 1 rank, 9^3, 83 iterations, where the structural share is small; PIPEKSP_OVH_CLOCK, default cpu: bench_cube -bench_clock, see its -help)
+#   = gamg on 17^3, 1 rank; jacobi1: 1 rank, 9^3, 83 iterations, where the structural share is small;
+#   PIPEKSP_OVH_CLOCK, default cpu: bench_cube -bench_clock, see its -help)
 set -euo pipefail
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 build=${1:-build}
