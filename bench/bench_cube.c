@@ -10,7 +10,8 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   -bench_warmup <n>    : untimed solves of every configuration before the first timed one (1)\n\
   -bench_base <label>  : configuration the paired ratios compare with (default: the first)\n\
   -bench_clock <wall|cpu> : what a solve's seconds are (wall): cpu is the process's CPU time, which a rank\n\
-                         descheduled on a loaded machine does not accrue (busy waits in MPI still count)\n\
+                         descheduled on a loaded machine does not accrue (busy waits in MPI still count;\n\
+                         the threads of a hybrid configuration add up: time those in wall)\n\
   -log_view            : one stage per configuration, its timed solves only (the warm-up's are in the main stage)\n\
   A configuration's options may also hold -pipeksp_threads <t> and -pipeksp_spmv_schedule <s> (its own\n\
   thread count and schedule; the others keep the launch's) and -bench_ranks 1: it then runs on rank 0\n\
