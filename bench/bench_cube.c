@@ -9,6 +9,10 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   -bench_seed <s>      : seed of the shuffle (1); printed with every repetition's order\n\
   -bench_warmup <n>    : untimed solves of every configuration before the first timed one (1)\n\
   -bench_base <label>  : configuration the paired ratios compare with (default: the first)\n\
+  -bench_clock <wall|cpu> : what a solve's seconds are (wall): cpu is the process's CPU time, which a rank\n\
+                         descheduled on a loaded machine does not accrue (busy waits in MPI still count;\n\
+                         the threads of a hybrid configuration add up: time those in wall)\n\
+  -log_view            : one stage per configuration, its timed solves only (the warm-up's are in the main stage)\n\
   A configuration's options may also hold -pipeksp_threads <t> and -pipeksp_spmv_schedule <s> (its own\n\
   thread count and schedule; the others keep the launch's) and -bench_ranks 1: it then runs on rank 0\n\
   alone (PETSC_COMM_SELF, its own copy of the cube) while the other ranks sleep, so a hybrid layout\n\
@@ -40,6 +44,21 @@ typedef enum {
   ORDER_FIXED
 } BenchOrder;
 static const char *const BenchOrders[] = {"shuffle", "rotate", "fixed", "BenchOrder", "ORDER_", NULL};
+
+typedef enum {
+  CLOCK_WALL,
+  CLOCK_CPU
+} BenchClock;
+static const char *const BenchClocks[] = {"wall", "cpu", "BenchClock", "CLOCK_", NULL};
+
+static double Now(BenchClock clk)
+{
+  struct timespec ts;
+
+  if (clk == CLOCK_WALL) return MPI_Wtime();
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static unsigned long long SplitMix(unsigned long long *s)
 {
@@ -176,6 +195,7 @@ int main(int argc, char **argv)
   PipeKSPScheduleType csched[MAXCFG];
   PipeKSPScheduleType sched0 = PIPEKSP_SCHEDULE_DYNAMIC;
   BenchOrder          order  = ORDER_SHUFFLE;
+  BenchClock          clk    = CLOCK_WALL;
   unsigned long long  state;
   PetscReal          *spi, *w; /* spi[cfg * reps + rep]: seconds per iteration on rank 0, 0 where none */
   PetscReal           check = 1e-3;
@@ -203,6 +223,7 @@ int main(int argc, char **argv)
   PetscCheck(settle >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_settle_ms %" PetscInt_FMT " must be >= 0", settle);
   PetscCheck(warmup >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_warmup %" PetscInt_FMT " must be >= 0", warmup);
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_order", BenchOrders, (PetscEnum *)&order, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_clock", BenchClocks, (PetscEnum *)&clk, NULL));
   state    = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
   /* the launch's hybrid settings, which configurations without their own get back */
@@ -283,7 +304,7 @@ int main(int argc, char **argv)
   fclose(fp);
   PetscCheck(!base[0] || based, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-bench_base %s: no configuration has that label", base);
   PetscCall(PetscCalloc2(ncfg * reps + 1, &spi, reps + 1, &w));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# order %s, seed %" PetscInt_FMT ", %" PetscInt_FMT " untimed warm-up solve(s) of every configuration first\n", BenchOrders[order], seed, warmup));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# order %s, seed %" PetscInt_FMT ", %" PetscInt_FMT " untimed warm-up solve(s) of every configuration first, %s clock\n", BenchOrders[order], seed, warmup, BenchClocks[clk]));
   for (i = 0; i < ncfg; i++)
     if (alone[i]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s: rank 0 alone, %" PetscInt_FMT " thread(s), schedule %s; the other %d rank(s) sleep\n", label[i], cthreads[i], PipeKSPScheduleTypes[csched[i]], size - 1));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# tag,label,rep,its,seconds,seconds_per_it,red_model_s,red_exposed_s,hidden,ok,pos\n"));
@@ -311,15 +332,15 @@ int main(int argc, char **argv)
       if (solver) PetscCall(VecZeroEntries(alone[i] ? sx : x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
       if (emustats) emustats(s0);
-      PetscCall(PetscLogStagePush(stage[i]));
+      if (r >= 0) PetscCall(PetscLogStagePush(stage[i])); /* a stage holds the timed solves only: -log_view's counts per solve */
       if (solver) {
-        t0 = MPI_Wtime();
+        t0 = Now(clk);
         PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
         ierr = KSPSolve(ksp[i], alone[i] ? sb : b, alone[i] ? sx : x);
         PetscCall(PetscPopErrorHandler());
-        t1 = MPI_Wtime();
+        t1 = Now(clk);
       }
-      PetscCall(PetscLogStagePop());
+      if (r >= 0) PetscCall(PetscLogStagePop());
       if (alone[i]) {
         if (!rank && settle) { /* libgomp's idle threads spin for about 7 ms here: not into the next solve */
           struct timespec ts = {(time_t)(settle / 1000), (long)(settle % 1000) * 1000000L};

@@ -35,10 +35,15 @@ static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
   PetscFunctionReturn(0);
 }
 
-/* The 8 updates in one loop (first: z = n, q = m, s = w, p = u), then the local dots of the next
-   reduction from the fresh r, u, w while they are still in cache, and (x,x), (p,p), (q,q) for the
-   gap bounds of the attainable accuracy. One block of the pass: the blocks run on the process's
-   threads and their sums are added in block order, so results do not depend on the threads. */
+/* The 8 updates (first: z = n, q = m, s = w, p = u), then the local dots of the next reduction from the
+   fresh r, u, w while they are still in cache, and (x,x), (p,p), (q,q) for the gap bounds of the attainable
+   accuracy. One block of the pass: the blocks run on the process's threads and their sums are added in block
+   order, so results do not depend on the threads. Inside a block, GV_SUB rows at a time: the updates in a
+   loop of their own, which the compiler vectorizes (distinct vectors, restrict), then the dots of those rows,
+   still in L1, each summed row after row as before: the same bits as one loop doing both, which ran
+   scalar (the sums' order forbids vectorizing it) at twice the time. */
+#define GV_SUB 256
+
 typedef struct {
   PetscBool          first;
   PetscScalar        alpha, beta;
@@ -46,36 +51,51 @@ typedef struct {
   const PetscScalar *m, *nn;
 } FusedCtx;
 
-static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+static inline void FusedRows(PetscBool first, PetscScalar alpha, PetscScalar beta, PetscInt i0, PetscInt i1, PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT r, PetscScalar *PETSC_RESTRICT u, PetscScalar *PETSC_RESTRICT w, PetscScalar *PETSC_RESTRICT z, PetscScalar *PETSC_RESTRICT q, PetscScalar *PETSC_RESTRICT s, PetscScalar *PETSC_RESTRICT p, const PetscScalar *PETSC_RESTRICT m, const PetscScalar *PETSC_RESTRICT nn)
 {
-  const FusedCtx   *c     = (const FusedCtx *)ctx;
-  const PetscScalar alpha = c->alpha, beta = c->first ? 0.0 : c->beta, *m = c->m, *nn = c->nn;
-  PetscScalar      *x = c->x, *r = c->r, *u = c->u, *w = c->w, *z = c->z, *q = c->q, *s = c->s, *p = c->p;
-  PetscScalar       ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
-
-  for (PetscInt i = i0; i < i1; i++) {
-    if (c->first) {
+  if (first)
+    for (PetscInt i = i0; i < i1; i++) {
       z[i] = nn[i];
       q[i] = m[i];
       s[i] = w[i];
       p[i] = u[i];
-    } else {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * s[i];
+      u[i] -= alpha * q[i];
+      w[i] -= alpha * z[i];
+    }
+  else
+    for (PetscInt i = i0; i < i1; i++) {
       z[i] = nn[i] + beta * z[i];
       q[i] = m[i] + beta * q[i];
       s[i] = w[i] + beta * s[i];
       p[i] = u[i] + beta * p[i];
+      x[i] += alpha * p[i];
+      r[i] -= alpha * s[i];
+      u[i] -= alpha * q[i];
+      w[i] -= alpha * z[i];
     }
-    x[i] += alpha * p[i];
-    r[i] -= alpha * s[i];
-    u[i] -= alpha * q[i];
-    w[i] -= alpha * z[i];
-    ru += r[i] * PetscConj(u[i]);
-    wu += w[i] * PetscConj(u[i]);
-    rr += r[i] * PetscConj(r[i]);
-    uu += u[i] * PetscConj(u[i]);
-    xx += x[i] * PetscConj(x[i]);
-    pp += p[i] * PetscConj(p[i]);
-    qq += q[i] * PetscConj(q[i]);
+}
+
+static void FusedBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
+{
+  const FusedCtx    *c = (const FusedCtx *)ctx;
+  const PetscScalar *x = c->x, *r = c->r, *u = c->u, *w = c->w, *q = c->q, *p = c->p;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0, xx = 0, pp = 0, qq = 0;
+
+  for (PetscInt j0 = i0; j0 < i1; j0 += GV_SUB) {
+    const PetscInt j1 = PetscMin(i1, j0 + GV_SUB);
+
+    FusedRows(c->first, c->alpha, c->beta, j0, j1, c->x, c->r, c->u, c->w, c->z, c->q, c->s, c->p, c->m, c->nn);
+    for (PetscInt i = j0; i < j1; i++) {
+      ru += r[i] * PetscConj(u[i]);
+      wu += w[i] * PetscConj(u[i]);
+      rr += r[i] * PetscConj(r[i]);
+      uu += u[i] * PetscConj(u[i]);
+      xx += x[i] * PetscConj(x[i]);
+      pp += p[i] * PetscConj(p[i]);
+      qq += q[i] * PetscConj(q[i]);
+    }
   }
   d[GV_RED_GAMMA] = ru;
   d[GV_RED_DELTA] = wu;

@@ -287,33 +287,140 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscFunctionReturn(0);
 }
 
-/* out = s * (src + a cur + b prev) (prev may be NULL; out may be src) */
-static PetscErrorCode Rec3(Vec out, Vec src, Vec cur, Vec prev, PetscScalar a, PetscScalar b, PetscScalar s)
+/* d[k] += sum_i u_i conj(w_k,i), k < nw, and *yy += sum_i |y_i|^2 (y may be NULL) over rows [i0, i1), each sum
+   row after row. Up to 6 columns (depth 5's l + 1) the sums live in registers: an array of them, indexed in a
+   loop over k, went through memory on every row, and its store-to-load latency, not the arithmetic, set the
+   pace of the pass (about twice this time) */
+static inline void DotsRows(PetscInt nw, PetscInt i0, PetscInt i1, const PetscScalar *u, const PetscScalar *const w[], const PetscScalar *y, PetscScalar d[], PetscScalar *yy)
 {
-  PetscScalar       *o;
-  const PetscScalar *x = NULL, *c, *p = NULL;
-  PetscInt           i, i0, n;
+  PetscScalar        t = *yy, s0 = nw > 0 ? d[0] : 0, s1 = nw > 1 ? d[1] : 0, s2 = nw > 2 ? d[2] : 0, s3 = nw > 3 ? d[3] : 0, s4 = nw > 4 ? d[4] : 0, s5 = nw > 5 ? d[5] : 0;
+  const PetscScalar *w0 = nw > 0 ? w[0] : NULL, *w1 = nw > 1 ? w[1] : NULL, *w2 = nw > 2 ? w[2] : NULL;
+  const PetscScalar *w3 = nw > 3 ? w[3] : NULL, *w4 = nw > 4 ? w[4] : NULL, *w5 = nw > 5 ? w[5] : NULL;
+  PetscInt           i, k;
+
+  if (nw > 6) { /* not reached by the solver (nw <= l + 1): the plain loop */
+    for (i = i0; i < i1; i++) {
+      for (k = 0; k < nw; k++) d[k] += u[i] * PetscConj(w[k][i]);
+      if (y) t += y[i] * PetscConj(y[i]);
+    }
+    *yy = t;
+    return;
+  }
+#define PLCG_DOT(s, w) s += u[i] * PetscConj(w[i])
+#define PLCG_DOTS_CASE(N, BODY) \
+  case N: \
+    for (i = i0; i < i1; i++) { \
+      BODY; \
+      if (y) t += y[i] * PetscConj(y[i]); \
+    } \
+    break
+  switch (nw) {
+    PLCG_DOTS_CASE(1, PLCG_DOT(s0, w0));
+    PLCG_DOTS_CASE(2, PLCG_DOT(s0, w0); PLCG_DOT(s1, w1));
+    PLCG_DOTS_CASE(3, PLCG_DOT(s0, w0); PLCG_DOT(s1, w1); PLCG_DOT(s2, w2));
+    PLCG_DOTS_CASE(4, PLCG_DOT(s0, w0); PLCG_DOT(s1, w1); PLCG_DOT(s2, w2); PLCG_DOT(s3, w3));
+    PLCG_DOTS_CASE(5, PLCG_DOT(s0, w0); PLCG_DOT(s1, w1); PLCG_DOT(s2, w2); PLCG_DOT(s3, w3); PLCG_DOT(s4, w4));
+    PLCG_DOTS_CASE(6, PLCG_DOT(s0, w0); PLCG_DOT(s1, w1); PLCG_DOT(s2, w2); PLCG_DOT(s3, w3); PLCG_DOT(s4, w4); PLCG_DOT(s5, w5));
+  default: /* nw = 0: (y, y) alone */
+    if (y)
+      for (i = i0; i < i1; i++) t += y[i] * PetscConj(y[i]);
+  }
+#undef PLCG_DOTS_CASE
+#undef PLCG_DOT
+  if (nw > 0) d[0] = s0;
+  if (nw > 1) d[1] = s1;
+  if (nw > 2) d[2] = s2;
+  if (nw > 3) d[3] = s3;
+  if (nw > 4) d[4] = s4;
+  if (nw > 5) d[5] = s5;
+  *yy = t;
+}
+
+/* One step of the three-term recurrences of the main loop, out_j = s (src_j + a_j cur_j + b prev_j) for the
+   bases z, u = M z, the auxiliary q^(k) and their M-images (prev NULL at i = 0; out_j may be src_j), then
+   p = pa q^(0)_i + pb p when pupd, then the local dots of the next column from the fresh values: (u, w[k]),
+   k < nw, and (y, y) when y is given. One pass over memory instead of 2 + 2l recurrence passes, the update
+   of p and the dots' pass, which read again what the step before had just written: entry by entry the same
+   arithmetic in the same order, so the results are those of the separate passes, bit for bit. */
+typedef struct {
+  PetscInt           nr;                                           /* recurrences */
+  Vec                vo[2 + 2 * PLCG_MAXL], vx[2 + 2 * PLCG_MAXL]; /* out, src */
+  Vec                vc[2 + 2 * PLCG_MAXL], vp[2 + 2 * PLCG_MAXL]; /* cur, prev (or NULL) */
+  PetscScalar        a[2 + 2 * PLCG_MAXL];                         /* coefficient of cur */
+  PetscScalar       *o[2 + 2 * PLCG_MAXL];
+  const PetscScalar *x[2 + 2 * PLCG_MAXL], *c[2 + 2 * PLCG_MAXL], *p[2 + 2 * PLCG_MAXL];
+} PLCGRec;
+
+static void PLCGRecAdd(PLCGRec *rc, Vec out, Vec src, Vec cur, Vec prev, PetscScalar a)
+{
+  rc->vo[rc->nr] = out;
+  rc->vx[rc->nr] = src;
+  rc->vc[rc->nr] = cur;
+  rc->vp[rc->nr] = prev;
+  rc->a[rc->nr]  = a;
+  rc->nr++;
+}
+
+static PetscErrorCode PLCGStep(PLCGRec *rc, PetscScalar b, PetscScalar s, PetscBool pupd, Vec P, Vec Q0, PetscScalar pa, PetscScalar pb, Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar dots[])
+{
+  const PetscScalar *wu, *ww[PIPEKSP_RED_MAX], *wy = NULL, *q0 = NULL;
+  PetscScalar       *pp = NULL, d[PIPEKSP_RED_MAX], yy = 0;
+  const PetscInt     nr = rc->nr;
+  PetscInt           i, i0, j, k, n;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(out, &n));
-  PetscCall(VecGetArray(out, &o));
-  if (src != out) PetscCall(VecGetArrayRead(src, &x));
-  else x = o;
-  PetscCall(VecGetArrayRead(cur, &c));
-  if (prev) PetscCall(VecGetArrayRead(prev, &p));
+  PetscCall(VecGetLocalSize(rc->vo[0], &n));
+  for (j = 0; j < nr; j++) {
+    PetscCall(VecGetArray(rc->vo[j], &rc->o[j]));
+    if (rc->vx[j] != rc->vo[j]) PetscCall(VecGetArrayRead(rc->vx[j], &rc->x[j]));
+    else rc->x[j] = rc->o[j];
+    PetscCall(VecGetArrayRead(rc->vc[j], &rc->c[j]));
+    rc->p[j] = NULL;
+    if (rc->vp[j]) PetscCall(VecGetArrayRead(rc->vp[j], &rc->p[j]));
+  }
+  if (pupd) {
+    PetscCall(VecGetArray(P, &pp));
+    PetscCall(VecGetArrayRead(Q0, &q0));
+  }
+  PetscCall(VecGetArrayRead(u, &wu));
+  for (k = 0; k < nw; k++) {
+    PetscCall(VecGetArrayRead(w[k], &ww[k]));
+    d[k] = 0;
+  }
+  if (y) PetscCall(VecGetArrayRead(y, &wy));
   for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) { /* poll points: the rounds of the reductions in flight advance */
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
-    if (p)
-      for (i = i0; i < i1; i++) o[i] = s * (x[i] + a * c[i] + b * p[i]);
-    else
-      for (i = i0; i < i1; i++) o[i] = s * (x[i] + a * c[i]);
+    for (j = 0; j < nr; j++) {
+      PetscScalar       *o = rc->o[j], aj = rc->a[j];
+      const PetscScalar *x = rc->x[j], *c = rc->c[j], *pv = rc->p[j];
+      if (pv)
+        for (i = i0; i < i1; i++) o[i] = s * (x[i] + aj * c[i] + b * pv[i]);
+      else
+        for (i = i0; i < i1; i++) o[i] = s * (x[i] + aj * c[i]);
+    }
+    if (pupd) /* VecAXPBY()'s arithmetic */
+      for (i = i0; i < i1; i++) pp[i] = pa * q0[i] + pb * pp[i];
+    DotsRows(nw, i0, i1, wu, ww, wy, d, &yy);
     PetscCall(PipeKSPProgressPoll());
   }
-  if (prev) PetscCall(VecRestoreArrayRead(prev, &p));
-  PetscCall(VecRestoreArrayRead(cur, &c));
-  if (src != out) PetscCall(VecRestoreArrayRead(src, &x));
-  PetscCall(VecRestoreArray(out, &o));
-  PetscCall(PetscLogFlops((prev ? 5.0 : 3.0) * n));
+  if (y) PetscCall(VecRestoreArrayRead(y, &wy));
+  for (k = 0; k < nw; k++) {
+    PetscCall(VecRestoreArrayRead(w[k], &ww[k]));
+    dots[k] = d[k];
+  }
+  if (y) dots[nw] = yy;
+  PetscCall(VecRestoreArrayRead(u, &wu));
+  if (pupd) {
+    PetscCall(VecRestoreArrayRead(Q0, &q0));
+    PetscCall(VecRestoreArray(P, &pp));
+  }
+  for (j = nr - 1; j >= 0; j--) {
+    if (rc->vp[j]) PetscCall(VecRestoreArrayRead(rc->vp[j], &rc->p[j]));
+    PetscCall(VecRestoreArrayRead(rc->vc[j], &rc->c[j]));
+    if (rc->vx[j] != rc->vo[j]) PetscCall(VecRestoreArrayRead(rc->vx[j], &rc->x[j]));
+    PetscCall(VecRestoreArray(rc->vo[j], &rc->o[j]));
+  }
+  PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + 2.0 * (nw + (y ? 1 : 0))) * n));
   PetscFunctionReturn(0);
 }
 
@@ -322,7 +429,7 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
 {
   const PetscScalar *a, *b[PIPEKSP_RED_MAX], *c = NULL;
   PetscScalar        s[PIPEKSP_RED_MAX], yy = 0;
-  PetscInt           i, i0, k, n;
+  PetscInt           i0, k, n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(u, &n));
@@ -334,10 +441,7 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
   if (y) PetscCall(VecGetArrayRead(y, &c));
   for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
-    for (i = i0; i < i1; i++) {
-      for (k = 0; k < nw; k++) s[k] += a[i] * PetscConj(b[k][i]);
-      if (c) yy += c[i] * PetscConj(c[i]);
-    }
+    DotsRows(nw, i0, i1, a, b, c, s, &yy);
     PetscCall(PipeKSPProgressPoll());
   }
   for (k = 0; k < nw; k++) {
@@ -616,12 +720,12 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   PipeKSPRed  red;
   Mat         A;
   Vec        *z, *u, *q, *mq, p, X, B;
-  PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1;
+  PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1, nwnext = 0;
   PetscBool   mqneed, extra, natural, defer, stop;
   PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
-  Vec         w[PIPEKSP_RED_MAX];
+  Vec         w[PIPEKSP_RED_MAX], ynext = NULL;
 
   PetscFunctionBegin;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
@@ -843,18 +947,6 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           break;
         }
         PLCGRitzAdd(d, i, GAM(i), DEL(i));
-        if (!lucky) {
-          PetscScalar g = GAM(i), dl = DEL(i), dm = i > 0 ? DEL(i - 1) : 0.0, inv = 1.0 / dl;
-          /* z_{it+1} = (B z_it - gamma z_it - delta_{i-1} z_{it-1}) / delta_i, the same for u = M z */
-          PetscCall(Rec3(ZV(it + 1), ZV(it + 1), ZV(it), i > 0 ? ZV(it - 1) : NULL, -g, -dm, inv));
-          PetscCall(Rec3(UV(it + 1), UV(it + 1), UV(it), i > 0 ? UV(it - 1) : NULL, -g, -dm, inv));
-          /* auxiliary bases q^(k)_{i+1} = (q^(k+1)_i + (sigma_k - gamma) q^(k)_i - delta_{i-1} q^(k)_{i-1}) / delta_i,
-             q^(l)_i = z_{i+l}; q^(0) = v */
-          for (k = 0; k < l; k++) {
-            PetscCall(Rec3(QV(k, i + 1), k + 1 < l ? QV(k + 1, i) : ZV(it), QV(k, i), i > 0 ? QV(k, i - 1) : NULL, d->sigma[k] - g, -dm, inv));
-            if (mq) PetscCall(Rec3(MQV(k, i + 1), k + 1 < l ? MQV(k + 1, i) : UV(it), MQV(k, i), i > 0 ? MQV(k, i - 1) : NULL, d->sigma[k] - g, -dm, inv));
-          }
-        }
       }
 
       /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal), tested before the
@@ -869,7 +961,6 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           lambda  = DEL(i - 1) / eta;
           eta     = GAM(i) - lambda * DEL(i - 1);
           ZETA(i) = -lambda * ZETA(i - 1);
-          PetscCall(VecAXPBY(p, 1.0 / eta, -DEL(i - 1) / eta, QV(0, i)));
         }
         if (PetscIsInfOrNanScalar(eta)) {
           PetscCall(PLCGBreakdown(ksp, d, "Inf or NaN pivot", KSP_DIVERGED_NANORINF, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(st.beta), PETSC_TRUE, (PetscBool)(i == 0), &stop));
@@ -884,6 +975,29 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           upd_at_restart = -1;
           break;
         }
+        if (!lucky) {
+          /* one pass (PLCGStep()): z_{it+1} = (B z_it - gamma z_it - delta_{i-1} z_{it-1}) / delta_i, the same
+             for u = M z; the auxiliary bases q^(k)_{i+1} = (q^(k+1)_i + (sigma_k - gamma) q^(k)_i - delta_{i-1}
+             q^(k)_{i-1}) / delta_i, q^(l)_i = z_{i+l}, q^(0) = v (and their M-images); p; the dots of column
+             it+1, which start its reduction below. After the pivot's checks: a breakdown restarts from b - A x
+             and discards them all */
+          PetscScalar g = GAM(i), dm = i > 0 ? DEL(i - 1) : 0.0, inv = 1.0 / DEL(i);
+          PLCGRec     rc;
+          PetscBool   i0 = (PetscBool)(i == 0);
+
+          rc.nr = 0;
+          PLCGRecAdd(&rc, ZV(it + 1), ZV(it + 1), ZV(it), i0 ? NULL : ZV(it - 1), -g);
+          PLCGRecAdd(&rc, UV(it + 1), UV(it + 1), UV(it), i0 ? NULL : UV(it - 1), -g);
+          for (k = 0; k < l; k++) {
+            PLCGRecAdd(&rc, QV(k, i + 1), k + 1 < l ? QV(k + 1, i) : ZV(it), QV(k, i), i0 ? NULL : QV(k, i - 1), d->sigma[k] - g);
+            if (mq) PLCGRecAdd(&rc, MQV(k, i + 1), k + 1 < l ? MQV(k + 1, i) : UV(it), MQV(k, i), i0 ? NULL : MQV(k, i - 1), d->sigma[k] - g);
+          }
+          nwnext      = 0;
+          w[nwnext++] = QV(0, i + 1);
+          for (m = it - l + 2; m <= it + 1; m++) w[nwnext++] = ZV(m);
+          ynext = extra ? (mq ? MQV(0, i + 1) : QV(0, i + 1)) : NULL;
+          PetscCall(PLCGStep(&rc, -dm, inv, (PetscBool)!i0, p, QV(0, i), 1.0 / eta, i > 0 ? -DEL(i - 1) / eta : 0.0, UV(it + 1), nwnext, w, ynext, loc));
+        } else if (i > 0) PetscCall(VecAXPBY(p, 1.0 / eta, -DEL(i - 1) / eta, QV(0, i)));
         PetscCall(VecAXPY(X, ZETA(i), p));
         st.nupd++;
         ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
@@ -915,17 +1029,14 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
       /* dot products of column it+1 */
       if (!lucky) {
-        PetscInt nw = 0, cn = it + 1;
-        Vec      y = NULL;
-        if (it < l) {
-          for (m = 0; m <= cn; m++) w[nw++] = ZV(m);
-        } else {
-          w[nw++] = QV(0, it - l + 1);
-          for (m = cn - l + 1; m <= cn; m++) w[nw++] = ZV(m);
-          if (extra) y = mq ? MQV(0, it - l + 1) : QV(0, it - l + 1);
+        PetscInt cn = it + 1;
+        if (it < l) { /* at it >= l, PLCGStep() computed them */
+          nwnext = 0;
+          ynext  = NULL;
+          for (m = 0; m <= cn; m++) w[nwnext++] = ZV(m);
+          PetscCall(LocalDots(UV(cn), nwnext, w, NULL, loc));
         }
-        PetscCall(LocalDots(UV(cn), nw, w, y, loc));
-        PetscCall(PipeKSPRedStartSlot_Private(red, (int)(nw + (y ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
+        PetscCall(PipeKSPRedStartSlot_Private(red, (int)(nwnext + (ynext ? 1 : 0)), loc, &d->slot[cn % (l + 1)]));
       }
     }
     PetscCall(PipeKSPRedWaitAll_Private(red)); /* reductions still in flight belong to iterations not needed */
