@@ -51,7 +51,9 @@ for pc in $pcs; do
   {
     echo "cg|-ksp_type cg $common $pco"
     for k in pipegv pipeplcg; do
-      for pol in none poll auto; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
+      # pipeplcg at depth 2: auto, its default, chooses depth 0 here (no latency), which has no pipeline to measure
+      dep=; [ $k = pipeplcg ] && dep="-ksp_pipe_depth 2"
+      for pol in none poll auto; do echo "$k-$pol|-ksp_type $k $dep -ksp_pipe_progress $pol $common $pco"; done
     done
     echo "cg-again|-ksp_type cg $common $pco"
   } > "$cfg"
@@ -101,7 +103,7 @@ done
 emu=$build/libpipeksp_emu.so
 if [ -e "$emu" ] && [ -s "$tmp/tit_asddic" ] && [ "${PIPEKSP_OVH_EMU:-1}" != 0 ]; then
   {
-    for k in pipegv pipeplcg; do echo "$k-poll|-ksp_type $k -ksp_pipe_progress poll $common -pc_type asddic"; done
+    for k in pipegv "pipeplcg -ksp_pipe_depth 2"; do echo "${k%% *}-poll|-ksp_type $k -ksp_pipe_progress poll $common -pc_type asddic"; done
   } > "$tmp/cfg"
   mpiexec -n 2 -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P=4096 -x PIPEKSP_EMU_ALPHA_US=2 -x PIPEKSP_EMU_P2P=point "$drv" -bench_config "$tmp/cfg" -bench_reps 2 -bench_order fixed -cube_n 9 -log_view > "$tmp/e" 2>&1 || { echo "EMULATED run FAILED"; tail -5 "$tmp/e"; exit 1; }
   awk -v emu="$emu_ns" -v tit="$(cat "$tmp/tit_asddic")" '

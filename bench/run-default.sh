@@ -51,6 +51,7 @@ solvers = [
     ("pipegv poll", ["-ksp_type", "pipegv", "-ksp_pipe_progress", "poll"]),
     ("chrongear", ["-ksp_type", "chrongear"]),
     ("pipelcg", ["-ksp_type", "pipelcg"]),
+    ("pipeplcg auto", ["-ksp_type", "pipeplcg"]),
     ("pipeplcg l=2 poll", ["-ksp_type", "pipeplcg", "-ksp_pipe_depth", "2", "-ksp_pipe_progress", "poll"]),
     ("pipeplcg l=3 poll", ["-ksp_type", "pipeplcg", "-ksp_pipe_depth", "3", "-ksp_pipe_progress", "poll"]),
 ]
@@ -209,6 +210,8 @@ print("x limit = seconds per iteration / PETSc cg's with the same PC without lat
       " hidden = share of the emulated latency not waited for.")
 print("Without latency a pipelined solver pays its extra vector work (x limit > 1); under the EMULATED latency cg waits"
       " out every reduction, the pipelined solvers overlap theirs with the SpMV and PC (hidden near 1).")
+print("pipeplcg auto (its default depth) measures latency and compute at its first solve, this one (about 16 SpMVs and"
+      " PC applications, once per matrix): depth 0 without latency, a pipeline under it.")
 for s in notes:
     print("note: " + s)
 if failed:

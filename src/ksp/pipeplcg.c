@@ -26,7 +26,6 @@
    (KSPPipePLCGSetEstimateFactor()), and the poll interval: a reduction's rounds advance only inside MPI
    calls, and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop
    (docs/pipeplcg.md) */
-#define PLCG_DEPTH_DEFAULT      2
 #define PLCG_EIG_ITS_DEFAULT    10
 #define PLCG_EIG_ITS_MIN        2 /* two Ritz values: an interval */
 #define PLCG_EIG_FACTOR_DEFAULT 0.93
@@ -729,7 +728,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
   PetscFunctionBegin;
   mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
-  if (d->lauto) { /* measured at the first solve and when the operators change (pipeplcgauto.c) */
+  if (d->lauto) { /* measured at the first solve and for new matrices (pipeplcgauto.c) */
     PetscCall(KSPPipePLCGAutoChoose_Private(ksp, mqneed, PLCG_MAXL, &d->autod));
     d->l = d->autod.depth;
   }
@@ -1277,7 +1276,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    iterations to complete, so up to l are in flight, all driven by the progress engine.
 
    Options:
-+  -ksp_pipe_depth <l> - pipeline depth 0..5 (default 2; 0: no pipelining), or auto: chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
++  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no pipelining), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
@@ -1334,7 +1333,11 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   d->pipe.replace             = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
   d->pipe.ops.viewautoreplace = KSPPipeViewAutoReplace_PipePLCG;
   PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, PLCG_POLL_INTERVAL_US));
-  d->l                     = PLCG_DEPTH_DEFAULT;
+  /* auto (bench/plcg_auto.sh, quiet VM, 2026-11-26: within 1.031 of the best fixed depth at P_sim 1, 4,096 and
+     131,072 with asddic and bjacobi+icc, and up to 16% faster than depth 2, whose pipeline only costs where
+     there is no latency to hide) */
+  d->l                     = PETSC_DECIDE;
+  d->lauto                 = PETSC_TRUE;
   d->eig_its               = PLCG_EIG_ITS_DEFAULT;
   d->eig_factor            = PLCG_EIG_FACTOR_DEFAULT;
   d->eig_reuse             = PETSC_TRUE;

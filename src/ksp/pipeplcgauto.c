@@ -41,35 +41,18 @@ static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
   return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
 }
 
-PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
+/* the timings (medians taken by the caller): ts SpMV + PC, tv a vector pass, tl a blocking reduction, tw the
+   wait of a reduction overlapped with an SpMV and a PC application on the solver's engine */
+static PetscErrorCode Measure(KSP ksp, Mat Amat, Vec x, Vec y, Vec z, PetscReal ts[], PetscReal tv[], PetscReal tl[], PetscReal tw[])
 {
-  KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
-  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
-  Mat                 Amat, P;
-  PetscObjectId       aid, pid;
-  PetscObjectState    as, ps;
-  Vec                 x, y, z;
-  PetscReal           ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], tw[AUTO_REPS], loc[4], glob[4];
-  PetscScalar         in[AUTO_NRED], out[AUTO_NRED];
-  PetscInt            r, k, l;
-  PipeKSPStats        st0;
-  PipeKSPProgressType type;
-  double              t0, t1;
+  KSP_Pipe    *pipe = (KSP_Pipe *)ksp->data;
+  MPI_Comm     comm = PetscObjectComm((PetscObject)ksp);
+  PetscScalar  in[AUTO_NRED], out[AUTO_NRED];
+  PetscInt     r, k;
+  PipeKSPStats st0;
+  double       t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PCGetOperators(ksp->pc, &Amat, &P));
-  PetscCall(PetscObjectGetId((PetscObject)Amat, &aid));
-  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
-  PetscCall(PetscObjectStateGet((PetscObject)Amat, &as));
-  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
-  /* new values in the same matrices (a time step, a Newton step) cost what the old ones did: measured again
-     only for new matrix objects, so a sequence of solves pays no SpMVs and PC applications for it */
-  if (a->done && aid == a->aid && pid == a->pid) PetscFunctionReturn(0);
-  PetscCall(VecDuplicate(ksp->vec_rhs, &x));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &y));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &z));
-  PetscCall(VecSet(x, 1.0));
-  PetscCall(VecSet(z, 0.0));
   for (k = 0; k < AUTO_NRED; k++) in[k] = 1.0;
   /* one iteration's SpMV and PC application (the first of each untimed: caches, lazy set-up), from a common
      start: a rank still in earlier work would hold its neighbours' halo exchange */
@@ -110,10 +93,44 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
     if (r >= 0) tw[r] = (PetscReal)(MPI_Wtime() - t1);
   }
   pipe->red->stats = st0;
-  PetscCall(PipeKSPRedGetType_Private(pipe->red, &type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
+{
+  KSP_Pipe           *pipe = (KSP_Pipe *)ksp->data;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
+  Mat                 Amat, P;
+  PetscObjectId       aid, pid;
+  PetscObjectState    as, ps;
+  Vec                 x, y, z;
+  PetscReal           ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], tw[AUTO_REPS], loc[4], glob[4];
+  PetscInt            l;
+  PipeKSPProgressType type;
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &Amat, &P));
+  PetscCall(PetscObjectGetId((PetscObject)Amat, &aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
+  PetscCall(PetscObjectStateGet((PetscObject)Amat, &as));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
+  /* new values in the same matrices (a time step, a Newton step) cost what the old ones did: measured again
+     only for new matrix objects, so a sequence of solves pays no SpMVs and PC applications for it */
+  if (a->done && aid == a->aid && pid == a->pid) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(ksp->vec_rhs, &x));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &y));
+  PetscCall(VecDuplicate(ksp->vec_rhs, &z));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(VecSet(z, 0.0));
+  /* an error (of the PC, say) leaves nothing behind: the vectors go, the engine's pending reduction is waited
+     at the next solve's start, the PC's PCPreSolve() nesting undone by KSPSolve_PipePLCG() */
+  ierr = Measure(ksp, Amat, x, y, z, ts, tv, tl, tw);
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&z));
+  PetscCall(ierr);
+  PetscCall(PipeKSPRedGetType_Private(pipe->red, &type));
   /* the slowest rank's figures, in one reduction: every rank chooses the same depth (the least hidden: the
      most exposed wait) */
   loc[0] = Median(ts, AUTO_REPS);

@@ -11,7 +11,7 @@
 
    Input Parameters:
 +  ksp - the Krylov solver
--  l - the depth, 0 to 5 (default 2), or `PETSC_DECIDE`: chosen at the first solve
+-  l - the depth, 0 to 5, or `PETSC_DECIDE` (the default): chosen at the first solve
 
    Options Database Key:
 .  -ksp_pipe_depth <l> - the depth 0..5, or auto (-1 is refused there: write auto)

@@ -275,6 +275,7 @@ def test_pipeplcg_estimate_reuse(cube):
             pc.setType("python")
             pc.setPythonContext(ctx)
             if reuse is not None:
+                pipeksp.set_depth(ksp, 2)  # auto, the default, may choose depth 0: no shifts to reuse
                 pipeksp.set_estimate_reuse(ksp, reuse)
                 assert pipeksp.get_estimate_reuse(ksp) is reuse
             x = cube.b.duplicate()
