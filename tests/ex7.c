@@ -92,10 +92,11 @@ int main(int argc, char **argv)
 
 /*TEST
 
+   # pipeplcg at depth 2: auto, its default, chooses from timings, which the fresh KSP may measure otherwise
    test:
       suffix: ksp_reuse_np2
       nsize: 2
-      args: -pc_type jacobi
+      args: -pc_type jacobi -ksp_pipe_depth 2
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex7_ksp_reuse_np2.out
 

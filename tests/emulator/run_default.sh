@@ -15,7 +15,7 @@ echo "$out" | grep -q "EMULATED column not run" && fail "the emulator was not us
 for pc in jacobi asddic; do
   echo "$out" | grep -Eq "^cg +$pc .* \| +1\.00 +[0-9.]+ +0\.00  ok$" || fail "cg + $pc: no x limit 1.00, EMULATED x limit and hidden 0.00"
   rows=$(echo "$out" | grep -Ec "^[a-z].* $pc .* \| +[0-9.]+ +[0-9.]+ +[0-9.]+  ok$")
-  [ "$rows" -eq 12 ] || fail "$pc: $rows of 12 rows with both x limits and a hidden share"
+  [ "$rows" -eq 13 ] || fail "$pc: $rows of 13 rows with both x limits and a hidden share"
 done
 out=$(PIPEKSP_RUN_N=5 PIPEKSP_RUN_REPS=1 PIPEKSP_RUN_EMU=/nonexistent/libpipeksp_emu.so bash "$src/bench/run-default.sh" "$build" 2>&1)
 rc=$?

@@ -35,6 +35,8 @@ for outer, inner in pairs:
     for pre, t in (("-ksp_", outer), ("-ksp_ksp_", inner)):
         if t != "cg":
             cmd += [pre + "pipe_progress", "poll", pre + "pipe_poll_interval", "0"]
+        if t == "pipeplcg":  # a pipeline to nest: auto, the default, chooses depth 0 (blocking) on one node
+            cmd += [pre + "pipe_depth", "2"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     sys.stdout.writelines(ln + "\n" for ln in p.stdout.splitlines() if LEAK.search(ln))
     out = p.stdout
