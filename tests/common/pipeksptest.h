@@ -73,6 +73,35 @@ static inline PetscErrorCode TestSolveFromZero(KSP ksp, Mat A, Vec b, PetscBool 
   PetscFunctionReturn(0);
 }
 
+/* PETSc's ex2: the 5-point Laplacian on m x n (-m, -n override the defaults given), b = A 1 */
+static inline PetscErrorCode TestLap2D(PetscInt m, PetscInt n, Mat *A, Vec *b)
+{
+  PetscInt i, j, row, rs, re;
+  Vec      u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, m * n, m * n, 5, NULL, 5, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (row = rs; row < re; row++) {
+    i = row / n;
+    j = row - i * n;
+    if (i > 0) PetscCall(MatSetValue(*A, row, row - n, -1.0, ADD_VALUES));
+    if (i < m - 1) PetscCall(MatSetValue(*A, row, row + n, -1.0, ADD_VALUES));
+    if (j > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0, ADD_VALUES));
+    if (j < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, ADD_VALUES));
+    PetscCall(MatSetValue(*A, row, row, 4.0, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(*A, &u, b));
+  PetscCall(VecSet(u, 1.0));
+  PetscCall(MatMult(*A, u, *b));
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(0);
+}
+
 /* diag(d) with d_i = i+1, the upper half negated when indefinite */
 static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Mat *A)
 {

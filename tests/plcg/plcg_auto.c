@@ -51,35 +51,6 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve 
   PetscFunctionReturn(0);
 }
 
-/* PETSc's ex2: 5-point Laplacian on m x n, b = A 1 */
-static PetscErrorCode Lap2D(Mat *A, Vec *b)
-{
-  PetscInt m = 20, n = 20, i, j, row, rs, re;
-  Vec      u;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, m * n, m * n, 5, NULL, 5, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
-  for (row = rs; row < re; row++) {
-    i = row / n;
-    j = row - i * n;
-    if (i > 0) PetscCall(MatSetValue(*A, row, row - n, -1.0, ADD_VALUES));
-    if (i < m - 1) PetscCall(MatSetValue(*A, row, row + n, -1.0, ADD_VALUES));
-    if (j > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0, ADD_VALUES));
-    if (j < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, ADD_VALUES));
-    PetscCall(MatSetValue(*A, row, row, 4.0, ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreateVecs(*A, &u, b));
-  PetscCall(VecSet(u, 1.0));
-  PetscCall(MatMult(*A, u, *b));
-  PetscCall(VecDestroy(&u));
-  PetscFunctionReturn(0);
-}
-
 /* one refusal or acceptance: the setter (val NULL: depth l) or -ksp_pipe_depth val; a refusal must name the range */
 static PetscErrorCode Refuse(const char *val, PetscInt l, PetscBool ok, PetscInt *fails)
 {
@@ -150,7 +121,7 @@ int main(int argc, char **argv)
   if (!strcmp(problem, "cube")) {
     Vec x0;
     PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, &x0));
-  } else if (!strcmp(problem, "lap2d")) PetscCall(Lap2D(&A, &b));
+  } else if (!strcmp(problem, "lap2d")) PetscCall(TestLap2D(20, 20, &A, &b));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
 
   PetscCall(Run(A, b, KSPCG, 0, &cg, NULL));

@@ -135,35 +135,6 @@ static PetscErrorCode Bounds(const char *val, PetscBool ok, PetscInt *fails)
   PetscFunctionReturn(0);
 }
 
-/* PETSc's ex2: 5-point Laplacian on m x n, b = A 1 */
-static PetscErrorCode Lap2D(Mat *A, Vec *b)
-{
-  PetscInt m = 8, n = 7, i, j, row, rs, re;
-  Vec      u;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, m * n, m * n, 5, NULL, 5, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
-  for (row = rs; row < re; row++) {
-    i = row / n;
-    j = row - i * n;
-    if (i > 0) PetscCall(MatSetValue(*A, row, row - n, -1.0, ADD_VALUES));
-    if (i < m - 1) PetscCall(MatSetValue(*A, row, row + n, -1.0, ADD_VALUES));
-    if (j > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0, ADD_VALUES));
-    if (j < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, ADD_VALUES));
-    PetscCall(MatSetValue(*A, row, row, 4.0, ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreateVecs(*A, &u, b));
-  PetscCall(VecSet(u, 1.0));
-  PetscCall(MatMult(*A, u, *b));
-  PetscCall(VecDestroy(&u));
-  PetscFunctionReturn(0);
-}
-
 /* tests/ex15's diagonal: d_i from 1 to kappa evenly spaced, b_i = 1/2 + sin(1.7 i)/2 */
 static PetscErrorCode Diag(Mat *A, Vec *b)
 {
@@ -266,13 +237,13 @@ int main(int argc, char **argv)
   if (!strcmp(problem, "cube")) {
     Vec x0;
     PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, &x0)); /* A and b are the cube's */
-  } else if (!strcmp(problem, "lap2d")) PetscCall(Lap2D(&A, &b));
+  } else if (!strcmp(problem, "lap2d")) PetscCall(TestLap2D(8, 7, &A, &b));
   else if (!strcmp(problem, "diag")) {
     PetscCall(Diag(&A, &b));
     diag = PETSC_TRUE;
   } else if (!strcmp(problem, "neumann")) PetscCall(Neumann(&A, &b));
   else if (!strcmp(problem, "pcerror")) {
-    PetscCall(Lap2D(&A, &b));
+    PetscCall(TestLap2D(8, 7, &A, &b));
     PetscCall(PCError(A, b, &fails));
     nd = -1;
   } else if (!strcmp(problem, "bounds")) {
