@@ -1287,8 +1287,9 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 
    Notes:
    The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
-   of a few CG iterations made at the first solve (again when the matrices change). PETSc's `KSPPIPELCG`
-   defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
+   of a few CG iterations made at the first solve; when the matrices then get new values, the previous solve's
+   Ritz values give [0.9 theta_min, 0.93 theta_max] with no estimate (`KSPPipePLCGSetEstimateReuse()`). PETSc's
+   `KSPPIPELCG` defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
 
    Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration, for where there
    is no latency to hide (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
