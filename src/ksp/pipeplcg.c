@@ -1318,7 +1318,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 
    Level: intermediate
 
-.seealso: `KSPPIPEGV`, `KSPPIPELCG`, `KSPPipePLCGSetDepth()`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipeSetProgress()`
+.seealso: `KSPPIPEGV`, `KSPPIPELCG`, `KSPPipePLCGSetDepth()`, `KSPPipePLCGSetEigenvalueBounds()`, `KSPPipePLCGSetEstimateReuse()`, `KSPPipeSetProgress()`
 M*/
 PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
 {
