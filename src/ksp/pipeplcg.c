@@ -92,6 +92,7 @@ typedef struct {
   PetscReal        theta_solve, thetalo_solve;       /* extreme Ritz values of this solve's closed segments */
   PetscObjectId    est_aid, est_pid;
   PetscObjectState est_astate, est_pstate;
+  char             est_pc[64]; /* PC type of the estimate */
   PetscInt         nrestarts;  /* breakdown restarts (all solves) */
   PetscBool        estfailed;  /* the last estimate failed: solves run at depth 1 */
   PetscInt         lrun;       /* depth in use: l, lowered by breakdowns for the rest of the solve */
@@ -210,6 +211,8 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscReal        emax = 0, emin = 0;
   PetscObjectId    aid, pid;
   PetscObjectState as, ps;
+  PCType           pct;
+  PetscBool        samepc;
   PetscErrorCode   ierr;
 
   PetscFunctionBegin;
@@ -218,12 +221,13 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(PetscObjectGetId((PetscObject)P, &pid));
   PetscCall(PetscObjectStateGet((PetscObject)A, &as));
   PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
-  if (d->nestimates && aid == d->est_aid && pid == d->est_pid && as == d->est_astate && ps == d->est_pstate) PetscFunctionReturn(0);
+  PetscCall(PCGetType(ksp->pc, &pct));
+  if (!pct) pct = "";
+  PetscCall(PetscStrcmp(pct, d->est_pc, &samepc)); /* another PC type is another M^{-1}A */
+  if (d->nestimates && samepc && aid == d->est_aid && pid == d->est_pid && as == d->est_astate && ps == d->est_pstate) PetscFunctionReturn(0);
   if (d->eig_reuse && d->theta > 0 && aid == d->ritz_aid && pid == d->ritz_pid) {
-    PCType    pct;
     PetscBool same;
 
-    PetscCall(PCGetType(ksp->pc, &pct));
     PetscCall(PetscStrcmp(pct, d->ritz_pc, &same));
     if (same && UsableBounds(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
       /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
@@ -234,12 +238,13 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
       d->est_pid    = pid;
       d->est_astate = as;
       d->est_pstate = ps;
-      d->emin       = d->thetalo;
-      d->emax       = d->theta;
-      d->lmin       = PLCG_RITZ_LOW * d->thetalo;
-      d->lmax       = d->eig_factor * d->theta;
-      d->estfailed  = PETSC_FALSE;
-      d->fromritz   = PETSC_TRUE;
+      PetscCall(PetscStrncpy(d->est_pc, pct, sizeof(d->est_pc)));
+      d->emin      = d->thetalo;
+      d->emax      = d->theta;
+      d->lmin      = PLCG_RITZ_LOW * d->thetalo;
+      d->lmax      = d->eig_factor * d->theta;
+      d->estfailed = PETSC_FALSE;
+      d->fromritz  = PETSC_TRUE;
       d->nritz++;
       PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
       PetscFunctionReturn(0);
@@ -273,9 +278,10 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   d->est_pid    = pid;
   d->est_astate = as;
   d->est_pstate = ps;
-  d->emin       = emin;
-  d->emax       = emax;
-  d->estfailed  = (PetscBool)!UsableBounds(0.0, d->eig_factor * emax);
+  PetscCall(PetscStrncpy(d->est_pc, pct, sizeof(d->est_pc)));
+  d->emin      = emin;
+  d->emax      = emax;
+  d->estfailed = (PetscBool)!UsableBounds(0.0, d->eig_factor * emax);
   if (d->estfailed) { /* indefinite or broken PC, or out of range: depth 1, whose solve reports a breakdown as cg */
     PetscCall(PetscInfo(ksp, "eigenvalue estimate failed (largest Ritz value %g): the solves run at depth 1 (shift %g)\n", (double)emax, 0.5));
     emax = 1.0 / d->eig_factor;

@@ -332,6 +332,35 @@ def _check_undecided(ksp, depth):
     assert pipeksp.get_depth(ksp) == (0 if depth == 0 else None)
 
 
+def test_pipeplcg_new_pc_type_new_interval(cube):
+    """Another PC type on the same matrices is another M^-1 A: its interval is estimated again, not kept."""
+    ksp = PETSc.KSP().create(cube.A.getComm())
+    x = cube.b.duplicate()
+    try:
+        ksp.setOperators(cube.A)
+        ksp.setType("pipeplcg")
+        pipeksp.set_depth(ksp, 2)
+        ksp.setTolerances(rtol=1e-6)
+        ksp.getPC().setType("jacobi")
+        ksp.solve(cube.b, x)
+        jac = pipeksp.get_eigenvalue_bounds(ksp)
+        ksp.getPC().setType("none")  # M = I: the spectrum of A itself
+        x.set(0)
+        ksp.solve(cube.b, x)
+        assert ksp.getConvergedReason() > 0
+        none = pipeksp.get_eigenvalue_bounds(ksp)
+        diag = cube.A.getDiagonal()
+        try:
+            dmax = diag.max()[1]
+        finally:
+            diag.destroy()
+        # the interval of A itself, not kept from D^-1 A's: 0.93 of a Ritz value near lambda_max(A) >= max diag
+        assert none[1] != jac[1] and none[1] > 0.93 * dmax, (jac, none, dmax)
+    finally:
+        x.destroy()
+        ksp.destroy()
+
+
 def test_integers_beyond_petsc_int(comm):
     ksp = PETSc.KSP().create(comm)
     gv = PETSc.KSP().create(comm)
