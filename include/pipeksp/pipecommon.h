@@ -148,19 +148,18 @@ PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
 PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt);
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
-   operators of which id and state, and the depth chosen */
+   matrices of which ids, and the depth chosen */
 #define PIPEKSP_PLCG_AUTO_MAXL 5
 typedef struct {
-  PetscBool        done; /* measured for the operators below */
-  PetscObjectId    aid, pid;
-  PetscObjectState astate, pstate;
-  PetscInt         nchoices;                         /* measurements made (the first solve, then each change of the operators) */
-  PetscReal        lat;                              /* seconds: blocking reduction of the packed size, median, max over ranks */
-  PetscReal        hide;                             /* seconds of it that one iteration's SpMV and PC hide on the solver's engine */
-  PetscReal        spmv;                             /* seconds: one SpMV + one PC application, median, max over ranks */
-  PetscReal        vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
-  PetscReal        cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */
-  PetscInt         depth;                            /* the choice */
+  PetscBool     done; /* measured for the operators below */
+  PetscObjectId aid, pid;
+  PetscInt      nchoices;                         /* measurements made (the first solve, then each new matrix) */
+  PetscReal     lat;                              /* seconds: blocking reduction of the packed size, median, max over ranks */
+  PetscReal     hide;                             /* seconds of it that one iteration's SpMV and PC hide on the solver's engine */
+  PetscReal     spmv;                             /* seconds: one SpMV + one PC application, median, max over ranks */
+  PetscReal     vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
+  PetscReal     cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */
+  PetscInt      depth;                            /* the choice */
 } KSPPipePLCGAuto;
 /* at a solve's start: measure (when not done for these operators) and choose the depth 0..maxl; the extra
    vector passes per iteration of a depth are the caller's (mq: the unpreconditioned norm's M-images) */

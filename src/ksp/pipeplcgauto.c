@@ -102,7 +102,6 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
   Mat                 Amat, P;
   PetscObjectId       aid, pid;
-  PetscObjectState    as, ps;
   Vec                 x, y, z;
   PetscReal           ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], tw[AUTO_REPS], loc[4], glob[4];
   PetscInt            l;
@@ -113,8 +112,6 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   PetscCall(PCGetOperators(ksp->pc, &Amat, &P));
   PetscCall(PetscObjectGetId((PetscObject)Amat, &aid));
   PetscCall(PetscObjectGetId((PetscObject)P, &pid));
-  PetscCall(PetscObjectStateGet((PetscObject)Amat, &as));
-  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
   /* new values in the same matrices (a time step, a Newton step) cost what the old ones did: measured again
      only for new matrix objects, so a sequence of solves pays no SpMVs and PC applications for it */
   if (a->done && aid == a->aid && pid == a->pid) PetscFunctionReturn(0);
@@ -147,11 +144,9 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   a->depth = 0;
   for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
     if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
-  a->done   = PETSC_TRUE;
-  a->aid    = aid;
-  a->pid    = pid;
-  a->astate = as;
-  a->pstate = ps;
+  a->done = PETSC_TRUE;
+  a->aid  = aid;
+  a->pid  = pid;
   a->nchoices++;
   PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, one iteration hides %g us of it, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat,
                       1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
