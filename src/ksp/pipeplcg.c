@@ -69,6 +69,14 @@
   #define PLCG_RITZ_LOW 0.9
 #endif
 
+/* what an interval was measured on: the matrices (ids, and states for their values) and the PC type (another
+   type is another M^{-1}A) */
+typedef struct {
+  PetscObjectId    aid, pid;
+  PetscObjectState as, ps;
+  char             pc[64];
+} PLCGOpKey;
+
 typedef struct {
   KSP_Pipe        pipe;  /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
   PetscInt        l;     /* depth the solves start at (0: chrongear's recurrences); auto: the choice, PETSC_DECIDE before */
@@ -81,27 +89,24 @@ typedef struct {
   PetscReal       emin, emax; /* last estimate */
   PetscInt        nestimates; /* estimates done */
   /* shifts of a changed operator from the previous solve's Ritz values (KSPPipePLCGSetEstimateReuse()) */
-  PetscBool        eig_reuse;
-  PetscReal        theta, thetalo; /* extreme Ritz values of the last solve that had enough steps (0: none) */
-  PetscObjectId    ritz_aid, ritz_pid;
-  char             ritz_pc[64];                      /* PC type of that solve */
-  PetscInt         nritz;                            /* intervals taken from Ritz values (all solves) */
-  PetscBool        fromritz;                         /* the interval in use came from them */
-  PetscReal        rg[PLCG_RITZ_N], re[PLCG_RITZ_N]; /* gamma, delta of the current segment */
-  PetscInt         rn, rnmax;                        /* its length; the longest in this solve */
-  PetscReal        theta_solve, thetalo_solve;       /* extreme Ritz values of this solve's closed segments */
-  PetscObjectId    est_aid, est_pid;
-  PetscObjectState est_astate, est_pstate;
-  char             est_pc[64]; /* PC type of the estimate */
-  PetscInt         nrestarts;  /* breakdown restarts (all solves) */
-  PetscBool        estfailed;  /* the last estimate failed: solves run at depth 1 */
-  PetscInt         lrun;       /* depth in use: l, lowered by breakdowns for the rest of the solve */
-  PetscInt         nbreak;     /* breakdown restarts at depth lrun in this solve */
-  PetscInt         nupd_lucky; /* iterate updates at the last invariant-space (lucky) restart */
-  PetscBool        early;      /* an early breakdown sent the depth to 1: restart from the best iterate */
-  PetscReal        sigma[PLCG_MAXL];
-  PetscInt         nwork_l; /* layout of ksp->work */
-  PetscBool        nwork_mq;
+  PetscBool eig_reuse;
+  PetscReal theta, thetalo;                   /* extreme Ritz values of the last solve that had enough steps (0: none) */
+  PLCGOpKey ritz;                             /* its operators (the values aside) */
+  PetscInt  nritz;                            /* intervals taken from Ritz values (all solves) */
+  PetscBool fromritz;                         /* the interval in use came from them */
+  PetscReal rg[PLCG_RITZ_N], re[PLCG_RITZ_N]; /* gamma, delta of the current segment */
+  PetscInt  rn, rnmax;                        /* its length; the longest in this solve */
+  PetscReal theta_solve, thetalo_solve;       /* extreme Ritz values of this solve's closed segments */
+  PLCGOpKey est;                              /* operators of the interval in use */
+  PetscInt  nrestarts;                        /* breakdown restarts (all solves) */
+  PetscBool estfailed;                        /* the last estimate failed: solves run at depth 1 */
+  PetscInt  lrun;                             /* depth in use: l, lowered by breakdowns for the rest of the solve */
+  PetscInt  nbreak;                           /* breakdown restarts at depth lrun in this solve */
+  PetscInt  nupd_lucky;                       /* iterate updates at the last invariant-space (lucky) restart */
+  PetscBool early;                            /* an early breakdown sent the depth to 1: restart from the best iterate */
+  PetscReal sigma[PLCG_MAXL];
+  PetscInt  nwork_l; /* layout of ksp->work */
+  PetscBool nwork_mq;
   /* scalars of one solve */
   PetscScalar G[PLCG_GC * PLCG_GR];
   PetscScalar gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
@@ -203,52 +208,55 @@ static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, Pe
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
+static PetscErrorCode PLCGOpKeyGet(KSP ksp, PLCGOpKey *k)
 {
-  KSP              inner;
-  Mat              A, P;
-  Vec              rhs, sol;
-  PetscReal        emax = 0, emin = 0;
-  PetscObjectId    aid, pid;
-  PetscObjectState as, ps;
-  PCType           pct;
-  PetscBool        samepc;
-  PetscErrorCode   ierr;
+  Mat    A, P;
+  PCType pct;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, &P));
-  PetscCall(PetscObjectGetId((PetscObject)A, &aid));
-  PetscCall(PetscObjectGetId((PetscObject)P, &pid));
-  PetscCall(PetscObjectStateGet((PetscObject)A, &as));
-  PetscCall(PetscObjectStateGet((PetscObject)P, &ps));
+  PetscCall(PetscObjectGetId((PetscObject)A, &k->aid));
+  PetscCall(PetscObjectGetId((PetscObject)P, &k->pid));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &k->as));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &k->ps));
   PetscCall(PCGetType(ksp->pc, &pct));
-  if (!pct) pct = "";
-  PetscCall(PetscStrcmp(pct, d->est_pc, &samepc)); /* another PC type is another M^{-1}A */
-  if (d->nestimates && samepc && aid == d->est_aid && pid == d->est_pid && as == d->est_astate && ps == d->est_pstate) PetscFunctionReturn(0);
-  if (d->eig_reuse && d->theta > 0 && aid == d->ritz_aid && pid == d->ritz_pid) {
-    PetscBool same;
+  PetscCall(PetscStrncpy(k->pc, pct ? pct : "", sizeof(k->pc)));
+  PetscFunctionReturn(0);
+}
 
-    PetscCall(PetscStrcmp(pct, d->ritz_pc, &same));
-    if (same && UsableBounds(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
-      /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
-         solve's largest Ritz value of M^{-1}A stands in for the estimate, with no SpMV or PC application; a
-         spectrum that moved past it shows as basis growth and lowers the depth (PLCGBreakdown()), and this
-         solve's Ritz values refresh it */
-      d->est_aid    = aid;
-      d->est_pid    = pid;
-      d->est_astate = as;
-      d->est_pstate = ps;
-      PetscCall(PetscStrncpy(d->est_pc, pct, sizeof(d->est_pc)));
-      d->emin      = d->thetalo;
-      d->emax      = d->theta;
-      d->lmin      = PLCG_RITZ_LOW * d->thetalo;
-      d->lmax      = d->eig_factor * d->theta;
-      d->estfailed = PETSC_FALSE;
-      d->fromritz  = PETSC_TRUE;
-      d->nritz++;
-      PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
-      PetscFunctionReturn(0);
-    }
+/* the same matrix objects and PC type (values: also the same states) */
+static PetscBool PLCGOpKeySame(const PLCGOpKey *a, const PLCGOpKey *b, PetscBool values)
+{
+  PetscBool same = (PetscBool)(a->aid == b->aid && a->pid == b->pid && !strcmp(a->pc, b->pc));
+  return (PetscBool)(same && (!values || (a->as == b->as && a->ps == b->ps)));
+}
+
+static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
+{
+  KSP            inner;
+  Vec            rhs, sol;
+  PetscReal      emax = 0, emin = 0;
+  PLCGOpKey      cur;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PLCGOpKeyGet(ksp, &cur));
+  if (d->nestimates && PLCGOpKeySame(&cur, &d->est, PETSC_TRUE)) PetscFunctionReturn(0);
+  if (d->eig_reuse && d->theta > 0 && PLCGOpKeySame(&cur, &d->ritz, PETSC_FALSE) && UsableBounds(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
+    /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
+       solve's largest Ritz value of M^{-1}A stands in for the estimate, with no SpMV or PC application; a
+       spectrum that moved past it shows as basis growth and lowers the depth (PLCGBreakdown()), and this
+       solve's Ritz values refresh it */
+    d->est       = cur;
+    d->emin      = d->thetalo;
+    d->emax      = d->theta;
+    d->lmin      = PLCG_RITZ_LOW * d->thetalo;
+    d->lmax      = d->eig_factor * d->theta;
+    d->estfailed = PETSC_FALSE;
+    d->fromritz  = PETSC_TRUE;
+    d->nritz++;
+    PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
+    PetscFunctionReturn(0);
   }
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &inner));
   { /* a prefix of its own: the outer solve's options (-ksp_converged_reason, -ksp_monitor) are not for it */
@@ -273,12 +281,8 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(KSPDestroy(&inner));
   PetscCall(ierr);
   d->nestimates++;
-  d->fromritz   = PETSC_FALSE;
-  d->est_aid    = aid;
-  d->est_pid    = pid;
-  d->est_astate = as;
-  d->est_pstate = ps;
-  PetscCall(PetscStrncpy(d->est_pc, pct, sizeof(d->est_pc)));
+  d->fromritz  = PETSC_FALSE;
+  d->est       = cur;
   d->emin      = emin;
   d->emax      = emax;
   d->estfailed = (PetscBool)!UsableBounds(0.0, d->eig_factor * emax);
@@ -700,19 +704,12 @@ static void PLCGRitzAdd(KSP_PLCG *d, PetscInt i, PetscScalar g, PetscScalar dl)
 /* at the end of a solve: its largest Ritz value becomes the interval of the next solve whose operator has
    changed, when a segment ran at least the estimate's number of steps or the solve converged (a fast
    preconditioner, hypre's 6-9 iterations: its few Ritz values already span what the solve needed) */
-static PetscErrorCode PLCGRitzKeep(KSP ksp, KSP_PLCG *d, Mat A)
+static PetscErrorCode PLCGRitzKeep(KSP ksp, KSP_PLCG *d)
 {
-  Mat    P;
-  PCType pct;
-
   PetscFunctionBegin;
   PLCGRitzClose(d);
   if (d->user_eig || !(d->theta_solve > 0) || d->rnmax < (ksp->reason > 0 ? PLCG_EIG_ITS_MIN : d->eig_its)) PetscFunctionReturn(0);
-  PetscCall(PCGetOperators(ksp->pc, NULL, &P));
-  PetscCall(PetscObjectGetId((PetscObject)A, &d->ritz_aid));
-  PetscCall(PetscObjectGetId((PetscObject)P, &d->ritz_pid));
-  PetscCall(PCGetType(ksp->pc, &pct));
-  PetscCall(PetscStrncpy(d->ritz_pc, pct ? pct : "", sizeof(d->ritz_pc)));
+  PetscCall(PLCGOpKeyGet(ksp, &d->ritz));
   d->theta   = d->theta_solve;
   d->thetalo = PetscMax(0.0, d->thetalo_solve);
   PetscFunctionReturn(0);
@@ -1051,7 +1048,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef UV
 #undef QV
 #undef MQV
-  PetscCall(PLCGRitzKeep(ksp, d, A));
+  PetscCall(PLCGRitzKeep(ksp, d));
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
   PetscFunctionReturn(0);
