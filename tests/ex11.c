@@ -10,97 +10,12 @@ static char help[] = "Spectral safety of PC asddic on the GeoFEM cube. -test <na
           congruent to A^1/2 P A^1/2), and (x, P x) > 0 on -nrandom random x; the same Lanczos on the\n\
           undamped operator must find a negative Ritz value (the check can fail)\n";
 
-#include <pipeksp.h>
+#include "common/pipeksptest.h"
 
 static PetscErrorCode Fail(const char *what)
 {
   PetscFunctionBegin;
   SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_LIB, "asddic safety test FAILED: %s", what);
-}
-
-/* Smallest and largest eigenvalue of a symmetric tridiagonal (diagonal d, off-diagonal e) by bisection */
-static PetscInt Below(PetscInt n, const PetscReal *d, const PetscReal *e, PetscReal x)
-{
-  PetscInt  c = 0;
-  PetscReal q = 1;
-  for (PetscInt i = 0; i < n; i++) {
-    q = d[i] - x - (i ? e[i - 1] * e[i - 1] / q : 0);
-    if (q == 0) q = -1e-300;
-    c += q < 0;
-  }
-  return c;
-}
-
-static void Extremes(PetscInt n, const PetscReal *d, const PetscReal *e, PetscReal *lmin, PetscReal *lmax)
-{
-  PetscReal lo = 1e300, hi = -1e300;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = (i ? PetscAbsReal(e[i - 1]) : 0) + (i + 1 < n ? PetscAbsReal(e[i]) : 0);
-    lo          = PetscMin(lo, d[i] - r);
-    hi          = PetscMax(hi, d[i] + r);
-  }
-  for (PetscInt w = 0; w < 2; w++) {
-    PetscReal l = lo, h = hi;
-    for (PetscInt it = 0; it < 200; it++) {
-      PetscReal m = 0.5 * (l + h);
-      if (Below(n, d, e, m) >= (w ? n : 1)) h = m;
-      else l = m;
-    }
-    if (w) *lmax = h;
-    else *lmin = l;
-  }
-}
-
-/* Lanczos on P A, self-adjoint in the A inner product: Ritz values bound its spectrum from inside */
-static PetscErrorCode LanczosPA(Mat A, PC pc, PetscInt steps, PetscReal *rmin, PetscReal *rmax)
-{
-  Vec         v, vold, w, Av, Aw, t;
-  PetscRandom rnd;
-  PetscReal  *d, *e, beta = 0, nrm;
-  PetscScalar s;
-  PetscInt    n = 0;
-
-  PetscFunctionBegin;
-  PetscCall(MatCreateVecs(A, &v, &w));
-  PetscCall(VecDuplicate(v, &vold));
-  PetscCall(VecDuplicate(v, &Av));
-  PetscCall(VecDuplicate(v, &Aw));
-  PetscCall(VecDuplicate(v, &t));
-  PetscCall(PetscMalloc2(steps, &d, steps, &e));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(VecSetRandom(v, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecSet(vold, 0));
-  PetscCall(MatMult(A, v, Av));
-  PetscCall(VecDot(v, Av, &s));
-  nrm = PetscSqrtReal(PetscRealPart(s));
-  PetscCall(VecScale(v, 1 / nrm));
-  PetscCall(VecScale(Av, 1 / nrm));
-  for (PetscInt k = 0; k < steps; k++) {
-    PetscCall(PCApply(pc, Av, w)); /* w = P A v */
-    PetscCall(VecDot(w, Av, &s));  /* alpha = <w, v>_A */
-    d[k] = PetscRealPart(s);
-    n    = k + 1;
-    PetscCall(VecAXPBYPCZ(w, -d[k], -beta, 1.0, v, vold));
-    PetscCall(MatMult(A, w, Aw));
-    PetscCall(VecDot(w, Aw, &s));
-    if (!(PetscRealPart(s) > 0)) break;
-    beta = PetscSqrtReal(PetscRealPart(s));
-    e[k] = beta;
-    PetscCall(VecCopy(v, vold));
-    PetscCall(VecAXPBY(v, 1 / beta, 0.0, w));
-    PetscCall(VecAXPBY(Av, 1 / beta, 0.0, Aw));
-  }
-  Extremes(n, d, e, rmin, rmax);
-  PetscCall(PetscFree2(d, e));
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&vold));
-  PetscCall(VecDestroy(&Av));
-  PetscCall(VecDestroy(&Aw));
-  PetscCall(VecDestroy(&t));
-  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode MakeCube(PetscReal nu, PipeKSPCube *cube)
@@ -256,8 +171,6 @@ static PetscErrorCode TestSPD(void)
   PipeKSPCube cube;
   Mat         A;
   PC          pc;
-  Vec         x, Px;
-  PetscRandom rnd;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "asddic spd test", NULL);
@@ -275,7 +188,7 @@ static PetscErrorCode TestSPD(void)
   PetscCall(PCASDDICSetSweepType(pc, PCASDDIC_SWEEP_RICHARDSON));
   PetscCall(PCASDDICSetEstimateSteps(pc, 0));
   PetscCall(PCSetUp(pc));
-  PetscCall(LanczosPA(A, pc, steps, &umin, &umax));
+  PetscCall(TestLanczosPA(A, pc, steps, &umin, &umax));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "undamped: Ritz values of P A in [%.4g, %.4g]: indefinite found: %s\n", (double)umin, (double)umax, umin < 0 ? "yes" : "no"));
   PetscCall(PCDestroy(&pc));
   /* the defaults with the options */
@@ -284,32 +197,13 @@ static PetscErrorCode TestSPD(void)
   PetscCall(PCSetType(pc, PCASDDIC));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCSetUp(pc));
-  PetscCall(LanczosPA(A, pc, steps, &rmin, &rmax));
-  PetscCall(MatCreateVecs(A, &x, &Px));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  for (PetscInt i = 0; i < nrandom; i++) {
-    PetscScalar s;
-    PetscReal   nx;
-    PetscCall(VecSetRandom(x, rnd));
-    if (i % 2) { /* half of them rough: A times random */
-      PetscCall(MatMult(A, x, Px));
-      PetscCall(VecCopy(Px, x));
-    }
-    PetscCall(PCApply(pc, x, Px));
-    PetscCall(VecDot(x, Px, &s));
-    PetscCall(VecNorm(x, NORM_2, &nx));
-    worst = PetscMin(worst, PetscRealPart(s) / (nx * nx));
-    neg += !(PetscRealPart(s) > 0);
-  }
+  PetscCall(TestLanczosPA(A, pc, steps, &rmin, &rmax));
+  PetscCall(TestPositiveOnRandom(A, pc, nrandom, &neg, &worst));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "safeguarded: Ritz values of P A in [%.4g, %.4g]; smallest positive: %s\n", (double)rmin, (double)rmax, rmin > 0 ? "yes" : "no"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "(x, P x) > 0 on %" PetscInt_FMT " random x: %s\n", nrandom, neg ? "no" : "yes"));
   PetscCall(PetscInfo(NULL, "smallest (x, P x)/(x, x) seen: %g\n", (double)worst));
   if (!(umin < 0)) PetscCall(Fail("the Lanczos check did not find the undamped operator indefinite: it proves nothing here"));
   if (!(rmin > 0) || neg) PetscCall(Fail("the safeguarded preconditioner is not positive definite"));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&Px));
   PetscCall(PCDestroy(&pc));
   PetscCall(PipeKSPCubeDestroy(&cube));
   PetscFunctionReturn(0);

@@ -206,88 +206,14 @@ static PetscErrorCode TestRanges(void)
   PetscFunctionReturn(0);
 }
 
-/* Lanczos on P A, self-adjoint in the A inner product (as tests/ex11.c): its Ritz values lie inside the
-   spectrum of P A, so a negative one proves P indefinite; with the K = 1 PC, P A = M^-1 A */
-static PetscErrorCode RitzPA(Mat A, PC pc, PetscInt steps, PetscReal *rmin, PetscReal *rmax)
-{
-  Vec         v, vold, w, Av, Aw;
-  PetscRandom rnd;
-  PetscReal  *d, *e2, beta = 0;
-  PetscScalar s;
-  PetscInt    n = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(A, &v, &w));
-  PetscCall(VecDuplicate(v, &vold));
-  PetscCall(VecDuplicate(v, &Av));
-  PetscCall(VecDuplicate(v, &Aw));
-  PetscCall(PetscMalloc2(steps, &d, steps, &e2));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(VecSetRandom(v, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecSet(vold, 0));
-  PetscCall(MatMult(A, v, Av));
-  PetscCall(VecDot(v, Av, &s));
-  PetscCall(VecScale(v, 1 / PetscSqrtReal(PetscRealPart(s))));
-  PetscCall(VecScale(Av, 1 / PetscSqrtReal(PetscRealPart(s))));
-  for (PetscInt k = 0; k < steps; k++) {
-    PetscCall(PCApply(pc, Av, w));
-    PetscCall(VecDot(w, Av, &s));
-    d[k] = PetscRealPart(s);
-    n    = k + 1;
-    PetscCall(VecAXPBYPCZ(w, -d[k], -beta, 1.0, v, vold));
-    PetscCall(MatMult(A, w, Aw));
-    PetscCall(VecDot(w, Aw, &s));
-    if (!(PetscRealPart(s) > 0)) break;
-    beta  = PetscSqrtReal(PetscRealPart(s));
-    e2[k] = PetscRealPart(s);
-    PetscCall(VecCopy(v, vold));
-    PetscCall(VecAXPBY(v, 1 / beta, 0.0, w));
-    PetscCall(VecAXPBY(Av, 1 / beta, 0.0, Aw));
-  }
-  /* extreme eigenvalues of the tridiagonal: bisection on the Sturm count inside the Gershgorin interval */
-  *rmin = PETSC_MAX_REAL;
-  *rmax = PETSC_MIN_REAL;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal rad = (i ? PetscSqrtReal(e2[i - 1]) : 0) + (i + 1 < n ? PetscSqrtReal(e2[i]) : 0);
-    *rmin         = PetscMin(*rmin, d[i] - rad);
-    *rmax         = PetscMax(*rmax, d[i] + rad);
-  }
-  for (PetscInt top = 0; top < 2; top++) {
-    PetscReal lo = *rmin, hi = *rmax;
-    for (PetscInt it = 0; it < 200; it++) {
-      PetscReal m = 0.5 * (lo + hi), q = 1;
-      PetscInt  below = 0;
-      for (PetscInt i = 0; i < n; i++) {
-        q = d[i] - m - (i ? e2[i - 1] / q : 0);
-        if (q == 0) q = -1e-300;
-        below += q < 0;
-      }
-      if (below >= (top ? n : 1)) hi = m;
-      else lo = m;
-    }
-    if (top) *rmax = hi;
-    else *rmin = lo;
-  }
-  PetscCall(PetscFree2(d, e2));
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&vold));
-  PetscCall(VecDestroy(&Av));
-  PetscCall(VecDestroy(&Aw));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode TestSPD(void)
 {
   PetscInt    lsteps = 200, nrandom = 50, neg = 0, bad = 0;
   PetscReal   lmin, lmax, rmin, rmax, emin, emax, omega;
   PipeKSPCube cube;
   Mat         A;
-  Vec         b, x0, x, Px;
+  Vec         b, x0;
   PC          pc;
-  PetscRandom rnd;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "asddic spd test", NULL);
@@ -302,7 +228,7 @@ static PetscErrorCode TestSPD(void)
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCASDDICSetIterations(pc, 1));
   PetscCall(PCSetUp(pc));
-  PetscCall(RitzPA(A, pc, lsteps, &lmin, &lmax));
+  PetscCall(TestLanczosPA(A, pc, lsteps, &lmin, &lmax));
   PetscCall(PCDestroy(&pc));
   /* the PC under test */
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
@@ -311,21 +237,8 @@ static PetscErrorCode TestSPD(void)
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCSetUp(pc));
   PetscCall(PCASDDICGetEigenvalueBounds(pc, &emin, &emax, &omega));
-  PetscCall(RitzPA(A, pc, lsteps, &rmin, &rmax));
-  PetscCall(MatCreateVecs(A, &x, &Px));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  for (PetscInt i = 0; i < nrandom; i++) {
-    PetscScalar s;
-    PetscCall(VecSetRandom(x, rnd));
-    if (i % 2) { /* half of them rough: A times random */
-      PetscCall(MatMult(A, x, Px));
-      PetscCall(VecCopy(Px, x));
-    }
-    PetscCall(PCApply(pc, x, Px));
-    PetscCall(VecDot(x, Px, &s));
-    neg += !(PetscRealPart(s) > 0);
-  }
+  PetscCall(TestLanczosPA(A, pc, lsteps, &rmin, &rmax));
+  PetscCall(TestPositiveOnRandom(A, pc, nrandom, &neg, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "lambda(M^-1 A) in [%.4g, %.4g]; sweeps' bounds [%.4g, %.4g], damping %.4g; Ritz values of P A in [%.4g, %.4g]\n", (double)lmin, (double)lmax, (double)emin, (double)emax, (double)omega, (double)rmin, (double)rmax));
   if (!(emax >= 0.95 * lmax)) {
     bad++;
@@ -336,9 +249,6 @@ static PetscErrorCode TestSPD(void)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: P is not positive definite (smallest Ritz value %g, (x, P x) <= 0 on %" PetscInt_FMT " of %" PetscInt_FMT " x)\n", (double)rmin, neg, nrandom));
   }
   if (!bad) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&Px));
   PetscCall(PCDestroy(&pc));
   PetscCall(PipeKSPCubeDestroy(&cube));
   PetscFunctionReturn(0);

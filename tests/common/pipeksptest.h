@@ -102,6 +102,124 @@ static inline PetscErrorCode TestLap2D(PetscInt m, PetscInt n, Mat *A, Vec *b)
   PetscFunctionReturn(0);
 }
 
+/* the smallest and largest eigenvalues of the symmetric tridiagonal with diagonal d and off-diagonal e:
+   bisection on the Sturm count inside the Gershgorin interval */
+static inline PetscInt TestSturmBelow(PetscInt n, const PetscReal *d, const PetscReal *e, PetscReal x)
+{
+  PetscInt  c = 0;
+  PetscReal q = 1;
+  for (PetscInt i = 0; i < n; i++) {
+    q = d[i] - x - (i ? e[i - 1] * e[i - 1] / q : 0);
+    if (q == 0) q = -1e-300;
+    c += q < 0;
+  }
+  return c;
+}
+
+static inline void TestTridiagExtremes(PetscInt n, const PetscReal *d, const PetscReal *e, PetscReal *lmin, PetscReal *lmax)
+{
+  PetscReal lo = 1e300, hi = -1e300;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = (i ? PetscAbsReal(e[i - 1]) : 0) + (i + 1 < n ? PetscAbsReal(e[i]) : 0);
+    lo          = PetscMin(lo, d[i] - r);
+    hi          = PetscMax(hi, d[i] + r);
+  }
+  for (PetscInt w = 0; w < 2; w++) {
+    PetscReal l = lo, h = hi;
+    for (PetscInt it = 0; it < 200; it++) {
+      PetscReal m = 0.5 * (l + h);
+      if (TestSturmBelow(n, d, e, m) >= (w ? n : 1)) h = m;
+      else l = m;
+    }
+    if (w) *lmax = h;
+    else *lmin = l;
+  }
+}
+
+/* Lanczos on P A (pc's M^-1 times A), self-adjoint in the A inner product, from a random start: its Ritz
+   values bound the spectrum from inside, and a negative one proves P indefinite (P A is congruent to
+   A^1/2 P A^1/2). Stops early when the A-norm of the next vector is not positive */
+static inline PetscErrorCode TestLanczosPA(Mat A, PC pc, PetscInt steps, PetscReal *rmin, PetscReal *rmax)
+{
+  Vec         v, vold, w, Av, Aw;
+  PetscRandom rnd;
+  PetscReal  *d, *e, beta = 0;
+  PetscScalar s;
+  PetscInt    n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &v, &w));
+  PetscCall(VecDuplicate(v, &vold));
+  PetscCall(VecDuplicate(v, &Av));
+  PetscCall(VecDuplicate(v, &Aw));
+  PetscCall(PetscMalloc2(steps, &d, steps, &e));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(VecSetRandom(v, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecSet(vold, 0));
+  PetscCall(MatMult(A, v, Av));
+  PetscCall(VecDot(v, Av, &s));
+  PetscCall(VecScale(v, 1 / PetscSqrtReal(PetscRealPart(s))));
+  PetscCall(VecScale(Av, 1 / PetscSqrtReal(PetscRealPart(s))));
+  for (PetscInt k = 0; k < steps; k++) {
+    PetscCall(PCApply(pc, Av, w)); /* w = P A v */
+    PetscCall(VecDot(w, Av, &s));  /* alpha = <w, v>_A */
+    d[k] = PetscRealPart(s);
+    n    = k + 1;
+    PetscCall(VecAXPBYPCZ(w, -d[k], -beta, 1.0, v, vold));
+    PetscCall(MatMult(A, w, Aw));
+    PetscCall(VecDot(w, Aw, &s));
+    if (!(PetscRealPart(s) > 0)) break;
+    beta = PetscSqrtReal(PetscRealPart(s));
+    e[k] = beta;
+    PetscCall(VecCopy(v, vold));
+    PetscCall(VecAXPBY(v, 1 / beta, 0.0, w));
+    PetscCall(VecAXPBY(Av, 1 / beta, 0.0, Aw));
+  }
+  TestTridiagExtremes(n, d, e, rmin, rmax);
+  PetscCall(PetscFree2(d, e));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&vold));
+  PetscCall(VecDestroy(&Av));
+  PetscCall(VecDestroy(&Aw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* (x, P x) on nrandom random x in [-1, 1], half of them rough (A times random): how many are not positive,
+   and the smallest (x, P x) / (x, x) (worst may be NULL) */
+static inline PetscErrorCode TestPositiveOnRandom(Mat A, PC pc, PetscInt nrandom, PetscInt *neg, PetscReal *worst)
+{
+  Vec         x, Px;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  *neg = 0;
+  if (worst) *worst = PETSC_MAX_REAL;
+  PetscCall(MatCreateVecs(A, &x, &Px));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (PetscInt i = 0; i < nrandom; i++) {
+    PetscScalar s;
+    PetscReal   nx;
+    PetscCall(VecSetRandom(x, rnd));
+    if (i % 2) { /* half of them rough: A times random */
+      PetscCall(MatMult(A, x, Px));
+      PetscCall(VecCopy(Px, x));
+    }
+    PetscCall(PCApply(pc, x, Px));
+    PetscCall(VecDot(x, Px, &s));
+    PetscCall(VecNorm(x, NORM_2, &nx));
+    if (worst) *worst = PetscMin(*worst, PetscRealPart(s) / (nx * nx));
+    *neg += !(PetscRealPart(s) > 0);
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&Px));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* diag(d) with d_i = i+1, the upper half negated when indefinite */
 static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Mat *A)
 {
