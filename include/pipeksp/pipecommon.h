@@ -139,6 +139,10 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
    iterate on if none caused them */
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
+/* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions
+   below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
+   the solve's start, as KSPPipeResidual_Private()) */
+PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
    guess), in a solve that another type started (pipeplcg lowered to depth 1): no
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the best iterate */

@@ -161,23 +161,9 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 
 PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  Vec      *v    = ksp->work;
-
   PetscFunctionBegin;
   PetscCheck(ksp->nwork > CG_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the best iterate", ksp->nwork, (int)CG_NWORK);
-  /* the recurrences start afresh from the true residual: the guards' state of a restart (as pipegv's) */
-  pipe->restart = pipe->truenow = PETSC_TRUE;
-  pipe->suspect                 = PETSC_FALSE;
-  pipe->rmin                    = PETSC_MAX_REAL;
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue                               = its;
-  pipe->gsign = pipe->dsign = 1.0; /* M and A SPD: a sign below zero is cg's breakdown */
-  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[CG_R]));
-  else {
-    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[CG_R]));
-    PetscCall(VecAYPX(v[CG_R], -1.0, ksp->vec_rhs));
-  }
+  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, ksp->work[CG_R]));
   PetscCall(ChronGearIterate(ksp, A, its));
   PetscFunctionReturn(0);
 }

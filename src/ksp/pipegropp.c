@@ -286,24 +286,11 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
 
 PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  Vec      *v    = ksp->work;
+  Vec *v = ksp->work;
 
   PetscFunctionBegin;
   PetscCheck(ksp->nwork > 6, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the best iterate", ksp->nwork);
-  /* the recurrences start afresh from the true residual: the guards' state of a restart */
-  pipe->restart = pipe->truenow = PETSC_TRUE;
-  pipe->suspect                 = PETSC_FALSE;
-  pipe->rmin                    = PETSC_MAX_REAL;
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue                               = its;
-  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg */
-  pipe->gsign = pipe->dsign = 1.0;
-  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, v[0]));
-  else {
-    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[0]));
-    PetscCall(VecAYPX(v[0], -1.0, ksp->vec_rhs));
-  }
+  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[0]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));
   PetscFunctionReturn(0);

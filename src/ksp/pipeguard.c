@@ -237,3 +237,25 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  /* the recurrences start afresh from the true residual: the guards' state of a restart */
+  pipe->restart = pipe->truenow = PETSC_TRUE;
+  pipe->suspect                 = PETSC_FALSE;
+  pipe->rmin                    = PETSC_MAX_REAL;
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
+  pipe->itrue                               = its;
+  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
+     not the sign of a negative definite pair that the method alone would accept */
+  pipe->gsign = pipe->dsign = 1.0;
+  if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
+  else {
+    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
+    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  }
+  PetscFunctionReturn(0);
+}
