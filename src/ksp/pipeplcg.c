@@ -65,9 +65,7 @@
 /* ... and the interval [PLCG_RITZ_LOW theta_min, eig_factor theta_max] from them: the smallest Ritz value is
    above the bottom of the spectrum, by little where cg converges fast (AMG: hypre's spectrum in [0.6, 1],
    where lmin = 0 gave square-root breakdowns and restarts at depth 2) and where it is near 0 anyway */
-#ifndef PLCG_RITZ_LOW
-  #define PLCG_RITZ_LOW 0.9
-#endif
+#define PLCG_RITZ_LOW 0.9
 
 /* what an interval was measured on: the matrices (ids, and states for their values) and the PC type (another
    type is another M^{-1}A) */
