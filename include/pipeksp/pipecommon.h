@@ -76,6 +76,7 @@ typedef struct {
   PetscBool          frombreak;    /* ... after a restart caused by a breakdown */
   PetscBool          suspect;      /* the recursive residual grew wildly: restart */
   PetscReal          rmin;         /* least recursive ||r|| since the last true one */
+  PetscReal          rlast;        /* the last tested recursive ||r|| (-1: no test since the solve's start) */
   PetscInt           stalls;       /* restarts in a row that brought no progress */
   KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */
   PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
@@ -148,8 +149,8 @@ PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
 
-/* chrongear's iterations likewise (pipeplcg at depth 0): needs chrongear's work vectors before the best iterate */
-PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt);
+/* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt, PetscBool);
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
    matrices of which ids, and the depth chosen */
@@ -195,6 +196,11 @@ typedef struct {
    sign, the coefficients (when coef is given) and the breakdown guard; *stop when ksp->reason ends the
    solve, *restart when the recurrences start again from b - A x */
 PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, KSPPipeCoef *, PetscBool *, PetscBool *);
+/* the two halves of KSPPipeTestIteration_Private(), for an iteration whose norm arrives before its gamma
+   and delta: the norm, the test, the guards and the limit (*stop when ksp->reason ends the solve); then
+   gamma's sign, the coefficients and the breakdown guard */
+PETSC_INTERN PetscErrorCode KSPPipeTestNorm_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPPipeTestCoefficients_Private(KSP, PetscScalar, KSPPipeCoef *, PetscBool *, PetscBool *);
 /* true when the reason set by the coefficients / gamma check is a breakdown to verify */
 #define KSPPipeIsBreakdown(ksp) ((ksp)->reason == KSP_DIVERGED_INDEFINITE_MAT || (ksp)->reason == KSP_DIVERGED_INDEFINITE_PC || (ksp)->reason == KSP_DIVERGED_BREAKDOWN)
 

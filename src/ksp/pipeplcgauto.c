@@ -16,10 +16,11 @@
    found depth 4 never faster than 3 up to P_sim 131,072 (docs/pipeplcg.md) */
 #define AUTO_DEEPEST 3
 /* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
-   the code: depth 0 (chrongear) the fused update (6 read, 4 written) and the dots (3 read); depth l >= 1
+   the code: depth 0 (chrongear) the fused update (6 read, 4 written), the dots (3 read) and the norm's (1-2
+   read: its reduction comes first, alone, so depth 0 pays two latencies per iteration); depth l >= 1
    the recurrences of z and u (2), of the l auxiliary bases (l, and l more for the unpreconditioned norm's
    M-images), p and x (3 streams each), the dots of l + 1 vectors with u and a norm ((l + 3) / 4) */
-#define AUTO_V0      3.25
+#define AUTO_V0      3.75
 #define AUTO_V1      4.25
 #define AUTO_VLEVEL  1.25
 #define AUTO_VLEVELM 1.0
@@ -33,11 +34,11 @@ static PetscReal Median(PetscReal t[], PetscInt n)
 /* the modelled seconds per iteration of depth l, from the blocking latency L, one iteration's SpMV and PC
    S, its vector work V(l) and the part H of a reduction's latency that one iteration's compute hides
    (measured with the solver's own progress: polls in the SpMV and vector passes, the PC's if it polls, the
-   policy the engine runs). Depth 0 pays L in full. Depth l >= 1 gives each reduction l iterations, so it
+   policy the engine runs). Depth 0 pays 2 L in full. Depth l >= 1 gives each reduction l iterations, so it
    hides l H of it and the rest, max(0, L - l H), is exposed at its wait, once per iteration. */
 static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
 {
-  if (l == 0) return a->spmv + AUTO_V0 * a->vec + a->lat;
+  if (l == 0) return a->spmv + AUTO_V0 * a->vec + 2.0 * a->lat;
   return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
 }
 

@@ -89,19 +89,22 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
+PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
+  PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
+  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  *stop = (PetscBool)(ksp->reason != KSP_CONVERGED_ITERATING);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
   *stop = *restart = PETSC_FALSE;
-  PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
-  PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
-  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
-  if (ksp->reason) {
-    *stop = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
   PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
   if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
     *stop = PETSC_TRUE;
@@ -114,5 +117,14 @@ PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar r
   }
   PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
   if (ksp->reason) *stop = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
+{
+  PetscFunctionBegin;
+  *restart = PETSC_FALSE;
+  PetscCall(KSPPipeTestNorm_Private(ksp, its, rr, uu, gamma, rn, xn, stop));
+  if (!*stop) PetscCall(KSPPipeTestCoefficients_Private(ksp, gamma, coef, stop, restart));
   PetscFunctionReturn(0);
 }
