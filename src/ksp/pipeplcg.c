@@ -102,6 +102,12 @@ typedef struct {
   PetscInt  nbreak;                           /* breakdown restarts at depth lrun in this solve */
   PetscInt  nupd_lucky;                       /* iterate updates at the last invariant-space (lucky) restart */
   PetscBool early;                            /* an early breakdown sent the depth to 1: restart from the best iterate */
+  PetscBool brokeearly;                       /* ... at some point of this solve */
+  /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
+     matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again */
+  PetscBool capped;  /* later solves on capkey's matrices start at depth 1 */
+  PLCGOpKey capkey;  /* the matrices and PC type of the early breakdown (the values aside) */
+  PetscInt  ncapped; /* solves started at depth 1 for it (all solves) */
   PetscReal sigma[PLCG_MAXL];
   PetscInt  nwork_l; /* layout of ksp->work */
   PetscBool nwork_mq;
@@ -660,8 +666,9 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
 
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
                         pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, lnew));
-    d->lrun   = lnew;
-    d->early  = early;
+    d->lrun  = lnew;
+    d->early = early;
+    d->brokeearly |= early;
     d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
     pipe->ndepth_solve++;
     pipe->ndepth_total++;
@@ -741,17 +748,28 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   X       = ksp->vec_sol;
   B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
-  extra   = (PetscBool)!natural;                              /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
-  PetscCall(KSPPipeSolveStart_Private(ksp, &A));              /* per-solve counters (the estimate's reductions included) */
-  if (!d->user_eig && l > 0) PetscCall(PLCGEstimate(ksp, d)); /* depth 0 has no shifts */
+  extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
+  d->lrun = l;
+  if (d->capped) { /* an early breakdown in an earlier solve on these matrices: depth 1, which needs no shifts */
+    PLCGOpKey cur;
+
+    PetscCall(PLCGOpKeyGet(ksp, &cur));
+    d->capped = PLCGOpKeySame(&cur, &d->capkey, PETSC_FALSE);
+    if (d->capped && l > 1) {
+      PetscCall(PetscInfo(ksp, "an earlier solve on these matrices broke down early at depth >= 2: depth 1 from the start\n"));
+      d->lrun = 1;
+      d->ncapped++;
+    }
+  }
+  if (!d->user_eig && l > 0 && d->lrun == l) PetscCall(PLCGEstimate(ksp, d)); /* depth 0 and Gropp's CG have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
   d->thetalo_solve = PETSC_MAX_REAL;
-  d->lrun          = l;
   d->nbreak        = 0;
   d->nupd_lucky    = PETSC_MIN_INT;
-  d->early         = PETSC_FALSE;
-  if (d->estfailed && l > 1) { /* no interval for the shifts: depth 1 needs none */
+  d->early = d->brokeearly = PETSC_FALSE;
+  if (d->estfailed && d->lrun > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
     pipe->ndepth_solve++;
@@ -767,9 +785,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
                 of every lower depth, the best iterate after them) */
     PetscInt base = st.nupd;
 
-    if (d->lrun == 0) { /* no pipelining: chrongear's blocking single reduction (nothing lower to fall back on) */
+    if (d->lrun == 0) { /* no pipelining: chrongear's blocking reductions, the norm's first (nothing lower to fall back on) */
       pipe->depth_end = 0;
-      PetscCall(KSPPipeChronGearContinue_Private(ksp, A, 0));
+      PetscCall(KSPPipeChronGearContinue_Private(ksp, A, 0, PETSC_TRUE));
       break;
     }
     if (d->lrun == 1 && d->l > 1) {
@@ -1047,6 +1065,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef QV
 #undef MQV
   PetscCall(PLCGRitzKeep(ksp, d));
+  if (d->brokeearly && !d->capped) {
+    PetscCall(PLCGOpKeyGet(ksp, &d->capkey));
+    d->capped = PETSC_TRUE;
+    PetscCall(PetscInfo(ksp, "early breakdown: later solves on these matrices start at depth 1\n"));
+  }
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
   PetscFunctionReturn(0);
@@ -1090,6 +1113,7 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
     PetscFunctionReturn(0);
   }
   PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
+  if (l != d->l || d->lauto) d->capped = PETSC_FALSE; /* a new depth asked for: try it */
   d->lauto = PETSC_FALSE;
   d->l     = l;
   PetscFunctionReturn(0);
@@ -1229,7 +1253,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
-  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, one blocking reduction per iteration)\n"));
+  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, two blocking reductions per iteration: the norm's first)\n"));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
   if (d->l == 0) { /* no shifts */
   } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
@@ -1251,6 +1275,8 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "intervals: %" PetscInt_FMT " estimated, %" PetscInt_FMT " from the previous solve's Ritz values (-ksp_pipe_eig_reuse %s)\n", d->nestimates, d->nritz, d->eig_reuse ? "true" : "false"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
   if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (Gropp's CG, pipegropp)\n"));
+  if (d->capped && d->l > 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "depth 1 from the start on these matrices (%" PetscInt_FMT " solves so far): an earlier solve broke down early at depth >= 2; new matrices, or another depth set, try depth %" PetscInt_FMT " again\n", d->ncapped, d->l));
   PetscCall(KSPView_Pipe(ksp, viewer));
   PetscFunctionReturn(0);
 }
@@ -1292,8 +1318,9 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    Ritz values give [0.9 theta_min, 0.93 theta_max] with no estimate (`KSPPipePLCGSetEstimateReuse()`). PETSc's
    `KSPPIPELCG` defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
 
-   Depth 0 is no pipelining: chrongear's recurrences, one blocking reduction per iteration, for where there
-   is no latency to hide (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
+   Depth 0 is no pipelining: chrongear's recurrences, two blocking reductions per iteration (the norm's
+   first, so the converging iteration applies no SpMV: cg's counts), for where there is no latency to hide
+   (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
    `PETSC_DECIDE`) the first solve, and the first after the operators change, measures the latency of a
    blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
    and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
@@ -1316,6 +1343,9 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    before the residual fell tenfold, one less otherwise; an estimate that fails runs depth 1 from the
    start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
    change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
+   After an early breakdown later solves on the same matrices (new values: a time step, a Newton step) and
+   PC type start at depth 1, which pays latency where the deep basis would lose a segment again; new
+   matrices, or another depth set, try the depth again.
 
    Level: intermediate
 
