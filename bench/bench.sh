@@ -10,20 +10,22 @@
 #   PIPEKSP_BENCH_BW_N [33]         cube size of the single-node bandwidth section (data beyond the caches)
 #   PIPEKSP_BENCH_N [9; long 13]     cube nodes per direction
 #   PIPEKSP_BENCH_REPS [25; long 40]  repetitions, interleaved inside each run
-#   PIPEKSP_BENCH_PSIM ["1 128 256 512 1024 2048 4096"] (1: no emulated latency, the baseline)
+#   PIPEKSP_BENCH_PSIM ["1 256 1024 4096 131072"; long "1 128 256 512 1024 2048 4096 131072"] (1: no emulated
+#                                   latency, the baseline of the x limit)
 #   PIPEKSP_BENCH_ALPHA_US [3]      per-hop latency; PIPEKSP_BENCH_JITTER_US [0.5] mean extra per hop
 #   PIPEKSP_BENCH_PROGRESS [calls]  emulated MPI progress (calls|library)
 #   PIPEKSP_BENCH_P2P [point]       how halo-exchange MPI calls advance reductions (point|interval)
 #   PIPEKSP_BENCH_PCS ["asddic bjacobi"]
 #   PIPEKSP_BENCH_SEED [1]          seed of the per-repetition shuffle of the configurations (row k uses seed+k)
 #   PIPEKSP_BENCH_RTOL [1e-8]       relative tolerance of every solve
-#   PIPEKSP_BENCH_PETSC_SOLVERS ["cg groppcg pipecg"], PIPEKSP_BENCH_OUR_BLOCKING ["chrongear"],
+#   PIPEKSP_BENCH_PETSC_SOLVERS ["cg groppcg pipecg pipelcg"; pipelcg runs with the natural norm, its only one:
+#   time per iteration compares, its iteration count does not], PIPEKSP_BENCH_OUR_BLOCKING ["chrongear"],
 #   PIPEKSP_BENCH_OUR_PIPELINED ["pipegropp pipegv"] (each run AR and with every one of
 #   PIPEKSP_BENCH_POLICIES ["none poll thread auto"]), PIPEKSP_BENCH_OUR_DEFAULT ["pipeplcg"] (run with
 #   their default options only): the configurations (see write_cfg)
 #   AMG rows, on the cube assembled as aij (PETSc 3.18's gamg needs aij): PIPEKSP_BENCH_AMG_PCS ["gamg hypre";
 #   a PC this PETSc lacks is skipped with a message], PIPEKSP_BENCH_AMG_PSIM ["1 4096 131072"],
-#   PIPEKSP_BENCH_AMG_REPS [9; long 20], PIPEKSP_BENCH_AMG_SOLVERS ["cg pipecg pipegv-auto pipegv-poll pipeplcg";
+#   PIPEKSP_BENCH_AMG_REPS [9; long 20], PIPEKSP_BENCH_AMG_SOLVERS ["cg pipecg pipelcg pipegv-auto pipegv-poll pipeplcg";
 #   KSP-policy runs one of ours with that -ksp_pipe_progress; auto is pipegv's default]
 # output: bench/results/bench_<stamp>.csv (one line per solve), bench_<stamp>.log (orders, seeds, medians
 # and IQRs, identical-twin checks), bench_<stamp>.meta (the settings, for the plot titles), summary.csv,
@@ -38,9 +40,9 @@ cores=$(nproc 2>/dev/null || echo 2)
 np=${PIPEKSP_BENCH_NP:-$((cores < 4 ? cores : 4))}
 bwn=${PIPEKSP_BENCH_BW_N:-33}
 if [ "$long" = 1 ]; then
-  n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-40}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096"}
+  n=${PIPEKSP_BENCH_N:-13}; reps=${PIPEKSP_BENCH_REPS:-40}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096 131072"}
 else
-  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"1 128 256 512 1024 2048 4096"}
+  n=${PIPEKSP_BENCH_N:-9}; reps=${PIPEKSP_BENCH_REPS:-25}; psims=${PIPEKSP_BENCH_PSIM:-"1 256 1024 4096 131072"}
 fi
 alpha=${PIPEKSP_BENCH_ALPHA_US:-3}
 jitter=${PIPEKSP_BENCH_JITTER_US:-0.5}
@@ -86,19 +88,22 @@ META
 #   our_blocking:  ours with blocking reductions only
 #   our_pipelined: ours with non-blocking reductions, run blocking (AR) and with every progress policy
 #   cg-again: cg a second time, the identical twin whose agreement with cg measures the run's noise
-petsc_solvers=${PIPEKSP_BENCH_PETSC_SOLVERS:-"cg groppcg pipecg"}
+petsc_solvers=${PIPEKSP_BENCH_PETSC_SOLVERS:-"cg groppcg pipecg pipelcg"}
 our_blocking=${PIPEKSP_BENCH_OUR_BLOCKING:-"chrongear"}
 our_pipelined=${PIPEKSP_BENCH_OUR_PIPELINED:-"pipegropp pipegv"}
 policies=${PIPEKSP_BENCH_POLICIES:-"none poll thread auto"}
 our_default=${PIPEKSP_BENCH_OUR_DEFAULT:-"pipeplcg"}
 amg_pcs=${PIPEKSP_BENCH_AMG_PCS:-"gamg hypre"}
 amg_psims=${PIPEKSP_BENCH_AMG_PSIM:-"1 4096 131072"}
-amg_solvers=${PIPEKSP_BENCH_AMG_SOLVERS:-"cg pipecg pipegv-auto pipegv-poll pipeplcg"}
+amg_solvers=${PIPEKSP_BENCH_AMG_SOLVERS:-"cg pipecg pipelcg pipegv-auto pipegv-poll pipeplcg"}
 [ "$long" = 1 ] && amg_reps=${PIPEKSP_BENCH_AMG_REPS:-20} || amg_reps=${PIPEKSP_BENCH_AMG_REPS:-9}
+norm_of() { # KSP common-options -> its options: PETSc's pipelcg has only the natural norm
+  [ "$1" = pipelcg ] && echo "${2/unpreconditioned/natural}" || echo "$2"
+}
 write_cfg() { # pc options
   local pco="$1" common="-ksp_rtol $rtol -ksp_norm_type unpreconditioned" k pol
   {
-    for k in $petsc_solvers $our_blocking; do echo "$k|-ksp_type $k $common $pco"; done
+    for k in $petsc_solvers $our_blocking; do echo "$k|-ksp_type $k $(norm_of "$k" "$common") $pco"; done
     for k in $our_pipelined; do
       echo "$k-AR|-ksp_type $k -ksp_pipe_progress blocking $common $pco"
       for pol in $policies; do echo "$k-$pol|-ksp_type $k -ksp_pipe_progress $pol $common $pco"; done
@@ -114,7 +119,7 @@ write_amg_cfg() { # pc options
     for k in $amg_solvers; do
       case $k in
         *-*) echo "$k|-ksp_type ${k%%-*} -ksp_pipe_progress ${k#*-} $common $pco" ;;
-        *) echo "$k|-ksp_type $k $common $pco" ;;
+        *) echo "$k|-ksp_type $k $(norm_of "$k" "$common") $pco" ;;
       esac
     done
     echo "cg-again|-ksp_type cg $common $pco"
