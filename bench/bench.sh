@@ -88,6 +88,8 @@ META
 #   our_blocking:  ours with blocking reductions only
 #   our_pipelined: ours with non-blocking reductions, run blocking (AR) and with every progress policy
 #   cg-again: cg a second time, the identical twin whose agreement with cg measures the run's noise
+#   cg-limit: cg with the emulator off (-bench_latency_free), the latency-free limit of the x limit, measured
+#     in the same launch and repetitions as the rest (the VM's speed drifts between launches)
 petsc_solvers=${PIPEKSP_BENCH_PETSC_SOLVERS:-"cg groppcg pipecg pipelcg"}
 our_blocking=${PIPEKSP_BENCH_OUR_BLOCKING:-"chrongear"}
 our_pipelined=${PIPEKSP_BENCH_OUR_PIPELINED:-"pipegropp pipegv"}
@@ -110,6 +112,7 @@ write_cfg() { # pc options
     done
     for k in $our_default; do echo "$k|-ksp_type $k $common $pco"; done
     echo "cg-again|-ksp_type cg $common $pco"
+    echo "cg-limit|-ksp_type cg $common $pco -bench_latency_free"
   } > "$cfg"
 }
 # the AMG rows' fewer configurations: a label is a KSP, or KSP-policy for one of ours
@@ -123,6 +126,7 @@ write_amg_cfg() { # pc options
       esac
     done
     echo "cg-again|-ksp_type cg $common $pco"
+    echo "cg-limit|-ksp_type cg $common $pco -bench_latency_free"
   } > "$cfg"
 }
 pc_options() { # pc name -> its options

@@ -19,6 +19,8 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   (1 rank x t threads) and flat MPI (all ranks x 1 thread) share one launch, the same cores and the same\n\
   minutes. Launch with --bind-to none so that rank 0's threads may use the sleeping ranks' cores.\n\
   (-da_processors_* options that do not fit one rank fail those configurations.)\n\
+  A configuration's -bench_latency_free: under the emulator (LD_PRELOAD), its solves run with no emulated\n\
+  latency (pipeksp_emu_set_latency_free()), the latency-free limit measured in the same launch and repetitions\n\
   -bench_settle_ms <ms> : after a solve on rank 0 alone, rank 0 sleeps this long before the next\n\
                          configuration (20), so that its idle OpenMP threads stop spinning first\n\
   plus -cube_* options. Prints one CSV line per solve: tag,label,rep,its,seconds,seconds_per_it,\n\
@@ -37,6 +39,7 @@ over repetitions, so every ratio compares solves that shared the machine state.\
 #define MAXCFG 32
 
 typedef void (*EmuStatsFn)(double *);
+typedef void (*EmuFreeFn)(int);
 
 typedef enum {
   ORDER_SHUFFLE,
@@ -200,6 +203,8 @@ int main(int argc, char **argv)
   PetscReal          *spi, *w; /* spi[cfg * reps + rep]: seconds per iteration on rank 0, 0 where none */
   PetscReal           check = 1e-3;
   EmuStatsFn          emustats;
+  EmuFreeFn           emufree;
+  PetscBool           lfree[MAXCFG];
   PetscMPIInt         rank, size;
   FILE               *fp;
 
@@ -226,6 +231,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_clock", BenchClocks, (PetscEnum *)&clk, NULL));
   state    = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
+  emufree  = (EmuFreeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_latency_free");
   /* the launch's hybrid settings, which configurations without their own get back */
   PetscCall(PipeKSPThreadsSetFromOptions(PETSC_COMM_WORLD));
   PetscCall(PipeKSPGetThreads(&nt0));
@@ -266,6 +272,8 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetInt(NULL, prefix, "-pipeksp_threads", &cthreads[ncfg], NULL));
     PetscCall(PetscOptionsGetEnum(NULL, prefix, "-pipeksp_spmv_schedule", PipeKSPScheduleTypes, (PetscEnum *)&csched[ncfg], NULL));
     PetscCall(PetscOptionsGetInt(NULL, prefix, "-bench_ranks", &ranks, NULL));
+    lfree[ncfg] = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, prefix, "-bench_latency_free", &lfree[ncfg], NULL));
     PetscCheck(ranks == 0 || ranks == 1 || ranks == size, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: -bench_ranks %" PetscInt_FMT " must be 1 or all %d ranks", label[ncfg], ranks, size);
     alone[ncfg] = (PetscBool)(ranks == 1 && size > 1);
     ksp[ncfg]   = NULL;
@@ -331,6 +339,7 @@ int main(int argc, char **argv)
       PetscCall(SetLayout(cthreads[i], csched[i]));
       if (solver) PetscCall(VecZeroEntries(alone[i] ? sx : x));
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      if (lfree[i] && emufree) emufree(1);
       if (emustats) emustats(s0);
       if (r >= 0) PetscCall(PetscLogStagePush(stage[i])); /* a stage holds the timed solves only: -log_view's counts per solve */
       if (solver) {
@@ -341,6 +350,7 @@ int main(int argc, char **argv)
         t1 = Now(clk);
       }
       if (r >= 0) PetscCall(PetscLogStagePop());
+      if (lfree[i] && emufree) emufree(0); /* no reduction of the solve is pending after it */
       if (alone[i]) {
         if (!rank && settle) { /* libgomp's idle threads spin for about 7 ms here: not into the next solve */
           struct timespec ts = {(time_t)(settle / 1000), (long)(settle % 1000) * 1000000L};

@@ -26,6 +26,7 @@ TWIN_SUFFIX = "-again"  # "X-again": same options as X, run in the same repetiti
 NOISY = 0.25  # a relative IQR above this makes even an agreeing twin a weak check
 SOLVER_COLOURS = {"chrongear": "tab:red", "pipegropp": "tab:green", "pipegv": "tab:blue", "pipeplcg": "tab:orange"}
 LIMIT_PSIM = 1  # the latency-free limit: cg's time per iteration at this P_sim, same PC, same run
+LIMIT_LABEL = "cg-limit"  # cg with the emulator off in the same launch (bench_cube -bench_latency_free): the paired limit
 GOAL = 1.05  # issue 29: ours within 5 % of the limit
 POLICY_MARKERS = {"": "o", "AR": "s", "none": "v", "poll": "o", "thread": "^", "auto": "D"}
 NOT_DRAWN = {"-auto": "runs poll or none, as chosen at set-up (see the tables)"}
@@ -53,6 +54,11 @@ def read_meta(src):
 
 def is_petsc(label):
     return label in PETSC_SOLVERS
+
+
+def aux(label):
+    """The reference runs that are not solvers of the tables and plots: identical twins and the limit."""
+    return label.endswith(TWIN_SUFFIX) or label == LIMIT_LABEL
 
 
 def split_label(label):
@@ -108,11 +114,19 @@ def summarise(rows, ranks):
             h1, hm, h3 = quartiles(hid)
             s["hidden_median"], s["hidden_iqr"] = hm, h3 - h1
         summary[key] = s
-    # x limit: against the median of cg at P_sim 1 with the same PC (another mpiexec of the same bench run,
-    # so not paired per repetition: its band is the IQR over the limit)
+    # x limit: paired, against cg with the emulator off in the same launch and repetition (LIMIT_LABEL): the
+    # median and IQR of the per-repetition ratios, which the VM's drift between launches does not reach; else
+    # against the median of cg at P_sim 1 with the same PC (another mpiexec: its band is the IQR over the limit)
     for (pc, psim, label), s in summary.items():
         lim = summary.get((pc, LIMIT_PSIM, BASELINE))
-        if lim and lim["median_us_per_it"] > 0:
+        paired = per.get((pc, psim, LIMIT_LABEL), {})
+        mine = per.get((pc, psim, label), {})
+        pr = [float(mine[rep]["seconds_per_it"]) / float(paired[rep]["seconds_per_it"]) for rep in mine
+              if rep in paired and float(paired[rep]["seconds_per_it"]) > 0]
+        if pr:
+            q1, m, q3 = quartiles(pr)
+            s["x_limit"], s["x_limit_iqr"] = m, q3 - q1
+        elif lim and lim["median_us_per_it"] > 0:
             s["x_limit"] = s["median_us_per_it"] / lim["median_us_per_it"]
             s["x_limit_iqr"] = s["iqr_us_per_it"] / lim["median_us_per_it"]
     return summary, bad
@@ -135,7 +149,7 @@ def main():
     for r in rows:  # labels not in the meta file (older CSV): first appearance
         if r["label"] not in order:
             order.append(r["label"])
-    order = [l for l in order if not l.endswith(TWIN_SUFFIX)] + [l for l in order if l.endswith(TWIN_SUFFIX)]
+    order = [l for l in order if not aux(l)] + [l for l in order if aux(l)]
     summary, bad = summarise(rows, ranks)
     keys = sorted(summary, key=lambda k: (k[0], k[1], order.index(k[2])))
 
@@ -155,8 +169,9 @@ def main():
     print("repetition: median [IQR] of the per-repetition ratios, and the ratio of the minima; hidden: share of the")
     print("modelled reduction latency not paid in waits, median [IQR] (blocking reductions count as fully exposed;")
     print("n/a: P_sim 1, no emulated latency to hide). Split per iteration and rank (medians): compute = wall -")
-    print("exposed; exposed and hidden reduction time from the emulator's model. x limit: median us/it over PETSc cg's")
-    print("median with the same PC at P_sim 1 in this run, the latency-free limit (1.00; [IQR over the limit]);")
+    print("exposed; exposed and hidden reduction time from the emulator's model. x limit: us/it over PETSc cg's with the")
+    print("emulator off in the same launch and repetition (%s), median [IQR] of the per-repetition ratios: the" % LIMIT_LABEL)
+    print("latency-free limit is 1.00 (without a %s row: over cg's median at P_sim 1, [IQR over the limit]);" % LIMIT_LABEL)
     print("speedup is against cg at the same P_sim, x limit against cg without latency: what is left to win.")
     for k, v in sorted(meta.items()):
         if k.startswith("skipped_"):
@@ -200,7 +215,7 @@ def main():
                   % (gv["speedup_vs_cg_median"], gv["speedup_q1"], gv["speedup_q3"], gv["speedup_vs_cg_of_min"]))
             print("  pipegv+poll vs PETSc pipecg: median %.1f [%.1f] vs %.1f [%.1f] us/it, min %.1f vs %.1f us/it"
                   % (gv["median_us_per_it"], gv["iqr_us_per_it"], pcg["median_us_per_it"], pcg["iqr_us_per_it"], gv["min_us_per_it"], pcg["min_us_per_it"]))
-        for k in [l for l in order if not is_petsc(l) and not l.endswith(TWIN_SUFFIX)]:
+        for k in [l for l in order if not is_petsc(l) and not aux(l)]:
             if (pc, top, k) in get:
                 s = get[(pc, top, k)]
                 print("  hidden fraction %-16s %s" % (k, fmt_hidden(s)))
@@ -228,11 +243,11 @@ def print_limit_table(summary, keys, order, pcs):
     if not any(summary[k]["x_limit"] == summary[k]["x_limit"] for k in keys):
         print("\nx limit: no P_sim %d row in this run, no limit to compare with" % LIMIT_PSIM)
         return
-    print("\nx limit (EMULATED for P_sim > 1): median us/it / PETSc cg's at P_sim %d with the same PC in this run; 1.00 = the"
-          " latency-free limit,\ngoal <= %.2f; [IQR over the limit]; '-': not run, or no cg at P_sim %d for that PC" % (LIMIT_PSIM, GOAL, LIMIT_PSIM))
+    print("\nx limit (EMULATED for P_sim > 1): us/it / PETSc cg's with no emulated latency, in the same launch and repetition"
+          " (%s),\nmedian [IQR] of the per-repetition ratios; 1.00 = the latency-free limit, goal <= %.2f; '-': not run" % (LIMIT_LABEL, GOAL))
     for pc in pcs:
         psims = sorted({k[1] for k in keys if k[0] == pc})
-        labels = [l for l in order if not l.endswith(TWIN_SUFFIX) and any((pc, p, l) in summary for p in psims)]
+        labels = [l for l in order if not aux(l) and any((pc, p, l) in summary for p in psims)]
         print("  %-18s" % ("PC " + pc) + "".join(" %15s" % ("P_sim %d" % p) for p in psims))
         for l in labels:
             cells = []
@@ -252,7 +267,7 @@ def style(label):
 
 def plot_speedup(plt, summary, keys, order, pcs, title, outdir):
     """Top row: speedup per iteration vs cg at the same P_sim; bottom row: x limit (vs cg at P_sim 1)."""
-    left_out = {l for l in order if l.endswith(TWIN_SUFFIX) or any(l.endswith(s) for s in NOT_DRAWN)}
+    left_out = {l for l in order if aux(l) or any(l.endswith(s) for s in NOT_DRAWN)}
     fig, axes = plt.subplots(2, len(pcs), figsize=(7.5 * len(pcs), 10.4), squeeze=False)
     for col, pc in enumerate(pcs):
         psims = sorted({k[1] for k in keys if k[0] == pc})
@@ -264,7 +279,7 @@ def plot_speedup(plt, summary, keys, order, pcs, title, outdir):
             for label in order:
                 # cg is the baseline of the speedup (1.0 by definition) but a curve of its own against the limit;
                 # the limit row draws the -auto runs too: they are the default options the goal is about
-                if label.endswith(TWIN_SUFFIX) or (metric == "speedup" and (label in left_out or label == BASELINE)):
+                if aux(label) or (metric == "speedup" and (label in left_out or label == BASELINE)):
                     continue
                 pts = [(xpos[k[1]], summary[k]) for k in keys if k[0] == pc and k[2] == label]
                 if metric == "limit":
@@ -324,7 +339,7 @@ def plot_breakdown(plt, summary, keys, order, pcs, title, outdir):
     fig, axes = plt.subplots(1, len(pcs), figsize=(7.5 * len(pcs), 5.2), squeeze=False)
     for ax, pc in zip(axes[0], pcs):
         top = max(k[1] for k in keys if k[0] == pc)
-        labels = [l for l in order if (pc, top, l) in summary and not l.endswith(TWIN_SUFFIX)]
+        labels = [l for l in order if (pc, top, l) in summary and not aux(l)]
         comp = [summary[(pc, top, l)]["compute_us"] for l in labels]
         expo = [summary[(pc, top, l)]["exposed_us"] for l in labels]
         hid = [summary[(pc, top, l)]["hidden_us"] for l in labels]

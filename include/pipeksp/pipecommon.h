@@ -149,6 +149,10 @@ PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
 
+/* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
+   Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the best iterate */
+PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+
 /* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the best iterate */
 PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt, PetscBool);
 

@@ -239,6 +239,19 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
+{
+  Vec *v = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCheck(ksp->nwork > GV_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the best iterate", ksp->nwork, (int)GV_NWORK);
+  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[GV_R]));
+  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
+  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
+  PetscCall(PipeGVIterate(ksp, A, its));
+  PetscFunctionReturn(0);
+}
+
 /*MC
    KSPPIPEGV - "pipegv": pipelined preconditioned CG (Ghysels and Vanroose 2014) with one
    non-blocking packed reduction per iteration overlapped with the preconditioner and the SpMV.

@@ -728,7 +728,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   Mat         A;
   Vec        *z, *u, *q, *mq, p, X, B;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1, nwnext = 0;
-  PetscBool   mqneed, extra, natural, defer, stop;
+  PetscBool   mqneed, extra, natural, defer, stop, gvform;
   PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
   PetscScalar loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta = 0, lambda;
   PetscReal   dp;
@@ -762,7 +762,8 @@ static PetscErrorCode PLCGSolve(KSP ksp)
       d->ncapped++;
     }
   }
-  if (!d->user_eig && l > 0 && d->lrun == l) PetscCall(PLCGEstimate(ksp, d)); /* depth 0 and Gropp's CG have no shifts */
+  gvform = (PetscBool)(d->lauto && l == 1);                                              /* auto's depth 1: pipegv's recurrences */
+  if (!d->user_eig && l > 0 && d->lrun == l && !gvform) PetscCall(PLCGEstimate(ksp, d)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
   d->thetalo_solve = PETSC_MAX_REAL;
@@ -788,6 +789,15 @@ static PetscErrorCode PLCGSolve(KSP ksp)
     if (d->lrun == 0) { /* no pipelining: chrongear's blocking reductions, the norm's first (nothing lower to fall back on) */
       pipe->depth_end = 0;
       PetscCall(KSPPipeChronGearContinue_Private(ksp, A, 0, PETSC_TRUE));
+      break;
+    }
+    if (gvform && d->lrun == 1) {
+      /* auto chose depth 1: p(1)-CG with a zero shift, which is Ghysels and Vanroose's pipelined CG, run as
+         pipegv runs it (one fused pass, no estimate): per solve one PC application and two SpMVs fewer than
+         p(1)-CG with the unpreconditioned norm, whose norm arrives an iteration late, and no shift to place
+         (a shift across the interval took p(1)-CG 1151-4577 iterations on the nu = 0.4999 cube, pipegv 1164) */
+      pipe->depth_end = 1;
+      PetscCall(KSPPipeGVContinue_Private(ksp, A, 0));
       break;
     }
     if (d->lrun == 1 && d->l > 1) {
@@ -1254,8 +1264,9 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
   if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, two blocking reductions per iteration: the norm's first)\n"));
+  else if (d->lauto && d->l == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1, auto's: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate)\n"));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
-  if (d->l == 0) { /* no shifts */
+  if (d->l == 0 || (d->lauto && d->l == 1)) { /* no shifts */
   } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
   else if (d->fromritz)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW,
@@ -1264,7 +1275,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
-  if (d->l > 0 && (d->user_eig || d->nestimates || d->fromritz)) {
+  if (d->l > 0 && !(d->lauto && d->l == 1) && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -1325,7 +1336,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
    and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
    iteration (docs/pipeplcg.md); -ksp_view shows the figures and the choice, `KSPPipePLCGGetDepth()`
-   returns it.
+   returns it. Auto's depth 1 is p(1)-CG with a zero shift, run as pipegv's recurrences (no estimate).
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l

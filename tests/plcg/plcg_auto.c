@@ -2,7 +2,9 @@ static char help[] = "pipeplcg at depth 0 (no pipelining) and -ksp_pipe_depth au
 problem (-problem cube: the GeoFEM/Cube, -cube_n; lap2d: PETSc's ex2 on -m x -n, b = A 1), with the PC and\n\
 tolerance of the options, each from x = 0. Checks for depth 0 and auto: cg's reason, a true residual within\n\
 10x cg's, iterations within 1.15 cg's + 2; the depth auto chose, read through\n\
-KSPPipePLCGGetDepth(), within -expect_auto lo,hi (PETSC_DECIDE before the first solve); auto chooses\n\
+KSPPipePLCGGetDepth(), within -expect_auto lo,hi (PETSC_DECIDE before the first solve); depth 0 applies the PC\n\
+and the SpMV exactly as often as cg (its norm's reduction comes first); auto's depth 1 runs pipegv's recurrences:\n\
+pipegv's iterations, ending at depth 1 with no eigenvalue estimate; auto chooses\n\
 after the operator values change (kept: measured again only for new matrices) and a fixed depth turns auto off.\n\
   -problem refuse : KSPPipePLCGSetDepth() and -ksp_pipe_depth refuse depths outside 0..5 (6, -1, 7, x) with an\n\
                     error naming the range, and accept auto, 0 and 5\n\
@@ -10,11 +12,28 @@ Exits with an error when a check fails.\n\n";
 
 #include "../common/pipeksptest.h"
 
-static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve *o, PetscInt *chosen)
+/* PC applications and SpMVs (PCApply, MatMult events) of the solves so far */
+static PetscErrorCode Counts(PetscInt n[2])
+{
+  PetscLogEvent      e;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventGetId("PCApply", &e));
+  PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
+  n[0] = info.count;
+  PetscCall(PetscLogEventGetId("MatMult", &e));
+  PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
+  n[1] = info.count;
+  PetscFunctionReturn(0);
+}
+
+/* apps: the PC applications and SpMVs of the first solve (auto's include its measurements: compared for depth 0 only) */
+static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve *o, PetscInt *chosen, PetscInt apps[2])
 {
   KSP       ksp;
   PetscBool ours;
-  PetscInt  before = 0;
+  PetscInt  before = 0, c0[2], c1[2];
 
   PetscFunctionBeginUser;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -27,7 +46,13 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve 
     PetscCall(KSPPipePLCGSetDepth(ksp, l));
     PetscCall(KSPPipePLCGGetDepth(ksp, &before));
   }
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSetUpOnBlocks(ksp)); /* the PC's set-up (asddic's estimate) outside the counts */
+  PetscCall(Counts(c0));
   PetscCall(TestSolveFromZero(ksp, A, b, ours, o));
+  PetscCall(Counts(c1));
+  apps[0] = c1[0] - c0[0];
+  apps[1] = c1[1] - c0[1] - 1; /* TestSolveFromZero's own check of x */
   if (ours) PetscCall(KSPPipePLCGGetDepth(ksp, chosen));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%-4s its %5" PetscInt_FMT "  true res %.3e  %-22s depth before the solve %" PetscInt_FMT ", after %" PetscInt_FMT ", ended at %" PetscInt64_FMT "\n", type, l == PETSC_DECIDE ? "auto" : (l == 0 ? "0" : "-"), o->its,
                         (double)o->res, KSPConvergedReasons[o->reason], before, ours ? *chosen : 0, o->st.depth));
@@ -96,11 +121,13 @@ int main(int argc, char **argv)
   PipeKSPCube cube        = NULL;
   char        problem[32] = "cube";
   PetscInt    expect[2] = {0, 5}, ne = 2, fails = 0, chosen = 0, k;
-  TestSolve   cg, o;
+  TestSolve   cg, gv, o;
+  PetscInt    acg[2], ao[2];
   PetscInt    depths[2] = {0, PETSC_DECIDE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscLogDefaultBegin()); /* the PCApply and MatMult counts */
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-expect_auto", expect, &ne, NULL));
@@ -124,13 +151,14 @@ int main(int argc, char **argv)
   } else if (!strcmp(problem, "lap2d")) PetscCall(TestLap2D(20, 20, &A, &b));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -problem %s", problem);
 
-  PetscCall(Run(A, b, KSPCG, 0, &cg, NULL));
+  PetscCall(Run(A, b, KSPCG, 0, &cg, NULL, acg));
+  PetscCall(Run(A, b, KSPPIPEGV, 0, &gv, NULL, ao));
   PetscCheck(cg.reason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Reference cg did not converge: %s", KSPConvergedReasons[cg.reason]);
   for (k = 0; k < 2; k++) {
     PetscInt    l    = depths[k];
     const char *name = l == PETSC_DECIDE ? "auto" : "0";
 
-    PetscCall(Run(A, b, KSPPIPEPLCG, l, &o, &chosen));
+    PetscCall(Run(A, b, KSPPIPEPLCG, l, &o, &chosen, ao));
     if (o.reason != cg.reason) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: %s, cg %s\n", name, KSPConvergedReasons[o.reason], KSPConvergedReasons[cg.reason]));
       fails++;
@@ -141,6 +169,14 @@ int main(int argc, char **argv)
     }
     if (!(o.its <= 1.15 * cg.its + 2)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: %" PetscInt_FMT " iterations > 1.15 x cg's %" PetscInt_FMT " + 2\n", name, o.its, cg.its));
+      fails++;
+    }
+    if (l == 0 && !(ao[0] == acg[0] && ao[1] == acg[1] && o.its == cg.its)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=0: %" PetscInt_FMT " PC applications and %" PetscInt_FMT " SpMVs in %" PetscInt_FMT " iterations, cg %" PetscInt_FMT " and %" PetscInt_FMT " in %" PetscInt_FMT "\n", ao[0], ao[1], o.its, acg[0], acg[1], cg.its));
+      fails++;
+    }
+    if (l == PETSC_DECIDE && chosen == 1 && !(o.its == gv.its && o.st.depth == 1 && o.st.depth_changes == 0)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL auto chose 1: %" PetscInt_FMT " iterations (pipegv %" PetscInt_FMT "), ended at depth %" PetscInt64_FMT " after %" PetscInt64_FMT " changes\n", o.its, gv.its, o.st.depth, o.st.depth_changes));
       fails++;
     }
     if (l == 0 && !(chosen == 0 && o.st.depth == 0 && o.st.depth_changes == 0)) {

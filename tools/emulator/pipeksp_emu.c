@@ -324,6 +324,14 @@ void pipeksp_emu_clock_advance(double dt)
   if (g_virtual && dt > 0) g_vclock += dt;
 }
 
+/* exported for benchmark drivers (found with dlsym): on = 1 passes every call through, as P_sim 1 does, until
+   called again with 0; for the latency-free reference solves of the same launch (bench_cube's
+   -bench_latency_free). Call it between solves, on every rank, with no reduction pending */
+void pipeksp_emu_set_latency_free(int on)
+{
+  g_on = on ? 0 : g_rounds > 0;
+}
+
 /* exported for benchmark drivers (found with dlsym): this rank's counters so far, times in seconds:
    s[0] non-blocking reductions, s[1] their modelled latency, s[2] its part exposed in waits on them,
    s[3] wall time blocked in those waits, s[4] blocking allreduces, s[5] their modelled latency,
