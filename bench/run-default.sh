@@ -102,12 +102,17 @@ def run(kspargs, pc, emulated=False, size=None):
     return r, None
 
 
+LIMIT = "cg, no latency"  # timed()'s key of the limit measured in the same launch
+
+
 def timed(pc, emulated):
     """Every solver on one cube in one bench_cube launch, interleaved over reps: {label: (median s/it, hidden)}
     and {label: why it failed}; or (None, why the launch failed)."""
     with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
         for i, (label, kspargs) in enumerate(solvers):
             f.write("s%d|%s -pc_type %s -ksp_rtol %s\n" % (i, " ".join(kspargs), pc, rtol))
+        # the limit beside the emulated solves: cg with the emulator off, in the same launch and repetitions
+        f.write("L|-ksp_type cg -pc_type %s -ksp_rtol %s -bench_latency_free\n" % (pc, rtol))
     try:
         env = [a for v in EMU_ENV for a in ("-x", v)] if emulated else []
         p, why = launch([mpiexec, "-n", str(np_)] + env + [drv, "-bench_config", f.name, "-bench_reps", str(reps),
@@ -121,9 +126,9 @@ def timed(pc, emulated):
     spi, hid, bad = {}, {}, {}
     for line in p.stdout.splitlines():
         w = line.split(",")
-        if len(w) < 3 or w[0] != pc or not w[1].startswith("s"):
+        if len(w) < 3 or w[0] != pc or not (w[1].startswith("s") or w[1] == "L"):
             continue
-        label = solvers[int(w[1][1:])][0]
+        label = LIMIT if w[1] == "L" else solvers[int(w[1][1:])][0]
         if w[2].startswith("FAILED"):
             bad[label] = w[2]
         elif len(w) == 11 and w[9] != "1":
@@ -190,6 +195,7 @@ for pc in pcs:
                     print("%-20s %-7s FAILED: EMULATED x limit runs: %s" % ("(all)", pc, eerr))
                     eerr = {}
         ref = flat.get(solvers[0][0], (0, 0))[0] if flat else 0
+        eref = emul.get(LIMIT, (0, 0))[0] if emul else 0
         status = []
         if r is None or why is not None:
             failed.append("%s + %s: %s" % (label, pc, why))
@@ -201,13 +207,13 @@ for pc in pcs:
                 status.append("FAILED (%s): %s" % (what, why2))
         left = ("%6d %12.3e %12.3e %10.3f" % (r["its"], r["res"], r["err"], r["t"]) if r else
                 "%6s %12s %12s %10s" % ("-", "-", "-", "-"))
-        lim = lambda d: "%.2f" % (d[label][0] / ref) if d and ref and label in d else "-"
+        lim = lambda d, rf: "%.2f" % (d[label][0] / rf) if d and rf and label in d else "-"
         hid = "%.2f" % emul[label][1] if emul and label in emul and emul[label][1] >= 0 else "-"
-        right = "%8s %10s %7s" % (lim(flat), lim(emul) if not emu_off else "not run", hid)
+        right = "%8s %10s %7s" % (lim(flat, ref), lim(emul, eref) if not emu_off else "not run", hid)
         print("%-20s %-7s %s | %s  %s" % (label, pc, left, right, "; ".join(status) or "ok"))
     print()
-print("x limit = seconds per iteration / PETSc cg's with the same PC without latency (1.00 = the latency-free limit);"
-      " hidden = share of the emulated latency not waited for.")
+print("x limit = seconds per iteration / PETSc cg's with the same PC without latency (1.00 = the latency-free limit; for"
+      " the EMULATED column, cg with the emulator off in the same launch); hidden = share of the emulated latency not waited for.")
 print("Without latency a pipelined solver pays its extra vector work (x limit > 1); under the EMULATED latency cg waits"
       " out every reduction, the pipelined solvers overlap theirs with the SpMV and PC (hidden near 1).")
 print("pipeplcg auto (its default depth) measures latency and compute at its first solve, this one (about 16 SpMVs and"

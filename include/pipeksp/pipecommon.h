@@ -68,8 +68,9 @@ typedef struct {
      (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch */
   PetscReal best; /* its true residual norm ||b - A x|| */
   PetscInt  bestits;
-  PetscReal rnorm0; /* the monitored norm at iteration 0 */
-  PetscReal rn0;    /* ||r|| (2-norm) at iteration 0 */
+  PetscReal rnorm0;   /* the monitored norm at iteration 0 */
+  PetscReal dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
+  PetscReal rn0;      /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */
   PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */
@@ -200,6 +201,10 @@ typedef struct {
    sign, the coefficients (when coef is given) and the breakdown guard; *stop when ksp->reason ends the
    solve, *restart when the recurrences start again from b - A x */
 PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, KSPPipeCoef *, PetscBool *, PetscBool *);
+/* whether the test of iteration its will probably end the solve (the iteration limit, or the default test's
+   tolerance reached by the last contraction of the monitored norm once more): a pipelined KSP then waits for
+   that reduction before its overlapped PC application and SpMV, which would only be thrown away */
+PETSC_INTERN PetscBool KSPPipeLastLikely_Private(KSP, PetscInt);
 /* the two halves of KSPPipeTestIteration_Private(), for an iteration whose norm arrives before its gamma
    and delta: the norm, the test, the guards and the limit (*stop when ksp->reason ends the solve); then
    gamma's sign, the coefficients and the breakdown guard */

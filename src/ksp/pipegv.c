@@ -174,7 +174,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
   PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
-  PetscBool   restart, stop, replace;
+  PetscBool   restart, stop, replace, last;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -183,10 +183,14 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
 
   for (;;) {
     /* ONE reduction of gamma, delta, the norms (and the sizes for the gap bounds), overlapped with
-       m = M^{-1} w and n = A m */
+       m = M^{-1} w and n = A m; not where this reduction's test will probably end the solve (then they
+       would be thrown away: they come after the wait if it does not) */
     PetscCall(PipeKSPRedStart_Private(red, GV_RED_N, loc));
-    PetscCall(KSPPipePCApply_Private(ksp, v[GV_W], v[GV_M]));
-    PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
+    last = KSPPipeLastLikely_Private(ksp, i);
+    if (!last) {
+      PetscCall(KSPPipePCApply_Private(ksp, v[GV_W], v[GV_M]));
+      PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
+    }
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[GV_RED_GAMMA];
     delta = glob[GV_RED_DELTA];
@@ -204,6 +208,11 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(TrueResidual(ksp, A));
       PetscCall(FreshDots(ksp, loc));
       continue;
+    }
+    if (last) { /* not the last after all: this iteration's PC application and SpMV, not overlapped */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " was probably the last, but did not converge: its PC application and SpMV after the wait\n", i));
+      PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_W], v[GV_M]));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_M], v[GV_N]));
     }
     PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
     KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, qn);

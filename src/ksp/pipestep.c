@@ -6,8 +6,13 @@
 
 PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal dp)
 {
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   PetscFunctionBegin;
-  if (!its) ((KSP_Pipe *)ksp->data)->rnorm0 = dp;
+  if (!its) {
+    pipe->rnorm0 = dp;
+    pipe->dp1 = pipe->dp2 = -1.0;
+  }
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = its;
   ksp->rnorm = dp;
@@ -15,7 +20,22 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
   PetscCall(KSPLogResidualHistory(ksp, dp));
   PetscCall(KSPMonitor(ksp, its, dp));
   PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+  pipe->dp2 = pipe->dp1;
+  pipe->dp1 = dp;
   PetscFunctionReturn(0);
+}
+
+PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscReal rho, ttol;
+
+  if (its >= ksp->max_it) return PETSC_TRUE;
+  /* another test than PETSc's default, or no norm: nothing to predict with */
+  if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->dp2 > 0 && pipe->dp1 >= 0)) return PETSC_FALSE;
+  rho  = PetscMin(1.0, pipe->dp1 / pipe->dp2);
+  ttol = PetscMax(ksp->rtol * pipe->rnorm0, ksp->abstol);
+  return (PetscBool)(rho * pipe->dp1 < ttol);
 }
 
 PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
