@@ -170,9 +170,12 @@ typedef struct {
   PetscReal     vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
   PetscReal     cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */
   PetscInt      depth;                            /* the choice */
+  PetscInt      its;                              /* iterations of the last converged solve (0: none yet) */
+  PetscInt      nswitch;                          /* choices changed by it since the measurement */
 } KSPPipePLCGAuto;
-/* at a solve's start: measure (when not done for these operators) and choose the depth 0..maxl; the extra
-   vector passes per iteration of a depth are the caller's (mq: the unpreconditioned norm's M-images) */
+/* at a solve's start: measure (when not done for these operators) and choose the depth 0..maxl, with what a
+   depth adds per solve spread over the last solve's iterations (a->its); the extra vector passes per
+   iteration of a depth are the caller's (mq: the unpreconditioned norm's M-images) */
 PETSC_INTERN PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP, PetscBool, PetscInt, KSPPipePLCGAuto *);
 /* -ksp_view's lines on the choice */
 PETSC_INTERN PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *, PetscViewer);

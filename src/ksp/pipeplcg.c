@@ -1075,6 +1075,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef QV
 #undef MQV
   PetscCall(PLCGRitzKeep(ksp, d));
+  if (d->lauto && ksp->reason > 0) d->autod.its = ksp->its; /* auto's next choice spreads per-solve work over them */
   if (d->brokeearly && !d->capped) {
     PetscCall(PLCGOpKeyGet(ksp, &d->capkey));
     d->capped = PETSC_TRUE;

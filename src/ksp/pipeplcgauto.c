@@ -42,6 +42,29 @@ static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
   return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
 }
 
+/* the SpMVs and PC applications a depth adds per solve over cg's, counted with -log_view on the cube and
+   PETSc's ex2: none at depth 0 (its norm's reduction comes first); one at depth 1 (pipegv's recurrences:
+   u_0 = M^{-1} r_0 and w_0 = A u_0 before the first reduction); at depth l >= 2 the l start-up iterations of
+   the basis and the norm's lag, l iterations for the preconditioned norm, l + 1 for the unpreconditioned
+   one (p(l)-CG's natural norm has none) */
+static PetscReal PerSolve(KSPNormType nt, PetscInt l)
+{
+  if (l <= 1) return (PetscReal)l;
+  return (PetscReal)(l + (nt == KSP_NORM_PRECONDITIONED ? l : nt == KSP_NORM_UNPRECONDITIONED ? l + 1 : 0));
+}
+
+/* the modelled time per iteration of every depth, the per-solve work spread over the last solve's iterations
+   (none before a solve has converged), and the shallowest depth within AUTO_MARGIN of the deeper ones */
+static void Pick(KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, PetscInt maxl)
+{
+  PetscInt l;
+
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, mq, l) + (a->its > 0 ? PerSolve(nt, l) * a->spmv / a->its : 0.0);
+  a->depth = 0;
+  for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
+    if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
+}
+
 /* the timings (medians taken by the caller): ts SpMV + PC, tv a vector pass, tl a blocking reduction, tw the
    wait of a reduction overlapped with an SpMV and a PC application on the solver's engine */
 static PetscErrorCode Measure(KSP ksp, Mat Amat, Vec x, Vec y, Vec z, PetscReal ts[], PetscReal tv[], PetscReal tl[], PetscReal tw[])
@@ -105,7 +128,6 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   PetscObjectId       aid, pid;
   Vec                 x, y, z;
   PetscReal           ts[AUTO_REPS], tv[AUTO_REPS], tl[AUTO_REPS], tw[AUTO_REPS], loc[4], glob[4];
-  PetscInt            l;
   PipeKSPProgressType type;
   PetscErrorCode      ierr;
 
@@ -115,7 +137,16 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   PetscCall(PetscObjectGetId((PetscObject)P, &pid));
   /* new values in the same matrices (a time step, a Newton step) cost what the old ones did: measured again
      only for new matrix objects, so a sequence of solves pays no SpMVs and PC applications for it */
-  if (a->done && aid == a->aid && pid == a->pid) PetscFunctionReturn(0);
+  if (a->done && aid == a->aid && pid == a->pid) {
+    PetscInt was = a->depth;
+
+    Pick(a, ksp->normtype, mq, maxl); /* the last solve's iterations may move the choice */
+    if (a->depth != was) {
+      a->nswitch++;
+      PetscCall(PetscInfo(ksp, "auto depth: %" PetscInt_FMT " instead of %" PetscInt_FMT ", with the %" PetscInt_FMT " iterations of the last solve\n", a->depth, was, a->its));
+    }
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecDuplicate(ksp->vec_rhs, &x));
   PetscCall(VecDuplicate(ksp->vec_rhs, &y));
   PetscCall(VecDuplicate(ksp->vec_rhs, &z));
@@ -141,13 +172,11 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   a->lat  = glob[2];
   /* a blocking policy overlaps nothing (its "wait" comes after the reduction) */
   a->hide = type == PIPEKSP_PROGRESS_BLOCKING ? 0.0 : PetscMax(0.0, a->lat - glob[3]);
-  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, mq, l);
-  a->depth = 0;
-  for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
-    if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
-  a->done = PETSC_TRUE;
-  a->aid  = aid;
-  a->pid  = pid;
+  Pick(a, ksp->normtype, mq, maxl);
+  a->nswitch = 0;
+  a->done    = PETSC_TRUE;
+  a->aid     = aid;
+  a->pid     = pid;
   a->nchoices++;
   PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, one iteration hides %g us of it, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat,
                       1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
@@ -168,7 +197,9 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   PetscCall(PetscViewerASCIIPrintf(viewer, "modelled us per iteration:"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " l=%" PetscInt_FMT " %.3g", l, 1e6 * (double)a->cost[l]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth, up to %d, must be %d%% faster)\n", AUTO_DEEPEST, (int)(100 * AUTO_MARGIN)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth, up to %d, must be %d%% faster; ", AUTO_DEEPEST, (int)(100 * AUTO_MARGIN)));
+  if (a->its > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "with its SpMVs and PC applications per solve over the last solve's %" PetscInt_FMT " iterations, the choice moved %" PetscInt_FMT " times)\n", a->its, a->nswitch));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "per-solve work not counted before a solve has converged)\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
