@@ -76,6 +76,8 @@ typedef struct {
                                     a convergence the recursive residual claims while the gap is large */
   PetscInt64     depth_changes;    /* pipeplcg: times the solve lowered its pipeline depth (0 for the other types) */
   PetscInt64     depth;            /* pipeplcg: the depth the solve ended at (0 also for depth 0; 0 for the other types) */
+  PetscInt64     waited_first;     /* pipegv (and pipeplcg's depth 1 under auto): reductions waited for before their
+                                    overlapped PC application and SpMV, their test probably ending the solve */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */

@@ -53,6 +53,7 @@ typedef struct {
   /* counters: engine totals at the start of the last solve, replacements, solves */
   PipeKSPStats stats0;
   PetscInt64   nrep_solve, nrep_total, nrestart_solve, nrestart_total;
+  PetscInt64   nfirst_solve, nfirst_total; /* reductions waited for first (KSPPipeLastLikely_Private()) */
   PetscInt     nsolves;
   /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
   PetscInt64 ndepth_solve, ndepth_total;

@@ -18,7 +18,8 @@ class Stats(ctypes.Structure):
                 ("replacements", ctypes.c_int64),
                 ("restarts", ctypes.c_int64),
                 ("depth_changes", ctypes.c_int64),
-                ("depth", ctypes.c_int64)]
+                ("depth", ctypes.c_int64),
+                ("waited_first", ctypes.c_int64)]
 
 
 class _StatsBuffer(ctypes.Structure):
@@ -157,7 +158,8 @@ def get_replace(ksp):
 def get_stats(ksp, total=False):
     """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats): reductions,
     polls, done_before_wait, wait_time, overlap_time, replacements, restarts, and for pipeplcg depth_changes
-    and depth (the depth the solve ended at; 0 for the other types).
+    and depth (the depth the solve ended at; 0 for the other types), waited_first (pipegv: reductions waited
+    for before their overlapped work, their test probably ending the solve).
 
     By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
     total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.

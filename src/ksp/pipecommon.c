@@ -63,6 +63,7 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
   st->restarts         = pipe->nrestart_solve;
   st->depth_changes    = pipe->ndepth_solve;
   st->depth            = pipe->depth_end;
+  st->waited_first     = pipe->nfirst_solve;
   PetscFunctionReturn(0);
 }
 
@@ -84,6 +85,7 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
     stats->restarts      = pipe->nrestart_total;
     stats->depth_changes = pipe->ndepth_total;
     stats->depth         = pipe->depth_end;
+    stats->waited_first  = pipe->nfirst_total;
   }
   if (nsolves) *nsolves = pipe->nsolves;
   PetscFunctionReturn(0);
@@ -250,6 +252,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait,
                                      (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->depth_end > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: pipeline depth lowered %" PetscInt64_FMT " times, ended at depth %" PetscInt_FMT "\n", st.depth_changes, pipe->depth_end));
+    if (st.waited_first) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " reductions waited for before their overlapped PC application and SpMV (their test probably the last)\n", st.waited_first));
     if (pipe->nsolves > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n",
                                        pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
@@ -289,6 +292,7 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   pipe->nrep_solve     = 0;
   pipe->nrestart_solve = 0;
   pipe->ndepth_solve   = 0;
+  pipe->nfirst_solve   = 0;
   pipe->nsolves++;
   PetscCall(KSPPipeGuardReset_Private(ksp, *A));
   PetscCall(KSPPipePCSetUp_Private(ksp));

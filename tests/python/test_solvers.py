@@ -63,7 +63,7 @@ def test_poll_policy_counts_polls(cube, ktype):
         assert pipeksp.get_progress(ksp) == "poll"
         st = pipeksp.get_stats(ksp)
         assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time", "replacements",
-                           "restarts", "depth_changes", "depth"}
+                           "restarts", "depth_changes", "depth", "waited_first"}
         assert res["reason"] > 0 and res["err"] < 1e-5
         assert st["reductions"] >= res["its"]
         assert st["polls"] > 0
