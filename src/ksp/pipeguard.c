@@ -78,9 +78,10 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->suspect             = PETSC_FALSE;
   pipe->rmin                = PETSC_MAX_REAL;
   pipe->rlast               = -1.0;
-  pipe->rn0                 = -1.0;
-  pipe->stalls              = 0;
-  pipe->itrue               = 0;
+  pipe->dp1 = pipe->dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
+  pipe->rn0             = -1.0;
+  pipe->stalls          = 0;
+  pipe->itrue           = 0;
   PetscFunctionReturn(0);
 }
 

@@ -1115,7 +1115,7 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
 
   PetscFunctionBegin;
-  if (l == PETSC_DECIDE) { /* auto; already auto: the choice made stands until the operators change */
+  if (l == PETSC_DECIDE) { /* auto; already auto: the measurements stand until the matrices change (the choice is made at each solve) */
     if (!d->lauto) {
       d->lauto      = PETSC_TRUE;
       d->autod.done = PETSC_FALSE;
@@ -1264,7 +1264,8 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
-  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, two blocking reductions per iteration: the norm's first)\n"));
+  if (d->l == 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, %s)\n", ksp->normtype == KSP_NORM_NONE ? "one blocking reduction per iteration (no norm to reduce first)" : "two blocking reductions per iteration: the norm's first"));
   else if (d->lauto && d->l == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1, auto's: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate)\n"));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
   if (d->l == 0 || (d->lauto && d->l == 1)) { /* no shifts */

@@ -36,20 +36,21 @@ static PetscReal Median(PetscReal t[], PetscInt n)
    (measured with the solver's own progress: polls in the SpMV and vector passes, the PC's if it polls, the
    policy the engine runs). Depth 0 pays 2 L in full. Depth l >= 1 gives each reduction l iterations, so it
    hides l H of it and the rest, max(0, L - l H), is exposed at its wait, once per iteration. */
-static PetscReal Cost(const KSPPipePLCGAuto *a, PetscBool mq, PetscInt l)
+static PetscReal Cost(const KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, PetscInt l)
 {
-  if (l == 0) return a->spmv + AUTO_V0 * a->vec + 2.0 * a->lat;
+  if (l == 0) return a->spmv + AUTO_V0 * a->vec + (nt == KSP_NORM_NONE ? 1.0 : 2.0) * a->lat; /* no norm: one reduction */
   return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
 }
 
 /* the SpMVs and PC applications a depth adds per solve over cg's, counted with -log_view on the cube and
-   PETSc's ex2: none at depth 0 (its norm's reduction comes first); one at depth 1 (pipegv's recurrences:
+   PETSc's ex2: none at depth 0 (its norm's reduction comes first; with no norm one, chrongear's); one at depth 1 (pipegv's recurrences:
    u_0 = M^{-1} r_0 and w_0 = A u_0 before the first reduction); at depth l >= 2 the l start-up iterations of
    the basis and the norm's lag, l iterations for the preconditioned norm, l + 1 for the unpreconditioned
    one (p(l)-CG's natural norm has none) */
 static PetscReal PerSolve(KSPNormType nt, PetscInt l)
 {
-  if (l <= 1) return (PetscReal)l;
+  if (l == 0) return nt == KSP_NORM_NONE ? 1.0 : 0.0;
+  if (l == 1) return 1.0;
   return (PetscReal)(l + (nt == KSP_NORM_PRECONDITIONED ? l : nt == KSP_NORM_UNPRECONDITIONED ? l + 1 : 0));
 }
 
@@ -59,7 +60,7 @@ static void Pick(KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, PetscInt maxl
 {
   PetscInt l;
 
-  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, mq, l) + (a->its > 0 ? PerSolve(nt, l) * a->spmv / a->its : 0.0);
+  for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, nt, mq, l) + (a->its > 0 ? PerSolve(nt, l) * a->spmv / a->its : 0.0);
   a->depth = 0;
   for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
     if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;

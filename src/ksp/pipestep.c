@@ -34,7 +34,7 @@ PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
   /* another test than PETSc's default, or no norm: nothing to predict with */
   if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->dp2 > 0 && pipe->dp1 >= 0)) return PETSC_FALSE;
   rho  = PetscMin(1.0, pipe->dp1 / pipe->dp2);
-  ttol = PetscMax(ksp->rtol * pipe->rnorm0, ksp->abstol);
+  ttol = ksp->ttol; /* the default test's, set at this solve's iteration 0 (||b|| for a nonzero guess) */
   return (PetscBool)(rho * pipe->dp1 < ttol);
 }
 

@@ -139,6 +139,10 @@ def test_stats_per_solve_and_total(cube):
         assert its1 == its2 and s1["reductions"] == s2["reductions"] == its1 + 1 + s1["restarts"]
         assert tot["solves"] == 2 and tot["reductions"] == s1["reductions"] + s2["reductions"]
         assert tot["replacements"] == s1["replacements"] + s2["replacements"]
+        # the guess of the last iteration starts afresh at each solve (the second one guessed at its
+        # iteration 0 from the first one's norms), and uses the test's own tolerance: ||b|| for a nonzero
+        # guess (rtol ||r_0|| with x_0 = 1000 guessed "last" at 22 of 61 iterations)
+        assert s1["waited_first"] == s2["waited_first"] <= 1
         if ksp.getComm().getSize() == 1:  # -ksp_view: the last solve's counters and the sums of both
             import os, tempfile
             fd, name = tempfile.mkstemp(suffix=".txt")
@@ -152,6 +156,11 @@ def test_stats_per_solve_and_total(cube):
                 os.unlink(name)
             assert "last solve: reductions %d," % s2["reductions"] in text
             assert "all 2 solves: reductions %d," % tot["reductions"] in text
+        x.set(1000)
+        ksp.setInitialGuessNonzero(True)
+        ksp.solve(cube.b, x)
+        assert ksp.getConvergedReason() > 0 and pipeksp.get_stats(ksp)["waited_first"] <= 2
+        ksp.setInitialGuessNonzero(False)
         pipeksp.set_replace(ksp, 5)
         assert pipeksp.get_replace(ksp) == 5
         x.set(0)
