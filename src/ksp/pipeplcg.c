@@ -56,6 +56,13 @@
 /* a breakdown far from convergence with the natural residual still above this fraction of r_0's is early:
    the depth goes to 1 at once (PLCGBreakdown()) */
 #define PLCG_EARLY 0.1
+/* Simon's estimate of the Lanczos vectors' loss of orthogonality, max |omega|, at which a segment still
+   far from convergence (natural residual above PLCG_EARLY of r_0's) goes to depth 1 before its square root
+   fails: G's factorization assumes that orthogonality. It passed 1e-4 2-12 steps (depth 2: 35) before the
+   breakdowns of the hostile cubes, and stayed at 1e-10 on ex2 and the asddic cube (docs/pipeplcg.md); a
+   segment longer than PLCG_OMEGA_N steps is not watched */
+#define PLCG_OMEGA   1e-4
+#define PLCG_OMEGA_N 256
 /* the basis has grown beyond the Chebyshev bound of its interval by this factor: the interval misses the
    spectrum (wrong bounds) and the recurrences amplify rounding by as much: lower the depth */
 #define PLCG_GROWTH 1e3
@@ -103,6 +110,8 @@ typedef struct {
   PetscInt  nupd_lucky;                       /* iterate updates at the last invariant-space (lucky) restart */
   PetscBool early;                            /* an early breakdown sent the depth to 1: restart from the best iterate */
   PetscBool brokeearly;                       /* ... at some point of this solve */
+  /* Simon's omega recurrence over the current segment: its alpha (gamma), beta (delta) and three rows */
+  PetscReal oma[PLCG_OMEGA_N], omb[PLCG_OMEGA_N + 1], omw[3][PLCG_OMEGA_N + 2], ompsi;
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
      matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again */
   PetscBool capped;  /* later solves on capkey's matrices start at depth 1 */
@@ -706,6 +715,35 @@ static void PLCGRitzAdd(KSP_PLCG *d, PetscInt i, PetscScalar g, PetscScalar dl)
   }
 }
 
+/* Simon's recurrence for omega_{j+1,k} ~ (v_{j+1}, v_k) from the tridiagonal of the segment (alpha_j =
+   gamma_j, beta_{j+1} = delta_j), with a rounding term of alternating sign (the same on every rank): the
+   largest |omega_{j+1,k}|, k < j; 0 beyond PLCG_OMEGA_N steps */
+static PetscReal PLCGOmegaStep(KSP_PLCG *d, PetscInt j, PetscReal alpha, PetscReal beta)
+{
+  PetscReal *prev, *cur, *nxt, t, mx = 0.0, eps = PETSC_MACHINE_EPSILON;
+  PetscInt   k;
+
+  if (j >= PLCG_OMEGA_N || beta == 0.0) return 0.0;
+  if (j == 0) {
+    d->omb[0]    = 0.0;
+    d->omw[0][0] = 1.0; /* row 0 */
+  }
+  d->oma[j]     = alpha;
+  d->omb[j + 1] = beta;
+  cur           = d->omw[j % 3];
+  prev          = d->omw[(j + 2) % 3];
+  nxt           = d->omw[(j + 1) % 3];
+  for (k = 0; k < j; k++) {
+    t = d->omb[k + 1] * cur[k + 1] + (d->oma[k] - d->oma[j]) * cur[k] + (k > 0 ? d->omb[k] * cur[k - 1] : 0.0) - (j > 0 ? d->omb[j] * prev[k] : 0.0);
+    t += ((j + k) % 2 ? 0.3 : -0.3) * eps * (d->omb[k + 1] + d->omb[j + 1]);
+    nxt[k] = t / d->omb[j + 1];
+    mx     = PetscMax(mx, PetscAbsReal(nxt[k]));
+  }
+  nxt[j]     = d->ompsi;
+  nxt[j + 1] = 1.0;
+  return mx;
+}
+
 /* at the end of a solve: its largest Ritz value becomes the interval of the next solve whose operator has
    changed, when a segment ran at least the estimate's number of steps or the solve converged (a fast
    preconditioner, hypre's 6-9 iterations: its few Ritz values already span what the solve needed) */
@@ -770,6 +808,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   d->nbreak        = 0;
   d->nupd_lucky    = PETSC_MIN_INT;
   d->early = d->brokeearly = PETSC_FALSE;
+  {
+    PetscInt N;
+    PetscCall(VecGetSize(ksp->vec_rhs, &N));
+    d->ompsi = PETSC_MACHINE_EPSILON * PetscSqrtReal((PetscReal)N); /* omega of neighbouring vectors */
+  }
   if (d->estfailed && d->lrun > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
@@ -975,6 +1018,26 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           break;
         }
         PLCGRitzAdd(d, i, GAM(i), DEL(i));
+        if (d->lrun > 1) {
+          PetscReal om = PLCGOmegaStep(d, i, PetscRealPart(GAM(i)), PetscRealPart(DEL(i))), zi = PetscAbsScalar(ZETA(i));
+
+          if (om > PLCG_OMEGA && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0) {
+            /* the basis is losing orthogonality while the solve has got nowhere: depth 1 now, as after an
+               early breakdown (from the best iterate measured), but the steps to that breakdown sooner */
+            PetscCall(PetscInfo(ksp, "loss of orthogonality estimated at %g at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual, natural residual %g (%g of r_0's): depth 1 for the rest of the solve\n", (double)om, d->lrun, i, (double)zi,
+                                (double)(zi / pipe->rn0)));
+            d->lrun       = 1;
+            d->early      = PETSC_TRUE;
+            d->brokeearly = PETSC_TRUE;
+            d->nbreak     = 1;
+            pipe->nrestart_solve++;
+            pipe->nrestart_total++;
+            pipe->ndepth_solve++;
+            pipe->ndepth_total++;
+            upd_at_restart = -1;
+            break;
+          }
+        }
       }
 
       /* the CG iterate: x_{i+1} = x_i + zeta_i p_i (LDL^T of the Lanczos tridiagonal), tested before the

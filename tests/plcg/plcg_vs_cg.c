@@ -1,7 +1,8 @@
 static char help[] = "pipeplcg never ends worse than cg: on one SPD problem, cg, pipegv and pipeplcg at\n\
 -depths (default 2,3,4,5) in one run, each from x = 0 with the PC and tolerances of the options (-pc_type,\n\
 -ksp_rtol). Checks for each depth l: cg's reason; a true residual within 10x cg's; iterations within\n\
-1.15 cg's + l for l <= 3, 1.5 cg's + l for l = 4, 5; with -healthy also that the depth never drops\n\
+1.15 cg's + l for l <= 3, 1.5 cg's + l for l = 4, 5 (-its_factor f: f cg's + l at every depth); with -healthy\n\
+also that the depth never drops\n\
 (KSPPipeGetStats()'s depth_changes = 0: an input where nothing degrades); with -again a second solve on the\n\
 same KSP after A's values change (2A): after an early breakdown it starts at depth 1 and takes no more\n\
 iterations than the first nor than cg's within 2% + 2, otherwise it ends at the first solve's depth. Problems (-problem):\n\
@@ -236,6 +237,7 @@ int main(int argc, char **argv)
   PetscInt    depths[8] = {2, 3, 4, 5}, nd = 8, k, fails = 0;
   PetscBool   flg, diag = PETSC_FALSE, healthy = PETSC_FALSE, again = PETSC_FALSE;
   TestSolve   cg, gv, o, o2;
+  PetscReal   itsf = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -244,6 +246,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-depths", depths, &nd, &flg));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-healthy", &healthy, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-again", &again, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-its_factor", &itsf, NULL));
   if (!flg) nd = 4;
   if (!strcmp(problem, "cube")) {
     Vec x0;
@@ -279,7 +282,7 @@ int main(int argc, char **argv)
   }
   for (k = 0; k < nd; k++) {
     PetscInt  l   = depths[k];
-    PetscReal fac = l <= 3 ? 1.15 : 1.5;
+    PetscReal fac = itsf > 0 ? itsf : (l <= 3 ? 1.15 : 1.5);
 
     PetscCall(Run(A, b, KSPPIPEPLCG, l, diag, &o, again ? &o2 : NULL));
     if (o.reason != cg.reason) {
