@@ -1419,6 +1419,8 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    before the residual fell tenfold, one less otherwise; an estimate that fails runs depth 1 from the
    start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
    change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
+   Before it breaks, a segment still far from convergence whose Lanczos vectors are losing orthogonality
+   (Simon's estimate from the tridiagonal p(l)-CG builds, above 1e-4) goes to depth 1 in the same way.
    After an early breakdown later solves on the same matrices (new values: a time step, a Newton step) and
    PC type start at depth 1, which pays latency where the deep basis would lose a segment again; new
    matrices, or another depth set, try the depth again.
