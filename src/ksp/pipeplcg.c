@@ -112,6 +112,7 @@ typedef struct {
   PetscBool brokeearly;                       /* ... at some point of this solve */
   /* Simon's omega recurrence over the current segment: its alpha (gamma), beta (delta) and three rows */
   PetscReal oma[PLCG_OMEGA_N], omb[PLCG_OMEGA_N + 1], omw[3][PLCG_OMEGA_N + 2], ompsi;
+  PetscInt  omn; /* the step expected next (a step not in sequence is skipped, as PLCGRitzAdd() does) */
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
      matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again */
   PetscBool capped;  /* later solves on capkey's matrices start at depth 1 */
@@ -723,7 +724,9 @@ static PetscReal PLCGOmegaStep(KSP_PLCG *d, PetscInt j, PetscReal alpha, PetscRe
   PetscReal *prev, *cur, *nxt, t, mx = 0.0, eps = PETSC_MACHINE_EPSILON;
   PetscInt   k;
 
-  if (j >= PLCG_OMEGA_N || beta == 0.0) return 0.0;
+  if (j == 0) d->omn = 0;
+  if (j >= PLCG_OMEGA_N || beta == 0.0 || j != d->omn) return 0.0;
+  d->omn = j + 1;
   if (j == 0) {
     d->omb[0]    = 0.0;
     d->omw[0][0] = 1.0; /* row 0 */
