@@ -20,34 +20,6 @@ typedef struct {
   PetscInt64         nrep, nrestart;
 } Result;
 
-static PetscErrorCode Ex2Matrix(PetscInt m, PetscInt n, Mat *A, Vec *b)
-{
-  PetscInt Istart, Iend, Ii, i, j;
-  Vec      u;
-
-  PetscFunctionBeginUser;
-  /* as PETSc's src/ksp/ksp/tutorials/ex2.c: 5-point Laplacian on an m x n grid, b = A 1 */
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, m * n, m * n, 5, NULL, 5, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &Istart, &Iend));
-  for (Ii = Istart; Ii < Iend; Ii++) {
-    i = Ii / n;
-    j = Ii - i * n;
-    if (i > 0) PetscCall(MatSetValue(*A, Ii, Ii - n, -1.0, INSERT_VALUES));
-    if (i < m - 1) PetscCall(MatSetValue(*A, Ii, Ii + n, -1.0, INSERT_VALUES));
-    if (j > 0) PetscCall(MatSetValue(*A, Ii, Ii - 1, -1.0, INSERT_VALUES));
-    if (j < n - 1) PetscCall(MatSetValue(*A, Ii, Ii + 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, Ii, Ii, 4.0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatCreateVecs(*A, &u, b));
-  PetscCall(VecSet(u, 1.0));
-  PetscCall(MatMult(*A, u, *b));
-  PetscCall(VecDestroy(&u));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode Solve(Mat A, Vec b, const char *type, const char *pc, PetscReal rtol, KSPNormType norm, PetscInt replace, PetscInt maxit, Result *res)
 {
   KSP       ksp;
@@ -147,10 +119,8 @@ int main(int argc, char **argv)
     PetscCall(PipeKSPCubeGetMatrix(cubeobj, &A));
     PetscCall(PipeKSPCubeGetRHS(cubeobj, &b));
   } else {
-    PetscInt m = 30, n = 30;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
-    PetscCall(Ex2Matrix(m, n, &A, &b));
+    PetscCall(TestLap2D(30, 30, &A, &b)); /* PETSc's ex2, -m x -n */
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   }
   if (table) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-7s %-16s %-10s %-5s %5s %9s %5s %5s %s\n", "pc", "rtol", "norm", "ksp", "repl", "its", "true_res", "nrepl", "nrest", "reason"));
 

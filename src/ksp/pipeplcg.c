@@ -169,6 +169,12 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* auto chose depth 1: p(1)-CG with a zero shift, run as pipegv's recurrences (no shifts, no estimate) */
+static inline PetscBool PLCGGVForm(const KSP_PLCG *d)
+{
+  return (PetscBool)(d->lauto && d->l == 1);
+}
+
 /* the shifts of depth l: Chebyshev roots of [lmin, lmax] */
 static void Shifts(KSP_PLCG *d, PetscInt l)
 {
@@ -636,6 +642,18 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   PetscFunctionReturn(0);
 }
 
+/* the depth lnew for the rest of the solve, after a restart from the true residual (early: from the best
+   iterate measured, and later solves on these matrices start at depth 1) */
+static void PLCGLowerDepth(KSP_PLCG *d, PetscInt lnew, PetscBool early)
+{
+  d->lrun  = lnew;
+  d->early = early;
+  d->brokeearly |= early;
+  d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
+  d->pipe.ndepth_solve++;
+  d->pipe.ndepth_total++;
+}
+
 /* a breakdown of the depth-lrun recurrences (what: which, for -info; why: cg's reason for it) at step i
    since the last true residual, whose natural residual norm zi is to be compared with beta's there.
    Restart from b - A x (the caller breaks out to the restart), at a lower depth for the rest of the solve
@@ -676,12 +694,7 @@ static PetscErrorCode PLCGBreakdown(KSP ksp, KSP_PLCG *d, const char *what, KSPC
 
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
                         pipe->rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->rn0)) : -1.0, lnew));
-    d->lrun  = lnew;
-    d->early = early;
-    d->brokeearly |= early;
-    d->nbreak = 1; /* a depth reached by lowering gets no slow retry: its deeper one broke the same way */
-    pipe->ndepth_solve++;
-    pipe->ndepth_total++;
+    PLCGLowerDepth(d, lnew, early);
     PetscFunctionReturn(0);
   }
   PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual: restart from it\n", what, d->lrun, i));
@@ -803,7 +816,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
       d->ncapped++;
     }
   }
-  gvform = (PetscBool)(d->lauto && l == 1);                                              /* auto's depth 1: pipegv's recurrences */
+  gvform = PLCGGVForm(d);                                                                /* auto's depth 1: pipegv's recurrences */
   if (!d->user_eig && l > 0 && d->lrun == l && !gvform) PetscCall(PLCGEstimate(ksp, d)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
@@ -1029,14 +1042,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
                early breakdown (from the best iterate measured), but the steps to that breakdown sooner */
             PetscCall(PetscInfo(ksp, "loss of orthogonality estimated at %g at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual, natural residual %g (%g of r_0's): depth 1 for the rest of the solve\n", (double)om, d->lrun, i, (double)zi,
                                 (double)(zi / pipe->rn0)));
-            d->lrun       = 1;
-            d->early      = PETSC_TRUE;
-            d->brokeearly = PETSC_TRUE;
-            d->nbreak     = 1;
             pipe->nrestart_solve++;
             pipe->nrestart_total++;
-            pipe->ndepth_solve++;
-            pipe->ndepth_total++;
+            PLCGLowerDepth(d, 1, PETSC_TRUE);
             upd_at_restart = -1;
             break;
           }
@@ -1332,9 +1340,9 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
   if (d->l == 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, %s)\n", ksp->normtype == KSP_NORM_NONE ? "one blocking reduction per iteration (no norm to reduce first)" : "two blocking reductions per iteration: the norm's first"));
-  else if (d->lauto && d->l == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1, auto's: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate)\n"));
+  else if (PLCGGVForm(d)) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1, auto's: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate)\n"));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
-  if (d->l == 0 || (d->lauto && d->l == 1)) { /* no shifts */
+  if (d->l == 0 || PLCGGVForm(d)) { /* no shifts */
   } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
   else if (d->fromritz)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW,
@@ -1343,7 +1351,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
-  if (d->l > 0 && !(d->lauto && d->l == 1) && (d->user_eig || d->nestimates || d->fromritz)) {
+  if (d->l > 0 && !PLCGGVForm(d) && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
