@@ -65,10 +65,15 @@ typedef struct {
   Mat              amat;
   PetscReal        gf, gg, gh, gj, gf0; /* gf0: the bound a true residual leaves */
   PetscInt         itrue;               /* iteration of the last true residual (replacement, restart, start) */
-  /* the best iterate whose true residual the solver has measured: the last work vector
-     (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch */
-  PetscReal best; /* its true residual norm ||b - A x|| */
-  PetscInt  bestits;
+  /* the kept iterate: of the iterates whose true residual the solver formed, the one of least energy
+     phi(x) = x'Ax/2 - b'x (the A-norm of the error up to a constant, which CG minimises); the last work
+     vector (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch. It is returned
+     only after a loss of stability (a restart or a depth change), docs/algorithms.md */
+  PetscReal        best;     /* the least true residual norm ||b - A x|| measured (progress tests) */
+  PetscReal        bestphi;  /* the kept iterate's energy */
+  PetscInt         bestits;  /* ... and its iteration */
+  PetscReal        phinow;   /* the energy of x at the last true residual formed */
+  PetscObjectState phistate; /* x's state then: phinow is of this x only */
   PetscReal rnorm0;   /* the monitored norm at iteration 0 */
   PetscReal dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
   PetscReal rn0;      /* ||r|| (2-norm) at iteration 0 */
@@ -117,11 +122,14 @@ PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
 /* at a solve's start: ||A|| when A changed, the gap bounds, the best iterate and the guards' state */
 PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
-/* end of a solve: x is never worse than the best measured iterate (one SpMV into the work vector T, one norm) */
+/* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
+   energy is lower (one SpMV into the work vector T, one reduction) */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
-/* the best iterate: x, whose true residual norm is tn, is kept when better than the best so far */
+/* r = b - A x, with the energy of x (one SpMV, one reduction of two dots) */
+PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
+/* right after the true residual of x (norm tn) was formed: x is kept when its energy is below the kept one's */
 PETSC_INTERN PetscErrorCode KSPPipeBestRecord_Private(KSP, PetscReal);
-/* x = the best iterate kept */
+/* x = the kept iterate, when x's energy (of its last true residual) is above it */
 PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
 /* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
    norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */

@@ -98,7 +98,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Vec        *v, X, B;
+  Vec        *v, X;
   PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn = 0, un, xn = 0, pn = 0;
@@ -108,7 +108,6 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
   red = pipe->red;
   v   = ksp->work;
   X   = ksp->vec_sol;
-  B   = ksp->vec_rhs;
   PetscCall(PipeKSPVecLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
   split          = (PetscBool)(split && ksp->normtype != KSP_NORM_NONE);
@@ -146,8 +145,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
     }
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, v[CG_R]));
-      PetscCall(VecAYPX(v[CG_R], -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       continue;
     }
     PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
@@ -158,8 +156,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
     if (replace) { /* true residual; s = A p keeps the recurrence consistent */
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, v[CG_R]));
-      PetscCall(VecAYPX(v[CG_R], -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_P], v[CG_S]));
       pipe->truenow = PETSC_TRUE;
     }

@@ -98,13 +98,14 @@ PetscErrorCode KSPPipePCApply_Private(KSP ksp, Vec x, Vec y)
 
 PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
 {
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   PetscFunctionBegin;
   if (ksp->guess_zero) {
     PetscCall(VecSet(ksp->vec_sol, 0.0));
     PetscCall(VecCopy(ksp->vec_rhs, r));
-  } else {
-    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
-    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
-  }
+    pipe->phinow = 0.0; /* the energy of x = 0 */
+    PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
+  } else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
   PetscFunctionReturn(0);
 }

@@ -174,7 +174,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
-  Vec         X, B, R, U, W, P, S, Q;
+  Vec         X, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
   PetscBool   withgamma = PETSC_FALSE, restart, stop, replace;
@@ -182,7 +182,6 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
   PetscFunctionBegin;
   red = pipe->red;
   X   = ksp->vec_sol;
-  B   = ksp->vec_rhs;
   R   = ksp->work[0];
   U   = ksp->work[1];
   W   = ksp->work[2];
@@ -204,8 +203,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     PetscCall(KSPPipeTestIteration_Private(ksp, its, glob[GR_R2_RR], glob[GR_R2_UU], gammanew, rn, xn, NULL, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, R));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
@@ -218,8 +216,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     if (its) PetscCall(KSPPipeReplaceNow_Private(ksp, its, rn, &replace));
     if (replace) { /* true residual and auxiliaries; gamma rides in R1 */
       PetscScalar d4[GR_R2_N];
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, R));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(KSPPipeMatMult_Private(ksp, A, P, S));
       PetscCall(LocalDot(P, S, &loc1[GR_R1_DELTA]));
@@ -254,8 +251,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
       if (ksp->reason) break;
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, R));
-      PetscCall(VecAYPX(R, -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, R));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;

@@ -4,49 +4,87 @@
    PIPE_* constants of pipeksp/pipecommon.h, shared with pipeplcg.c. */
 #include <pipeksp/pipecommon.h>
 
-/* the best iterate: the work vector KSPPipeSetUpWork_Private() adds after the type's own */
+/* the kept iterate: the work vector KSPPipeSetUpWork_Private() adds after the type's own */
 #define BestIterate(ksp) ((ksp)->work[(ksp)->nwork - 1])
+
+/* phi(x) = x'Ax/2 - b'x = -(b'x + r'x)/2 for the true r = b - A x: exact whatever the recurrences did, and
+   phi(x) - phi(x*) = ||x - x*||_A^2/2, the error CG minimises (a residual norm can grow while it falls) */
+static PetscErrorCode Energy(KSP ksp, Vec r)
+{
+  KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
+  Vec         y[2];
+  PetscScalar d[2];
+
+  PetscFunctionBegin;
+  y[0] = ksp->vec_rhs;
+  y[1] = r;
+  PetscCall(VecMDot(ksp->vec_sol, 2, y, d));
+  pipe->phinow = -0.5 * PetscRealPart(d[0] + d[1]);
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeTrueResidual_Private(KSP ksp, Mat A, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
+  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  PetscCall(Energy(ksp, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* phinow is of the current x: every caller records right after forming x's true residual */
+static PetscErrorCode EnergyCurrent(KSP ksp)
+{
+  KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &state));
+  PetscCheck(state == pipe->phistate, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "the kept iterate is judged by the energy of x's last true residual, but x changed since");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode KSPPipeBestRecord_Private(KSP ksp, PetscReal tn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (!(tn < pipe->best)) PetscFunctionReturn(0);
-  pipe->best    = tn;
+  if (tn < pipe->best) pipe->best = tn;
+  PetscCall(EnergyCurrent(ksp));
+  if (!(pipe->phinow < pipe->bestphi)) PetscFunctionReturn(PETSC_SUCCESS);
+  pipe->bestphi = pipe->phinow;
   pipe->bestits = ksp->its;
   PetscCall(VecCopy(ksp->vec_sol, BestIterate(ksp)));
-  PetscFunctionReturn(0);
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate)); /* the copy reads x only */
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeBestRestore_Private(KSP ksp)
 {
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   PetscFunctionBegin;
+  PetscCall(EnergyCurrent(ksp));
+  if (pipe->bestphi == PETSC_MAX_REAL || pipe->phinow <= pipe->bestphi) PetscFunctionReturn(PETSC_SUCCESS); /* NaN: restored */
+  PetscCall(PetscInfo(ksp, "x has energy %g, the iterate of iteration %" PetscInt_FMT " had %g: returning to that one\n", (double)pipe->phinow, pipe->bestits, (double)pipe->bestphi));
   PetscCall(VecCopy(BestIterate(ksp), ksp->vec_sol));
-  PetscFunctionReturn(0);
+  pipe->phinow = pipe->bestphi;
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal tn;
 
   PetscFunctionBegin;
-  if (pipe->best == PETSC_MAX_REAL || ksp->reason == KSP_DIVERGED_NANORINF) PetscFunctionReturn(0);
-  /* converged by the recursive residual with no restart or depth change, and the gap estimate puts b - A x
-     below the best true residual measured: the check could only confirm x (cg makes none) */
-  if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && !pipe->nrestart_solve && !pipe->ndepth_solve && pipe->rlast >= 0 && pipe->rlast + pipe->gf < pipe->best) {
-    PetscCall(PetscInfo(ksp, "final x: recursive residual %g with an estimated gap of %g, below the best true residual %g: no check\n", (double)pipe->rlast, (double)pipe->gf, (double)pipe->best));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, T));
-  PetscCall(VecAYPX(T, -1.0, ksp->vec_rhs));
-  PetscCall(VecNorm(T, NORM_2, &tn));
-  if (!(tn <= pipe->best)) { /* NaN too */
-    PetscCall(PetscInfo(ksp, "final x has true residual %g, the iterate of iteration %" PetscInt_FMT " had %g: returning that one\n", (double)tn, pipe->bestits, (double)pipe->best));
-    PetscCall(KSPPipeBestRestore_Private(ksp));
-  }
-  PetscFunctionReturn(0);
+  /* cg's contract: the last iterate, whatever the reason (an Inf or NaN too). Only where the solve lost
+     stability (a restart from the true residual, a depth change) can an earlier iterate be better */
+  if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || pipe->bestphi == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPPipeTrueResidual_Private(ksp, A, T));
+  PetscCall(KSPPipeBestRestore_Private(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
@@ -68,8 +106,9 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
     pipe->astate = state;
   }
   pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = 0.0;
-  pipe->best                                            = PETSC_MAX_REAL;
+  pipe->best = pipe->bestphi = pipe->phinow           = PETSC_MAX_REAL;
   pipe->bestits                                         = 0;
+  pipe->phistate                                        = -1;
   pipe->restart                                         = PETSC_TRUE;
   pipe->truenow                                         = PETSC_TRUE;
   pipe->frombreak                                       = PETSC_FALSE;
@@ -262,9 +301,6 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
      not the sign of a negative definite pair that the method alone would accept */
   pipe->gsign = pipe->dsign = 1.0;
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
-  else {
-    PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
-    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
-  }
+  else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
   PetscFunctionReturn(0);
 }

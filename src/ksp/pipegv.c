@@ -158,8 +158,7 @@ static PetscErrorCode TrueResidual(KSP ksp, Mat A)
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, v[GV_R]));
-  PetscCall(VecAYPX(v[GV_R], -1.0, ksp->vec_rhs));
+  PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[GV_R]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
   PetscFunctionReturn(0);

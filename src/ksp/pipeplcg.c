@@ -49,6 +49,9 @@
 /* breakdown restarts at one depth in one solve beyond which the depth is lowered even with fast progress:
    each restart discards the Krylov space, so more of them cost more than the lower depth's latency */
 #define PLCG_BREAKS 3
+/* after an early breakdown, solves on the same matrices run at depth 1; the deep pipeline is tried again after
+   this many healthy ones, twice as many after each retry that broke down early again (back-off) */
+#define PLCG_RETRY 3
 /* a breakdown with the natural residual within this factor of rtol ||r_0|| is near convergence: a restart at
    the same depth usually finishes the solve (an isolated breakdown of a healthy run, as on PETSc's ex2 at
    depths 3-5). Farther out, the basis broke in mid-solve and would again: the depth is lowered at once */
@@ -118,6 +121,11 @@ typedef struct {
   PetscBool capped;  /* later solves on capkey's matrices start at depth 1 */
   PLCGOpKey capkey;  /* the matrices and PC type of the early breakdown (the values aside) */
   PetscInt  ncapped; /* solves started at depth 1 for it (all solves) */
+  PetscInt  capwait; /* healthy solves at depth 1 before the deep pipeline is tried again (doubles per failed retry) */
+  PetscInt  capleft; /* ... still to come */
+  PetscInt  nretry;  /* retries of the deep pipeline on capped matrices (all solves) */
+  PetscBool retrying; /* this solve retries it */
+  PetscBool estpcfail; /* the estimate's inner CG met a PC failure: the solve's, not a depth change */
   PetscReal sigma[PLCG_MAXL];
   PetscInt  nwork_l; /* layout of ksp->work */
   PetscBool nwork_mq;
@@ -223,6 +231,7 @@ static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, Pe
   /* a CG that broke down (indefinite A or M) leaves its Lanczos entries partly unset: no estimate */
   PetscCall(KSPGetConvergedReason(inner, &ir));
   PetscCall(KSPGetIterationNumber(inner, &iits));
+  ((KSP_PLCG *)ksp->data)->estpcfail = (PetscBool)(ir == KSP_DIVERGED_PC_FAILED);
   if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, emax, emin));
   else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
   PetscFunctionReturn(0);
@@ -300,6 +309,11 @@ static PetscErrorCode PLCGEstimate(KSP ksp, KSP_PLCG *d)
   PetscCall(VecDestroy(&sol));
   PetscCall(KSPDestroy(&inner));
   PetscCall(ierr);
+  if (d->estpcfail) { /* the PC failed, not the depth: no interval kept, the solve meets the failure as cg does */
+    PetscCall(PetscInfo(ksp, "eigenvalue estimate: the PC failed\n"));
+    d->estfailed = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
   d->nestimates++;
   d->fromritz  = PETSC_FALSE;
   d->est       = cur;
@@ -603,7 +617,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
       PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* the iterate goes with its residual: it may be the one returned */
       /* no better than at the last such check: the attainable accuracy, where cg would end converged */
       if (!(dp < PIPE_GAIN * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
-      if (ksp->reason && tn > pipe->best) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the best */
+      if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the kept iterate when better */
       st->lastcheck = dp;
     }
     st->check = PETSC_FALSE;
@@ -614,8 +628,8 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
          recurrence gains little per period, far from the floor */
       if (tn < PLCG_GAIN * pipe->best) pipe->stalls = 0;
       else if (++pipe->stalls >= PIPE_STALLS) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
-      if (tn < pipe->best) PetscCall(KSPPipeBestRecord_Private(ksp, tn));
-      else if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
+      PetscCall(KSPPipeBestRecord_Private(ksp, tn));
+      if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
     } else PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* after a breakdown: kept when better */
     st->replacing = PETSC_FALSE;
     /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
@@ -780,7 +794,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   KSP_Pipe   *pipe = &d->pipe;
   PipeKSPRed  red;
   Mat         A;
-  Vec        *z, *u, *q, *mq, p, X, B;
+  Vec        *z, *u, *q, *mq, p, X;
   PetscInt    l, nz, it, c, i, k, m, upd_at_restart = -1, nwnext = 0;
   PetscBool   mqneed, extra, natural, defer, stop, gvform;
   PLCGStart   st = {PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
@@ -800,7 +814,6 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   red     = pipe->red;
   z       = ksp->work;
   X       = ksp->vec_sol;
-  B       = ksp->vec_rhs;
   natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   extra   = (PetscBool)!natural;                 /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   PetscCall(KSPPipeSolveStart_Private(ksp, &A)); /* per-solve counters (the estimate's reductions included) */
@@ -810,13 +823,19 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
     PetscCall(PLCGOpKeyGet(ksp, &cur));
     d->capped = PLCGOpKeySame(&cur, &d->capkey, PETSC_FALSE);
-    if (d->capped && l > 1) {
-      PetscCall(PetscInfo(ksp, "an earlier solve on these matrices broke down early at depth >= 2: depth 1 from the start\n"));
+    if (!d->capped) d->capwait = 0;
+    else if (l > 1 && d->capleft > 0) {
+      PetscCall(PetscInfo(ksp, "an earlier solve on these matrices broke down early at depth >= 2: depth 1 from the start (%" PetscInt_FMT " healthy solves before depth %" PetscInt_FMT " is tried again)\n", d->capleft, l));
       d->lrun = 1;
       d->ncapped++;
+    } else if (l > 1) {
+      PetscCall(PetscInfo(ksp, "depth %" PetscInt_FMT " tried again after %" PetscInt_FMT " healthy solves at depth 1\n", l, d->capwait));
+      d->retrying = PETSC_TRUE;
+      d->nretry++;
     }
   }
-  gvform = PLCGGVForm(d);                                                                /* auto's depth 1: pipegv's recurrences */
+  d->estpcfail = PETSC_FALSE;
+  gvform       = PLCGGVForm(d);                                                                /* auto's depth 1: pipegv's recurrences */
   if (!d->user_eig && l > 0 && d->lrun == l && !gvform) PetscCall(PLCGEstimate(ksp, d)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
@@ -832,8 +851,10 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   if (d->estfailed && d->lrun > 1) { /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", l));
     d->lrun = 1;
-    pipe->ndepth_solve++;
-    pipe->ndepth_total++;
+    if (!d->estpcfail) { /* a failed PC ends the solve as cg's would: no depth change */
+      pipe->ndepth_solve++;
+      pipe->ndepth_total++;
+    }
   }
 #define ZV(j)     z[(j) % nz]
 #define UV(j)     u[(j) % 3]
@@ -873,14 +894,10 @@ static PetscErrorCode PLCGSolve(KSP ksp)
            had taken) gives way to the start (docs/pipeplcg.md). One SpMV and one reduction, once */
         PetscReal tn;
 
-        PetscCall(KSPPipeMatMult_Private(ksp, A, X, ksp->work[0]));
-        PetscCall(VecAYPX(ksp->work[0], -1.0, B));
+        PetscCall(KSPPipeTrueResidual_Private(ksp, A, ksp->work[0]));
         PetscCall(VecNorm(ksp->work[0], NORM_2, &tn));
         PetscCall(KSPPipeBestRecord_Private(ksp, tn));
-        if (!(tn <= pipe->best)) {
-          PetscCall(PetscInfo(ksp, "early breakdown: the true residual %g is above the best measured %g (iteration %" PetscInt_FMT "): restarting from that iterate\n", (double)tn, (double)pipe->best, pipe->bestits));
-          PetscCall(KSPPipeBestRestore_Private(ksp));
-        }
+        PetscCall(KSPPipeBestRestore_Private(ksp)); /* when the kept iterate's energy is lower */
       }
       PetscCall(PetscInfo(ksp, "continuing with Gropp's CG (pipegropp, depth 1) at iteration %" PetscInt_FMT "\n", st.nupd));
       PetscCall(KSPPipeGroppContinue_Private(ksp, A, st.first ? 0 : st.nupd));
@@ -897,8 +914,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
     if (st.first) PetscCall(KSPPipeResidual_Private(ksp, A, UV(0)));
     else {
-      PetscCall(KSPPipeMatMult_Private(ksp, A, X, UV(0)));
-      PetscCall(VecAYPX(UV(0), -1.0, B));
+      PetscCall(KSPPipeTrueResidual_Private(ksp, A, UV(0)));
     }
     PetscCall(KSPPipePCApplyLoop_Private(ksp, UV(0), ZV(0)));
     w[0] = ZV(0);
@@ -1100,7 +1116,9 @@ static PetscErrorCode PLCGSolve(KSP ksp)
           ynext = extra ? (mq ? MQV(0, i + 1) : QV(0, i + 1)) : NULL;
           PetscCall(PLCGStep(&rc, -dm, inv, (PetscBool)!i0, p, QV(0, i), 1.0 / eta, i > 0 ? -DEL(i - 1) / eta : 0.0, UV(it + 1), nwnext, w, ynext, loc));
         } else if (i > 0) PetscCall(VecAXPBY(p, 1.0 / eta, -DEL(i - 1) / eta, QV(0, i)));
-        PetscCall(VecAXPY(X, ZETA(i), p));
+        /* with the norm l columns late (extra) the tests lag the updates: no update past -ksp_max_it, so that
+           a capped solve returns cg's iterate of that iteration, not a later one (its count would not show) */
+        if (!extra || st.nupd < ksp->max_it) PetscCall(VecAXPY(X, ZETA(i), p));
         st.nupd++;
         ZETA(i + 1) = -DEL(i) / eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
         if (natural && !lucky) {
@@ -1150,11 +1168,16 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef MQV
   PetscCall(PLCGRitzKeep(ksp, d));
   if (d->lauto && ksp->reason > 0) d->autod.its = ksp->its; /* auto's next choice spreads per-solve work over them */
-  if (d->brokeearly && !d->capped) {
+  if (d->brokeearly) { /* the first time, or a retry that broke again: wait twice as long */
+    d->capwait = d->capped && d->retrying ? 2 * d->capwait : PLCG_RETRY;
+    d->capleft = d->capwait;
     PetscCall(PLCGOpKeyGet(ksp, &d->capkey));
     d->capped = PETSC_TRUE;
-    PetscCall(PetscInfo(ksp, "early breakdown: later solves on these matrices start at depth 1\n"));
-  }
+    PetscCall(PetscInfo(ksp, "early breakdown: the next %" PetscInt_FMT " healthy solves on these matrices start at depth 1\n", d->capwait));
+  } else if (d->capped && d->retrying) d->capped = PETSC_FALSE; /* the retry held: the deep pipeline is back */
+  else if (d->capped && d->lrun == 1 && ksp->reason > 0 && !pipe->nrestart_solve) d->capleft--;
+  d->retrying = PETSC_FALSE;
+  if (d->estpcfail) pipe->depth_end = l;
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
   PetscFunctionReturn(0);
@@ -1198,7 +1221,7 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
     PetscFunctionReturn(0);
   }
   PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
-  if (l != d->l || d->lauto) d->capped = PETSC_FALSE; /* a new depth asked for: try it */
+  d->capped = PETSC_FALSE; /* a depth set explicitly is tried, even the one that broke down */
   d->lauto = PETSC_FALSE;
   d->l     = l;
   PetscFunctionReturn(0);
@@ -1363,7 +1386,8 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
   if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (Gropp's CG, pipegropp)\n"));
   if (d->capped && d->l > 1)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "depth 1 from the start on these matrices (%" PetscInt_FMT " solves so far): an earlier solve broke down early at depth >= 2; new matrices, or another depth set, try depth %" PetscInt_FMT " again\n", d->ncapped, d->l));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "depth 1 from the start on these matrices (%" PetscInt_FMT " solves so far): an earlier solve broke down early at depth >= 2; depth %" PetscInt_FMT " is tried again after %" PetscInt_FMT " more healthy solves (back-off %" PetscInt_FMT "), on new matrices, or when a depth is set\n", d->ncapped, d->l, d->capleft, d->capwait));
+  if (d->nretry) PetscCall(PetscViewerASCIIPrintf(viewer, "retries of depth %" PetscInt_FMT " after early breakdowns: %" PetscInt_FMT "\n", d->l, d->nretry));
   PetscCall(KSPView_Pipe(ksp, viewer));
   PetscFunctionReturn(0);
 }

@@ -1,0 +1,533 @@
+/* Differential fuzzer with PETSc's cg as the oracle (docs/algorithms.md, "The cg contract").
+
+   Case k of seed S draws, from its own generator (the same on every rank), a matrix family and size, a PC,
+   the norm type, tolerances, the iteration limit, the initial guess, the convergence test variant, the
+   progress policy, pipeplcg's depth and a use (plain, inside PCKSP, as a fixed-count multigrid smoother).
+   It solves with cg and with each of ours in the same process and checks the contract:
+     - the same class of reason (converged, iteration limit, breakdown), except where the iteration bound
+       lets ours need more than a limit that cg met within;
+     - both converged: ours' true residual within 10x cg's (or its rounding floor), iterations within the
+       bound (1.15 cg + l at depths <= 3, 1.5 cg + l at 4-5);
+     - both capped: ours' A-norm error within 1.1x cg's;
+     - nested: the outer iterations within 10% (and one) of those with cg inside.
+   Each failure prints one line, "FUZZFAIL family=... reproduce: mpiexec -n P pipefuzz -seed S -case k ...".
+   Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=..." for tests/fuzz/fuzz.py's table.
+
+   -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v */
+#include <petscksp.h>
+#include <petscdmda.h>
+#include "../common/pipeksptest.h"
+
+/* splitmix64: a case's draws depend on (seed, case) only, on every rank and platform */
+typedef struct {
+  unsigned long long s;
+} Rng;
+
+static unsigned long long RngNext(Rng *r)
+{
+  unsigned long long z = (r->s += 0x9e3779b97f4a7c15ULL);
+  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static PetscReal RngUnit(Rng *r)
+{
+  return (PetscReal)((RngNext(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+static PetscInt RngInt(Rng *r, PetscInt lo, PetscInt hi) /* [lo, hi] */
+{
+  return lo + (PetscInt)(RngNext(r) % (unsigned long long)(hi - lo + 1));
+}
+static PetscReal RngLog(Rng *r, PetscReal lo, PetscReal hi) /* log-uniform in [lo, hi] */
+{
+  return PetscExpReal(PetscLogReal(lo) + RngUnit(r) * (PetscLogReal(hi) - PetscLogReal(lo)));
+}
+
+typedef enum {
+  FAM_CUBE,
+  FAM_LAP2D,
+  FAM_LAP3D,
+  FAM_ANISO,
+  FAM_DIAG,
+  FAM_RANDSPD,
+  FAM_EX2,
+  FAM_NEUMANN,
+  FAM_N
+} Family;
+static const char *const famname[] = {"cube", "lap2d", "lap3d", "aniso2d", "diag", "randspd", "ex2", "neumann"};
+
+typedef enum {
+  USE_PLAIN,
+  USE_PCKSP,
+  USE_MG
+} Use;
+static const char *const usename[] = {"plain", "pcksp", "mg"};
+
+typedef struct {
+  Family    fam;
+  PetscInt  n, bs;  /* size parameter, block size */
+  PetscReal param;  /* nu, anisotropy, condition number */
+  char      pc[32]; /* none, jacobi, bjacobi, asddic, gamg, hypre */
+  KSPNormType norm;
+  PetscReal rtol, atol;
+  PetscInt  maxit;
+  PetscBool x0rand, uirn;
+  PipeKSPProgressType prog;
+  PetscInt  depth; /* pipeplcg: 0..5, -1 auto */
+  Use       use;
+  PetscInt  inner; /* nested: the inner KSP's (or smoother's) fixed count */
+} Case;
+
+static const char *const normname[] = {"none", "preconditioned", "unpreconditioned", "natural"};
+
+static PetscErrorCode DrawCase(PetscInt seed, PetscInt k, PetscMPIInt size, Case *c)
+{
+  Rng      r = {(unsigned long long)seed * 1000003ULL + (unsigned long long)k};
+  PetscInt u;
+  PetscBool hypre = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (int i = 0; i < 3; i++) (void)RngNext(&r);
+  c->fam   = (Family)RngInt(&r, 0, FAM_N - 1);
+  c->bs    = 1;
+  c->param = 0;
+  switch (c->fam) {
+  case FAM_CUBE:
+    c->n     = RngInt(&r, 4, 8);
+    c->param = 0.3 + RngUnit(&r) * (0.4999 - 0.3);
+    c->bs    = 3;
+    break;
+  case FAM_LAP2D:
+  case FAM_EX2:
+  case FAM_NEUMANN:
+    c->n = RngInt(&r, 8, 48);
+    break;
+  case FAM_ANISO:
+    c->n     = RngInt(&r, 8, 40);
+    c->param = RngLog(&r, 1e-4, 1.0);
+    break;
+  case FAM_LAP3D:
+    c->n = RngInt(&r, 5, 14);
+    break;
+  case FAM_DIAG:
+    c->n     = RngInt(&r, 50, 2000);
+    c->param = RngLog(&r, 10.0, 1e10);
+    break;
+  case FAM_RANDSPD:
+    c->bs    = RngInt(&r, 1, 3);
+    c->n     = RngInt(&r, 30, 400);
+    c->param = RngLog(&r, 1e-6, 1.0); /* diagonal dominance margin */
+    break;
+  default:
+    break;
+  }
+  PetscCall(PetscHasExternalPackage("hypre", &hypre));
+  u = RngInt(&r, 0, hypre ? 5 : 4);
+  PetscCall(PetscStrncpy(c->pc, (const char *[]){"none", "jacobi", "bjacobi", "asddic", "gamg", "hypre"}[u], sizeof(c->pc)));
+  if (c->fam == FAM_DIAG && (!strcmp(c->pc, "gamg") || !strcmp(c->pc, "hypre"))) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc))); /* no graph to coarsen */
+  if (c->fam == FAM_NEUMANN && !strcmp(c->pc, "asddic")) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc))); /* IC of a singular matrix */
+  c->norm = (KSPNormType)RngInt(&r, 0, 3);
+  if (c->norm == KSP_NORM_NONE && RngUnit(&r) < 0.5) c->norm = KSP_NORM_PRECONDITIONED; /* rarer: it only caps */
+  c->rtol = RngLog(&r, 1e-14, 1e-2);
+  c->atol = RngUnit(&r) < 0.2 ? RngLog(&r, 1e-12, 1e-3) : 1e-50;
+  u       = RngInt(&r, 0, 3);
+  c->maxit = u == 0 ? RngInt(&r, 1, 10) : u == 1 ? RngInt(&r, 11, 200) : 10000;
+  if (c->norm == KSP_NORM_NONE) c->maxit = RngInt(&r, 1, 60);
+  c->x0rand = (PetscBool)(RngUnit(&r) < 0.3);
+  c->uirn   = (PetscBool)(c->x0rand && RngUnit(&r) < 0.5);
+  c->prog   = (PipeKSPProgressType)RngInt(&r, 0, 4);
+  c->depth  = RngInt(&r, -1, 5);
+  u         = RngInt(&r, 0, 9);
+  c->use    = u < 8 ? USE_PLAIN : u == 8 ? USE_PCKSP : USE_MG;
+  c->inner  = RngInt(&r, 2, 6);
+  if (c->use == USE_MG) PetscCall(PetscStrncpy(c->pc, "gamg", sizeof(c->pc)));
+  if (c->use == USE_PCKSP && !strcmp(c->pc, "none")) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc)));
+  if (c->use != USE_PLAIN) {
+    c->norm  = KSP_NORM_UNPRECONDITIONED; /* the outer fgmres's */
+    c->rtol  = RngLog(&r, 1e-10, 1e-4);
+    c->maxit = 500;
+    c->atol  = 1e-50;
+  }
+  if (c->fam == FAM_NEUMANN && c->use == USE_MG) c->use = USE_PLAIN;
+  (void)size;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the matrix of a case, its block size, and a null space where it has one */
+static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
+{
+  PetscInt rs, re, row, N;
+
+  PetscFunctionBeginUser;
+  if (c->fam == FAM_CUBE) {
+    PipeKSPCube cube;
+    Mat         Ac;
+
+    PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
+    PetscCall(PipeKSPCubeSetSizes(cube, c->n, c->n, c->n));
+    PetscCall(PipeKSPCubeSetMaterial(cube, 1.0, c->param));
+    PetscCall(PipeKSPCubeSetUp(cube));
+    PetscCall(PipeKSPCubeGetMatrix(cube, &Ac));
+    PetscCall(MatDuplicate(Ac, MAT_COPY_VALUES, A));
+    PetscCall(PipeKSPCubeDestroy(&cube));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (c->fam == FAM_EX2) {
+    Vec b;
+    PetscCall(TestLap2D(c->n, c->n, A, &b));
+    PetscCall(VecDestroy(&b));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  N = c->fam == FAM_LAP3D ? c->n * c->n * c->n : (c->fam == FAM_DIAG ? c->n : (c->fam == FAM_RANDSPD ? c->n * c->bs : c->n * c->n));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetType(*A, MATAIJ));
+  if (c->fam == FAM_RANDSPD) {
+    /* a block layout: the local sizes are multiples of bs */
+    PetscMPIInt size, rank;
+    PetscInt    nb = c->n, loc;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    loc = nb / size + (rank < nb % size ? 1 : 0);
+    PetscCall(MatSetSizes(*A, loc * c->bs, loc * c->bs, N, N));
+    PetscCall(MatSetBlockSize(*A, c->bs));
+  }
+  PetscCall(MatSeqAIJSetPreallocation(*A, 64, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 64, NULL, 64, NULL));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  if (c->fam == FAM_DIAG) {
+    /* eigenvalues log-spaced in [1, kappa] with a random order across the rows */
+    for (row = 0; row < N; row++) {
+      PetscReal t = RngUnit(r), v = PetscPowReal(c->param, t);
+      if (row >= rs && row < re) PetscCall(MatSetValue(*A, row, row, v, INSERT_VALUES));
+    }
+  } else if (c->fam == FAM_RANDSPD) {
+    /* a random symmetric sparse pattern (each block row to about 4 others, dense bs x bs blocks), negative
+       weights, and the diagonal the row's absolute sum plus a small margin: SPD, poorly conditioned */
+    PetscInt nb = c->n, bs = c->bs, nedge = 4 * nb;
+    PetscReal *diag;
+    PetscCall(PetscCalloc1(N, &diag));
+    for (PetscInt e = 0; e < nedge; e++) {
+      PetscInt bi = RngInt(r, 0, nb - 1), bj = RngInt(r, 0, nb - 1);
+      if (bi == bj) continue;
+      for (PetscInt a = 0; a < bs; a++)
+        for (PetscInt b2 = 0; b2 < bs; b2++) {
+          PetscReal w = -(0.1 + RngUnit(r));
+          PetscInt  i = bi * bs + a, j = bj * bs + b2;
+          if (i >= rs && i < re) PetscCall(MatSetValue(*A, i, j, w, ADD_VALUES));
+          if (j >= rs && j < re) PetscCall(MatSetValue(*A, j, i, w, ADD_VALUES));
+          diag[i] += PetscAbsReal(w);
+          diag[j] += PetscAbsReal(w);
+        }
+    }
+    for (row = 0; row < N; row++) {
+      PetscReal v = diag[row] * (1.0 + c->param) + c->param;
+      (void)RngUnit(r);
+      if (row >= rs && row < re) PetscCall(MatSetValue(*A, row, row, v, ADD_VALUES));
+    }
+    PetscCall(PetscFree(diag));
+  } else {
+    PetscInt n = c->n;
+    PetscReal ey = c->fam == FAM_ANISO ? c->param : 1.0;
+    for (row = rs; row < re; row++) {
+      PetscReal dg = 0;
+      if (c->fam == FAM_LAP3D) {
+        PetscInt i = row / (n * n), j = (row / n) % n, k = row % n;
+        if (i > 0) PetscCall(MatSetValue(*A, row, row - n * n, -1.0, INSERT_VALUES));
+        if (i < n - 1) PetscCall(MatSetValue(*A, row, row + n * n, -1.0, INSERT_VALUES));
+        if (j > 0) PetscCall(MatSetValue(*A, row, row - n, -1.0, INSERT_VALUES));
+        if (j < n - 1) PetscCall(MatSetValue(*A, row, row + n, -1.0, INSERT_VALUES));
+        if (k > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0, INSERT_VALUES));
+        if (k < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, INSERT_VALUES));
+        dg = 6.0;
+      } else {
+        PetscInt i = row / n, j = row % n;
+        PetscBool neu = (PetscBool)(c->fam == FAM_NEUMANN);
+        if (i > 0) { PetscCall(MatSetValue(*A, row, row - n, -ey, INSERT_VALUES)); dg += ey; }
+        else if (!neu) dg += ey;
+        if (i < n - 1) { PetscCall(MatSetValue(*A, row, row + n, -ey, INSERT_VALUES)); dg += ey; }
+        else if (!neu) dg += ey;
+        if (j > 0) { PetscCall(MatSetValue(*A, row, row - 1, -1.0, INSERT_VALUES)); dg += 1; }
+        else if (!neu) dg += 1;
+        if (j < n - 1) { PetscCall(MatSetValue(*A, row, row + 1, -1.0, INSERT_VALUES)); dg += 1; }
+        else if (!neu) dg += 1;
+      }
+      PetscCall(MatSetValue(*A, row, row, dg, INSERT_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  if (c->fam == FAM_NEUMANN) {
+    MatNullSpace nsp;
+    PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &nsp));
+    PetscCall(MatSetNullSpace(*A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  const char        *name;
+  PetscInt           depth; /* ours: the pipeline's l for the bound (pipeplcg: at the end; others 1, chrongear 0) */
+  PetscInt           its, outer;
+  KSPConvergedReason reason;
+  PetscReal          res, aerr; /* ||b - A x|| / ||b||, ||x - x*||_A / ||x*||_A */
+} Result;
+
+static PetscErrorCode SetPC(const Case *c, PC pc)
+{
+  PetscFunctionBeginUser;
+  if (!strcmp(c->pc, "bjacobi")) {
+    PetscCall(PCSetType(pc, PCBJACOBI));
+  } else if (!strcmp(c->pc, "hypre")) {
+    PetscCall(PCSetType(pc, "hypre"));
+  } else PetscCall(PCSetType(pc, c->pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the solver's own settings on ksp (type name: cg or one of ours) */
+static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
+{
+  PetscBool ours;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(PetscStrncmp(type, "pipe", 4, &ours));
+  if (!ours) PetscCall(PetscStrcmp(type, "chrongear", &ours));
+  if (ours && strcmp(type, "chrongear")) PetscCall(KSPPipeSetProgress(ksp, c->prog));
+  if (!strcmp(type, "pipeplcg")) PetscCall(KSPPipePLCGSetDepth(ksp, c->depth < 0 ? PETSC_DECIDE : c->depth));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const char *type, Result *res)
+{
+  KSP       ksp;
+  PC        pc;
+  Vec       x, r;
+  PetscReal bn, rn, en, xsn;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (c->use == USE_PLAIN) {
+    PetscCall(SetSolver(c, ksp, type));
+    PetscCall(SetPC(c, pc));
+    PetscCall(KSPSetNormType(ksp, c->norm));
+    PetscCall(KSPSetTolerances(ksp, c->rtol, c->atol, PETSC_DEFAULT, c->maxit));
+    if (c->uirn) PetscCall(KSPConvergedDefaultSetUIRNorm(ksp));
+  } else {
+    /* the outer fgmres sees ours (or cg) as a variable preconditioner */
+    PetscCall(KSPSetType(ksp, KSPFGMRES));
+    PetscCall(KSPSetTolerances(ksp, c->rtol, c->atol, PETSC_DEFAULT, c->maxit));
+    if (c->use == USE_PCKSP) {
+      KSP inner;
+      PC  ipc;
+      PetscCall(PCSetType(pc, PCKSP));
+      PetscCall(PCKSPGetKSP(pc, &inner));
+      PetscCall(SetSolver(c, inner, type));
+      PetscCall(KSPGetPC(inner, &ipc));
+      PetscCall(SetPC(c, ipc));
+      PetscCall(KSPSetTolerances(inner, 1e-12, 1e-50, PETSC_DEFAULT, c->inner));
+    } else {
+      PetscInt nl, l;
+      PetscCall(PCSetType(pc, PCGAMG));
+      PetscCall(PCSetUp(pc));
+      PetscCall(PCMGGetLevels(pc, &nl));
+      for (l = 1; l < nl; l++) {
+        KSP smooth;
+        PC  spc;
+        PetscCall(PCMGGetSmoother(pc, l, &smooth));
+        PetscCall(SetSolver(c, smooth, type));
+        PetscCall(KSPGetPC(smooth, &spc));
+        PetscCall(PCSetType(spc, PCJACOBI));
+        PetscCall(KSPSetNormType(smooth, KSP_NORM_NONE));
+        PetscCall(KSPSetConvergenceTest(smooth, KSPConvergedSkip, NULL, NULL));
+        PetscCall(KSPSetTolerances(smooth, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, c->inner));
+      }
+    }
+  }
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  if (c->x0rand) {
+    PetscCall(VecCopy(x0, x));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+  }
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &res->its));
+  PetscCall(KSPGetConvergedReason(ksp, &res->reason));
+  res->name  = type;
+  res->depth = 1;
+  if (!strcmp(type, "chrongear")) res->depth = 0;
+  if (!strcmp(type, "pipeplcg") && c->use == USE_PLAIN) {
+    PipeKSPStats st;
+    PetscCall(KSPPipeGetStats(ksp, &st));
+    res->depth = c->depth < 0 ? PetscMax(st.depth, 1) : PetscMax(c->depth, 1);
+  }
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  res->res = bn > 0 ? rn / bn : rn;
+  /* ||x - x*||_A (a null space: x* and x differ in it freely, A does not see it) */
+  PetscCall(VecAXPY(x, -1.0, xs));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecDot(x, r, &en));
+  PetscCall(MatMult(A, xs, r));
+  PetscCall(VecDot(xs, r, &xsn));
+  res->aerr = PetscSqrtReal(PetscAbsReal(en) / PetscAbsReal(xsn));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef enum {
+  CL_CONVERGED,
+  CL_ITS,
+  CL_BREAKDOWN,
+  CL_OTHER
+} ReasonClass;
+
+static ReasonClass Classify(KSPConvergedReason r)
+{
+  if (r > 0) return CL_CONVERGED;
+  if (r == KSP_DIVERGED_ITS) return CL_ITS;
+  if (r == KSP_DIVERGED_INDEFINITE_PC || r == KSP_DIVERGED_INDEFINITE_MAT || r == KSP_DIVERGED_BREAKDOWN) return CL_BREAKDOWN;
+  return CL_OTHER;
+}
+
+/* the iterations ours may take for cg's its at depth l */
+static PetscReal Bound(PetscInt its, PetscInt l)
+{
+  return (l <= 3 ? 1.15 : 1.5) * its + l;
+}
+
+static void CaseLine(const Case *c, char *buf, size_t len)
+{
+  PetscSNPrintf(buf, len, "family=%s n=%" PetscInt_FMT " bs=%" PetscInt_FMT " param=%.4g pc=%s norm=%s rtol=%.3g atol=%.3g maxit=%" PetscInt_FMT " x0=%s uirn=%d progress=%s depth=%" PetscInt_FMT " use=%s inner=%" PetscInt_FMT, famname[c->fam], c->n, c->bs, (double)c->param, c->pc, normname[c->norm], (double)c->rtol,
+                (double)c->atol, c->maxit, c->x0rand ? "random" : "zero", (int)c->uirn, PipeKSPProgressTypes[c->prog], c->depth, usename[c->use], c->inner);
+}
+
+/* the contract for ours (o) against cg (g); msg: why not */
+static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt N, char *msg, size_t len)
+{
+  ReasonClass cg = Classify(g->reason), co = Classify(o->reason);
+  PetscReal   floor = 100 * PETSC_MACHINE_EPSILON * PetscSqrtReal((PetscReal)N); /* a relative residual rounding can give */
+
+  msg[0] = 0;
+  if (c->use != USE_PLAIN) {
+    PetscReal lim = 1.1 * g->its + 1;
+    if (co != CL_CONVERGED && cg == CL_CONVERGED) {
+      PetscSNPrintf(msg, len, "outer %s with %s inside, converged with cg", KSPConvergedReasons[o->reason], o->name);
+      return PETSC_FALSE;
+    }
+    if (cg == CL_CONVERGED && (o->its > lim || o->its < g->its / 1.1 - 1)) {
+      PetscSNPrintf(msg, len, "outer iterations %" PetscInt_FMT " with %s inside, %" PetscInt_FMT " with cg", o->its, o->name, g->its);
+      return PETSC_FALSE;
+    }
+    return PETSC_TRUE;
+  }
+  if (cg != co) {
+    /* near the limit the bound lets ours need more than cg: capped where cg converged within it */
+    if (cg == CL_CONVERGED && co == CL_ITS && c->maxit < Bound(g->its, o->depth)) return PETSC_TRUE;
+    PetscSNPrintf(msg, len, "%s ended %s after %" PetscInt_FMT ", cg %s after %" PetscInt_FMT, o->name, KSPConvergedReasons[o->reason], o->its, KSPConvergedReasons[g->reason], g->its);
+    return PETSC_FALSE;
+  }
+  if (cg == CL_CONVERGED) {
+    if (o->its > Bound(g->its, o->depth)) {
+      PetscSNPrintf(msg, len, "%s took %" PetscInt_FMT " iterations, cg %" PetscInt_FMT " (bound %.1f at depth %" PetscInt_FMT ")", o->name, o->its, g->its, (double)Bound(g->its, o->depth), o->depth);
+      return PETSC_FALSE;
+    }
+    if (o->res > 10 * PetscMax(g->res, floor)) {
+      PetscSNPrintf(msg, len, "%s true residual %.3g, cg %.3g (more than 10x)", o->name, (double)o->res, (double)g->res);
+      return PETSC_FALSE;
+    }
+  }
+  if (cg == CL_ITS && o->aerr > 1.1 * g->aerr + floor) {
+    PetscSNPrintf(msg, len, "%s capped at %" PetscInt_FMT " with A-norm error %.3g, cg %.3g (ratio %.3g)", o->name, o->its, (double)o->aerr, (double)g->aerr, (double)(o->aerr / g->aerr));
+    return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt    seed = 1, first = 0, ncases = 1, nsol = 0, ks[1024], nk = 1024;
+  PetscBool   haslist;
+  char        solvers[256] = "pipegropp,pipegv,chrongear,pipeplcg", *list[8], *tok;
+  PetscBool   verbose = PETSC_FALSE;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-case", &first, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ncases", &ncases, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-caselist", ks, &nk, &haslist));
+  if (!haslist) {
+    nk = PetscMin(ncases, 1024);
+    for (PetscInt i = 0; i < nk; i++) ks[i] = first + i;
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-solvers", solvers, sizeof(solvers), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  for (tok = strtok(solvers, ","); tok && nsol < 8; tok = strtok(NULL, ",")) list[nsol++] = tok;
+
+  for (PetscInt ik = 0; ik < nk; ik++) {
+    PetscInt       k = ks[ik];
+    Case           c;
+    Rng            r;
+    Mat            A;
+    Vec            xs, b, x0;
+    Result         g, o;
+    PetscRandom    rnd;
+    PetscLogDouble t0, t1;
+    char           line[512], msg[512];
+    PetscBool      ok = PETSC_TRUE;
+    PetscInt       N;
+
+    PetscCall(PetscTime(&t0));
+    PetscCall(DrawCase(seed, k, size, &c));
+    r.s = (unsigned long long)seed * 7919ULL + (unsigned long long)k;
+    PetscCall(BuildMatrix(&c, &r, &A));
+    PetscCall(MatGetSize(A, &N, NULL));
+    PetscCall(MatCreateVecs(A, &xs, &b));
+    PetscCall(VecDuplicate(b, &x0));
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(seed * 31 + k)));
+    PetscCall(PetscRandomSeed(rnd));
+    PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+    PetscCall(VecSetRandom(xs, rnd));
+    PetscCall(VecSetRandom(x0, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+    {
+      MatNullSpace nsp;
+      PetscCall(MatGetNullSpace(A, &nsp));
+      if (nsp) PetscCall(MatNullSpaceRemove(nsp, xs));
+    }
+    PetscCall(MatMult(A, xs, b));
+    CaseLine(&c, line, sizeof(line));
+    PetscCall(Solve(&c, A, b, xs, x0, "cg", &g));
+    if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  cg: %s its %" PetscInt_FMT " res %.3g aerr %.3g\n", KSPConvergedReasons[g.reason], g.its, (double)g.res, (double)g.aerr));
+    for (PetscInt s = 0; s < nsol; s++) {
+      PetscCall(Solve(&c, A, b, xs, x0, list[s], &o));
+      if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %s its %" PetscInt_FMT " res %.3g aerr %.3g depth %" PetscInt_FMT "\n", list[s], KSPConvergedReasons[o.reason], o.its, (double)o.res, (double)o.aerr, o.depth));
+      if (!Check(&c, &g, &o, N, msg, sizeof(msg))) {
+        ok = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZFAIL family=%s solver=%s %s | %s | reproduce: mpiexec -n %d pipefuzz -seed %" PetscInt_FMT " -case %" PetscInt_FMT " -solvers %s -v\n", famname[c.fam], list[s], msg, line, size, seed, k, list[s]));
+      }
+    }
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZCASE %" PetscInt_FMT " family=%s pc=%s use=%s np=%d verdict=%s seconds=%.3f\n", k, famname[c.fam], c.pc, usename[c.use], size, ok ? "ok" : "fail", (double)(t1 - t0)));
+    PetscCall(VecDestroy(&xs));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&x0));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
