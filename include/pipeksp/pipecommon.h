@@ -27,6 +27,11 @@
 /* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
    after the last true residual (replacement or restart) */
 #define PIPE_GAP_GROWTH  10.0
+/* replacement and the check of a claimed convergence act only where the gap estimate is PIPE_GAP_CG times
+   the one of cg's recurrences over the same steps: up to there the drift is what cg's contract allows */
+#define PIPE_GAP_CG 4.0
+/* ... and a replacement only once the gap is PIPE_GAP_REL of the recursive residual */
+#define PIPE_GAP_REL PETSC_SQRT_MACHINE_EPSILON
 #define PIPE_GAP_SPACING 50
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
    recursive residual is checked against the true one */
@@ -39,6 +44,9 @@
 #define PIPE_GROWTH 1e4
 /* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
 #define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON
+
+/* work vectors after a type's own: the kept iterate, its true residual, a difference (pipeguard.c) */
+#define PIPE_NKEEP 3
 
 /* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
 typedef struct {
@@ -64,16 +72,18 @@ typedef struct {
   PetscObjectState astate;
   Mat              amat;
   PetscReal        gf, gg, gh, gj, gf0; /* gf0: the bound a true residual leaves */
+  PetscReal        gcf, gcg;            /* the bounds on f and g of cg's recurrences over the same steps */
+  PetscBool        cgref;               /* replacement and claim checks only where gf exceeds cg's (not pipeplcg) */
   PetscInt         itrue;               /* iteration of the last true residual (replacement, restart, start) */
   /* the kept iterate: of the iterates whose true residual the solver formed, the one of least energy
-     phi(x) = x'Ax/2 - b'x (the A-norm of the error up to a constant, which CG minimises); the last work
-     vector (KSPPipeSetUpWork_Private() adds it), which only KSPPipeBest*_Private() touch. It is returned
+     phi(x) = x'Ax/2 - b'x (the A-norm of the error up to a constant, which CG minimises), with its true
+     residual (work vectors KSPPipeSetUpWork_Private() adds, which only pipeguard.c touches). It is returned
      only after a loss of stability (a restart or a depth change), docs/algorithms.md */
   PetscReal        best;     /* the least true residual norm ||b - A x|| measured (progress tests) */
-  PetscReal        bestphi;  /* the kept iterate's energy */
-  PetscInt         bestits;  /* ... and its iteration */
-  PetscReal        phinow;   /* the energy of x at the last true residual formed */
-  PetscObjectState phistate; /* x's state then: phinow is of this x only */
+  PetscBool        haskeep;  /* an iterate is kept */
+  PetscInt         bestits;  /* its iteration */
+  PetscReal        dphi;     /* phi(x) - phi(kept) at x's last true residual (< 0: x became the kept one) */
+  PetscObjectState phistate; /* x's state then: dphi is of this x only */
   PetscReal rnorm0;   /* the monitored norm at iteration 0 */
   PetscReal dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
   PetscReal rn0;      /* ||r|| (2-norm) at iteration 0 */
@@ -95,7 +105,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
 /* checks the PC side and the thread options, sets up the engine, and KSPSetWorkVecs() with the type's
-   nwork vectors plus one for the best iterate, last */
+   nwork vectors plus PIPE_NKEEP for the kept iterate, last */
 PETSC_INTERN PetscErrorCode KSPPipeSetUpWork_Private(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPDestroy_Pipe(KSP);
 PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PipeKSPOptionItems);
@@ -125,11 +135,11 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
 /* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
    energy is lower (one SpMV into the work vector T, one reduction) */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
-/* r = b - A x, with the energy of x (one SpMV, one reduction of two dots) */
+/* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
 PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
-/* right after the true residual of x (norm tn) was formed: x is kept when its energy is below the kept one's */
+/* the true residual norm tn measured: the least one is the progress tests' reference */
 PETSC_INTERN PetscErrorCode KSPPipeBestRecord_Private(KSP, PetscReal);
-/* x = the kept iterate, when x's energy (of its last true residual) is above it */
+/* x = the kept iterate, when x's energy (at x's last true residual, formed since x last changed) is above it */
 PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
 /* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
    norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */

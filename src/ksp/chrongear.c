@@ -179,7 +179,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool split)
 {
   PetscFunctionBegin;
-  PetscCheck(ksp->nwork > CG_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the best iterate", ksp->nwork, (int)CG_NWORK);
+  PetscCheck(ksp->nwork >= CG_NWORK + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the kept iterate's", ksp->nwork, (int)CG_NWORK);
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, ksp->work[CG_R]));
   PetscCall(ChronGearIterate(ksp, A, its, split));
   PetscFunctionReturn(0);

@@ -95,17 +95,3 @@ PetscErrorCode KSPPipePCApply_Private(KSP ksp, Vec x, Vec y)
   if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
   PetscFunctionReturn(0);
 }
-
-PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
-{
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
-  PetscFunctionBegin;
-  if (ksp->guess_zero) {
-    PetscCall(VecSet(ksp->vec_sol, 0.0));
-    PetscCall(VecCopy(ksp->vec_rhs, r));
-    pipe->phinow = 0.0; /* the energy of x = 0 */
-    PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
-  } else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
-  PetscFunctionReturn(0);
-}

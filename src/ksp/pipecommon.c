@@ -109,6 +109,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pipe));
   pipe->replace             = PETSC_DECIDE; /* auto */
+  pipe->cgref               = PETSC_TRUE;   /* pipeplcg sets its own */
   pipe->ops.viewautoreplace = KSPPipeViewAutoReplace_Pipe;
   ksp->data                 = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */
@@ -142,7 +143,7 @@ PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
   PetscCheck(ksp->pc_side == PC_LEFT, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s supports only left preconditioning; remove -ksp_pc_side", ((PetscObject)ksp)->type_name);
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here, before KSPSolve touches x */
   PetscCall(PipeKSPRedSetUp_Private(pipe->red));
-  PetscCall(KSPSetWorkVecs(ksp, nwork + 1)); /* last: the best iterate (src/ksp/pipeguard.c) */
+  PetscCall(KSPSetWorkVecs(ksp, nwork + PIPE_NKEEP)); /* last: the kept iterate (src/ksp/pipeguard.c) */
   PetscFunctionReturn(0);
 }
 

@@ -285,7 +285,7 @@ PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCheck(ksp->nwork > 6, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the best iterate", ksp->nwork);
+  PetscCheck(ksp->nwork >= 6 + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the kept iterate's", ksp->nwork);
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[0]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));

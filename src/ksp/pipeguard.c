@@ -4,22 +4,37 @@
    PIPE_* constants of pipeksp/pipecommon.h, shared with pipeplcg.c. */
 #include <pipeksp/pipecommon.h>
 
-/* the kept iterate: the work vector KSPPipeSetUpWork_Private() adds after the type's own */
-#define BestIterate(ksp) ((ksp)->work[(ksp)->nwork - 1])
+/* the kept iterate, its true residual and a scratch vector: the work vectors KSPPipeSetUpWork_Private() adds
+   after the type's own */
+#define KeepX(ksp) ((ksp)->work[(ksp)->nwork - 1])
+#define KeepR(ksp) ((ksp)->work[(ksp)->nwork - 2])
+#define KeepD(ksp) ((ksp)->work[(ksp)->nwork - 3])
 
-/* phi(x) = x'Ax/2 - b'x = -(b'x + r'x)/2 for the true r = b - A x: exact whatever the recurrences did, and
-   phi(x) - phi(x*) = ||x - x*||_A^2/2, the error CG minimises (a residual norm can grow while it falls) */
-static PetscErrorCode Energy(KSP ksp, Vec r)
+/* x, whose true residual r = b - A x was just formed, against the kept iterate xk (residual rk): by the energy
+   phi(x) = x'Ax/2 - b'x, which differs from ||x - x*||_A^2/2 by a constant, the error CG minimises (a residual
+   norm can grow while it falls). phi(x) - phi(xk) = -(x - xk)'(r + rk)/2, from the difference: accurate where
+   the two energies agree to rounding, near convergence. x is kept when lower */
+static PetscErrorCode KeepCompare(KSP ksp, Vec r)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   Vec         y[2];
   PetscScalar d[2];
 
   PetscFunctionBegin;
-  y[0] = ksp->vec_rhs;
-  y[1] = r;
-  PetscCall(VecMDot(ksp->vec_sol, 2, y, d));
-  pipe->phinow = -0.5 * PetscRealPart(d[0] + d[1]);
+  pipe->dphi = -1.0;
+  if (pipe->haskeep) {
+    PetscCall(VecWAXPY(KeepD(ksp), -1.0, KeepX(ksp), ksp->vec_sol));
+    y[0] = r;
+    y[1] = KeepR(ksp);
+    PetscCall(VecMDot(KeepD(ksp), 2, y, d));
+    pipe->dphi = -0.5 * PetscRealPart(d[0] + d[1]);
+  }
+  if (pipe->dphi <= 0) { /* lower (or the first): kept; NaN is not */
+    PetscCall(VecCopy(ksp->vec_sol, KeepX(ksp)));
+    PetscCall(VecCopy(r, KeepR(ksp)));
+    pipe->haskeep = PETSC_TRUE;
+    pipe->bestits = ksp->its;
+  }
   PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -29,19 +44,18 @@ PetscErrorCode KSPPipeTrueResidual_Private(KSP ksp, Mat A, Vec r)
   PetscFunctionBegin;
   PetscCall(KSPPipeMatMult_Private(ksp, A, ksp->vec_sol, r));
   PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
-  PetscCall(Energy(ksp, r));
+  PetscCall(KeepCompare(ksp, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* phinow is of the current x: every caller records right after forming x's true residual */
-static PetscErrorCode EnergyCurrent(KSP ksp)
+PetscErrorCode KSPPipeResidual_Private(KSP ksp, Mat A, Vec r)
 {
-  KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
-  PetscObjectState state;
-
   PetscFunctionBegin;
-  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &state));
-  PetscCheck(state == pipe->phistate, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "the kept iterate is judged by the energy of x's last true residual, but x changed since");
+  if (ksp->guess_zero) {
+    PetscCall(VecSet(ksp->vec_sol, 0.0));
+    PetscCall(VecCopy(ksp->vec_rhs, r));
+    PetscCall(KeepCompare(ksp, r));
+  } else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -51,25 +65,21 @@ PetscErrorCode KSPPipeBestRecord_Private(KSP ksp, PetscReal tn)
 
   PetscFunctionBegin;
   if (tn < pipe->best) pipe->best = tn;
-  PetscCall(EnergyCurrent(ksp));
-  if (!(pipe->phinow < pipe->bestphi)) PetscFunctionReturn(PETSC_SUCCESS);
-  pipe->bestphi = pipe->phinow;
-  pipe->bestits = ksp->its;
-  PetscCall(VecCopy(ksp->vec_sol, BestIterate(ksp)));
-  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate)); /* the copy reads x only */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeBestRestore_Private(KSP ksp)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  KSP_Pipe        *pipe = (KSP_Pipe *)ksp->data;
+  PetscObjectState state;
 
   PetscFunctionBegin;
-  PetscCall(EnergyCurrent(ksp));
-  if (pipe->bestphi == PETSC_MAX_REAL || pipe->phinow <= pipe->bestphi) PetscFunctionReturn(PETSC_SUCCESS); /* NaN: restored */
-  PetscCall(PetscInfo(ksp, "x has energy %g, the iterate of iteration %" PetscInt_FMT " had %g: returning to that one\n", (double)pipe->phinow, pipe->bestits, (double)pipe->bestphi));
-  PetscCall(VecCopy(BestIterate(ksp), ksp->vec_sol));
-  pipe->phinow = pipe->bestphi;
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &state));
+  PetscCheck(state == pipe->phistate, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "x is compared with the kept iterate right after its true residual is formed, but x changed since");
+  if (!pipe->haskeep || pipe->dphi <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(ksp, "x has the higher energy (by %g) than the iterate of iteration %" PetscInt_FMT ": returning to that one\n", (double)pipe->dphi, pipe->bestits));
+  PetscCall(VecCopy(KeepX(ksp), ksp->vec_sol));
+  pipe->dphi = -1.0;
   PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -81,7 +91,7 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   PetscFunctionBegin;
   /* cg's contract: the last iterate, whatever the reason (an Inf or NaN too). Only where the solve lost
      stability (a restart from the true residual, a depth change) can an earlier iterate be better */
-  if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || pipe->bestphi == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || !pipe->haskeep) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipeTrueResidual_Private(ksp, A, T));
   PetscCall(KSPPipeBestRestore_Private(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -105,9 +115,11 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
     pipe->amat   = A;
     pipe->astate = state;
   }
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = 0.0;
-  pipe->best = pipe->bestphi = pipe->phinow           = PETSC_MAX_REAL;
+  pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = pipe->gcf = pipe->gcg = 0.0;
+  pipe->best                                            = PETSC_MAX_REAL;
   pipe->bestits                                         = 0;
+  pipe->haskeep                                         = PETSC_FALSE;
+  pipe->dphi                                            = -1.0;
   pipe->phistate                                        = -1;
   pipe->restart                                         = PETSC_TRUE;
   pipe->truenow                                         = PETSC_TRUE;
@@ -132,6 +144,13 @@ static inline PetscReal Q2(PetscReal a, PetscReal b)
   return PetscSqrtReal(a * a + b * b);
 }
 
+/* the gap estimate is PIPE_GAP_CG times cg's from the same steps (types whose recurrences are cg's pass
+   always, pipeplcg keeps its own rules) */
+static inline PetscBool BeyondCG(KSP_Pipe *pipe)
+{
+  return (PetscBool)(!pipe->cgref || pipe->gf > PIPE_GAP_CG * pipe->gcf);
+}
+
 void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScalar beta, PetscReal rn, PetscReal xn, PetscReal un, PetscReal pn, PetscReal qn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -149,6 +168,9 @@ void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, P
     pipe->gg = Q2(b * pipe->gg + pipe->gh, eps * an * (un + 2 * b * pn));
   }
   pipe->gf = Q2(pipe->gf + a * pipe->gg, eps * (rn + an * (xn + 2 * a * pn)));
+  /* the same for cg's recurrences (s = A p computed each step): the drift cg's contract allows */
+  pipe->gcg = eps * an * (un + 2 * b * pn);
+  pipe->gcf = Q2(pipe->gcf + a * pipe->gcg, eps * (rn + an * (xn + 2 * a * pn)));
 }
 
 PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, PetscBool *now)
@@ -165,7 +187,11 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
     /* a replacement costs more than the one true residual of the check at a claimed convergence, and
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
-    *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0);
+    /* and only where these recurrences drift further than cg's own would (PIPE_GAP_CG), and the gap is no
+       longer negligible next to the residual (van der Vorst and Ye's sqrt(eps) ||r||): every replacement
+       perturbs the Lanczos process (one every 100 iterations from the start cost a tight tolerance 3.5x
+       cg's iterations) */
+    *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0 && BeyondCG(pipe) && pipe->gf > PIPE_GAP_REL * rn);
   } else if (pipe->replace > 0) *now = (PetscBool) !(its % pipe->replace);
   if (*now) {
     pipe->nrep_solve++;
@@ -180,7 +206,8 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  pipe->gf = pipe->gf0 = PIPE_ROUND_RMS * (tn + pipe->anorm * xn);
+  pipe->gf = pipe->gf0 = pipe->gcf = PIPE_ROUND_RMS * (tn + pipe->anorm * xn);
+  pipe->gcg                      = 0.0;
   pipe->gg = pipe->gh = pipe->gj = 0.0;
   pipe->itrue                    = ksp->its;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));
@@ -212,8 +239,9 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */
       ksp->reason   = KSP_CONVERGED_ITERATING;
       pipe->suspect = PETSC_TRUE;
-    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->gf > PIPE_GAP_CHECK * rn) {
-      /* converged by a recursive residual the gap estimate does not vouch for: check with the true one */
+    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->gf > PIPE_GAP_CHECK * rn && BeyondCG(pipe)) {
+      /* converged by a recursive residual the gap estimate does not vouch for, and that drifted further than
+         cg's would have (whose claim cg trusts): check with the true one */
       PetscCall(PetscInfo(ksp, "converged by the recursive residual %g, but the estimated gap is %g: checking the true residual\n", (double)rn, (double)pipe->gf));
       ksp->reason   = KSP_CONVERGED_ITERATING;
       pipe->suspect = PETSC_TRUE;

@@ -255,7 +255,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCheck(ksp->nwork > GV_NWORK, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the best iterate", ksp->nwork, (int)GV_NWORK);
+  PetscCheck(ksp->nwork >= GV_NWORK + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the kept iterate's", ksp->nwork, (int)GV_NWORK);
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[GV_R]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */

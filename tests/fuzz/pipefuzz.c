@@ -110,7 +110,7 @@ static PetscErrorCode DrawCase(PetscInt seed, PetscInt k, PetscMPIInt size, Case
     c->n = RngInt(&r, 5, 14);
     break;
   case FAM_DIAG:
-    c->n     = RngInt(&r, 50, 2000);
+    c->n     = RngInt(&r, 50, 500);
     c->param = RngLog(&r, 10.0, 1e10);
     break;
   case FAM_RANDSPD:
@@ -166,6 +166,7 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
     PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
     PetscCall(PipeKSPCubeSetSizes(cube, c->n, c->n, c->n));
     PetscCall(PipeKSPCubeSetMaterial(cube, 1.0, c->param));
+    if (!strcmp(c->pc, "gamg") || !strcmp(c->pc, "hypre")) PetscCall(PipeKSPCubeSetMatType(cube, MATAIJ)); /* neither takes MPIBAIJ */
     PetscCall(PipeKSPCubeSetUp(cube));
     PetscCall(PipeKSPCubeGetMatrix(cube, &Ac));
     PetscCall(MatDuplicate(Ac, MAT_COPY_VALUES, A));
