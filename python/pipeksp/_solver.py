@@ -1,6 +1,7 @@
 """Typed accessors for the settings and counters of pipegropp / pipegv / chrongear / pipeplcg
 (include/pipeksp.h)."""
 import ctypes
+import math
 import numbers
 
 from . import _loader
@@ -164,6 +165,8 @@ def get_stats(ksp, total=False):
     By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
     total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.
     """
+    if not isinstance(total, bool):
+        raise TypeError("get_stats: total must be True or False, got %r" % (total,))
     h = _ksp_handle(ksp, "get_stats")
     buf = _StatsBuffer()
     if total:
@@ -180,6 +183,11 @@ def get_stats(ksp, total=False):
     return out
 
 
+# pipeplcg's ranges (src/ksp/pipeplcg.c: PLCG_MAXL, PLCG_EIG_MIN/MAX/RATIO)
+MAX_DEPTH = 5
+EIG_MIN, EIG_MAX, EIG_RATIO = 1e-50, 1e50, 1e15
+
+
 def set_depth(ksp, depth):
     """pipeplcg's pipeline depth l, reductions in flight (-ksp_pipe_depth; KSPPipePLCGSetDepth): 0..5 (0: no
     pipelining), or 'auto' / None: chosen at the first solve from measurements (PETSC_DECIDE)."""
@@ -190,8 +198,8 @@ def set_depth(ksp, depth):
         raise ValueError("set_depth: depth must be 'auto', None or 0..5, got %r" % depth)
     else:
         depth = _loader.petsc_int_arg("set_depth", "depth", depth)
-        if depth == -1:  # PETSC_DECIDE to the C setter: say auto in words, as -ksp_pipe_depth does
-            raise ValueError("set_depth: depth must be 'auto', None or 0..5, got -1")
+        if not 0 <= depth <= MAX_DEPTH:  # -1 is PETSC_DECIDE to the C setter: auto is said in words here
+            raise ValueError("set_depth: depth must be 'auto', None or 0..%d, got %d" % (MAX_DEPTH, depth))
     fn = _loader.function("KSPPipePLCGSetDepth", ctypes.c_int, [ctypes.c_void_p, _loader.petsc_int()])
     _loader.check(fn(h, depth))
 
@@ -213,6 +221,19 @@ def set_eigenvalue_bounds(ksp, lmin, lmax):
     for name, v in (("lmin", lmin), ("lmax", lmax)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise TypeError("set_eigenvalue_bounds: %s must be a number, got %s" % (name, type(v).__name__))
+    lmin, lmax = float(lmin), float(lmax)
+    # the C setter's range (KSPPipePLCGSetEigenvalueBounds), said here with the argument that breaks it
+    if not (lmin == 0.0 and lmax == 0.0):
+        if not math.isfinite(lmin) or not math.isfinite(lmax):
+            raise ValueError("set_eigenvalue_bounds: lmin and lmax must be finite, got (%g, %g)" % (lmin, lmax))
+        if lmin < 0:
+            raise ValueError("set_eigenvalue_bounds: lmin must be >= 0, got %g" % lmin)
+        if not lmin < lmax:
+            raise ValueError("set_eigenvalue_bounds: need lmin < lmax, got (%g, %g); (0, 0) estimates them" % (lmin, lmax))
+        if not EIG_MIN <= lmax <= EIG_MAX:
+            raise ValueError("set_eigenvalue_bounds: lmax must be in [%g, %g], got %g" % (EIG_MIN, EIG_MAX, lmax))
+        if lmin > 0 and lmax / lmin > EIG_RATIO:
+            raise ValueError("set_eigenvalue_bounds: lmax/lmin must be at most %g, got %g" % (EIG_RATIO, lmax / lmin))
     fn = _loader.function("KSPPipePLCGSetEigenvalueBounds", ctypes.c_int, [ctypes.c_void_p, _c_real, _c_real])
     _loader.check(fn(h, float(lmin), float(lmax)))
 

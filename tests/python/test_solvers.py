@@ -448,3 +448,28 @@ def test_plcg_python_pc_error_in_estimate(cube):
     assert cube.error(x) < 1e-5
     for o in (k2, ksp, x):
         o.destroy()
+
+
+def test_refusals_name_the_argument_and_its_range(comm):
+    """Every refusal of the pipeplcg setters and get_stats is a ValueError/TypeError that names the argument
+    and its range, raised before PETSc sees the value (a bare PETSc.Error 63 before)."""
+    ksp = PETSc.KSP().create(comm)
+    try:
+        ksp.setType("pipeplcg")
+        for bad in (6, 7, -2):
+            with pytest.raises(ValueError, match=r"depth must be 'auto', None or 0\.\.5, got %d" % bad):
+                pipeksp.set_depth(ksp, bad)
+        cases = [((5, 1), "need lmin < lmax"), ((float("nan"), 1), "lmin and lmax must be finite"), ((-1, 2), "lmin must be >= 0"),
+                 ((0, float("inf")), "lmin and lmax must be finite"), ((0, 1e60), r"lmax must be in \[1e-50, 1e\+50\]"),
+                 ((1e-20, 1), "lmax/lmin must be at most")]
+        for (lo, hi), msg in cases:
+            with pytest.raises(ValueError, match="set_eigenvalue_bounds: " + msg):
+                pipeksp.set_eigenvalue_bounds(ksp, lo, hi)
+        pipeksp.set_eigenvalue_bounds(ksp, 0.1, 2.0)  # in range: accepted, and read back
+        assert pipeksp.get_eigenvalue_bounds(ksp) == (0.1, 2.0)
+        pipeksp.set_eigenvalue_bounds(ksp, 0, 0)  # back to the estimate
+        for bad in ("maybe", 1, None):
+            with pytest.raises(TypeError, match="get_stats: total must be True or False"):
+                pipeksp.get_stats(ksp, total=bad)
+    finally:
+        ksp.destroy()
