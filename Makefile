@@ -16,7 +16,7 @@ PETSC_LATEST ?= 3.26.1
 LATEST_BUILD ?= build-petsc-$(PETSC_LATEST)
 export PETSC_LATEST
 
-.PHONY: all deps configure build run test test-petsc-latest petsc-latest bench bench-long bench-smpi install clean
+.PHONY: all deps configure build run test test-petsc-latest petsc-latest bench bench-long bench-smpi fuzz install clean
 
 all: build
 
@@ -57,6 +57,14 @@ test-petsc-latest: petsc-latest
 	  CMAKE_FLAGS="-DPETSC_DIR=$$prefix -DPIPEKSP_PYTHON=$$prefix/py/bin/python $(CMAKE_FLAGS)"
 
 SEARCH_RE = ^$(subst ?,.,$(subst *,.*,$(subst .,\.,$(search))))$$
+
+# the differential fuzzer with cg as the oracle (tests/fuzz): N cases of seed SEED on 1-4 ranks, a table of
+# cases and failures by family, each failure with a one-line reproducer (make test runs seed 1, 120 cases)
+SEED ?= 1
+N    ?= 500
+fuzz: deps
+	@$(MAKE) --no-print-directory build
+	@/usr/bin/python3 tests/fuzz/fuzz.py --exe $(BUILD)/tests/fuzz/pipefuzz --seed $(SEED) --cases $(N)
 
 bench: deps
 	@$(MAKE) --no-print-directory build

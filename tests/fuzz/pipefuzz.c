@@ -13,7 +13,8 @@
    Each failure prints one line, "FUZZFAIL family=... reproduce: mpiexec -n P pipefuzz -seed S -case k ...".
    Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=..." for tests/fuzz/fuzz.py's table.
 
-   -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v */
+   -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v.
+   -table: the capped and nested tables instead (Table()). A solver pipeplcg:l is pipeplcg at depth l. */
 #include <petscksp.h>
 #include <petscdmda.h>
 #include "../common/pipeksptest.h"
@@ -166,7 +167,7 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
     PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
     PetscCall(PipeKSPCubeSetSizes(cube, c->n, c->n, c->n));
     PetscCall(PipeKSPCubeSetMaterial(cube, 1.0, c->param));
-    if (!strcmp(c->pc, "gamg") || !strcmp(c->pc, "hypre")) PetscCall(PipeKSPCubeSetMatType(cube, MATAIJ)); /* neither takes MPIBAIJ */
+    if (!strcmp(c->pc, "gamg") || !strcmp(c->pc, "hypre") || c->use == USE_MG) PetscCall(PipeKSPCubeSetMatType(cube, MATAIJ)); /* neither takes MPIBAIJ */
     PetscCall(PipeKSPCubeSetUp(cube));
     PetscCall(PipeKSPCubeGetMatrix(cube, &Ac));
     PetscCall(MatDuplicate(Ac, MAT_COPY_VALUES, A));
@@ -294,6 +295,12 @@ static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
   PetscBool ours;
 
   PetscFunctionBeginUser;
+  if (!strncmp(type, "pipeplcg:", 9)) { /* pipeplcg at the depth named */
+    PetscCall(KSPSetType(ksp, "pipeplcg"));
+    PetscCall(KSPPipeSetProgress(ksp, c->prog));
+    PetscCall(KSPPipePLCGSetDepth(ksp, (PetscInt)atoi(type + 9)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(KSPSetType(ksp, type));
   PetscCall(PetscStrncmp(type, "pipe", 4, &ours));
   if (!ours) PetscCall(PetscStrcmp(type, "chrongear", &ours));
@@ -362,6 +369,7 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
   res->name  = type;
   res->depth = 1;
   if (!strcmp(type, "chrongear")) res->depth = 0;
+  if (!strncmp(type, "pipeplcg:", 9)) res->depth = PetscMax(1, atoi(type + 9));
   if (!strcmp(type, "pipeplcg") && c->use == USE_PLAIN) {
     PipeKSPStats st;
     PetscCall(KSPPipeGetStats(ksp, &st));
@@ -454,6 +462,80 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
   return PETSC_TRUE;
 }
 
+/* -table: the capped solves (-ksp_max_it 1..10) on the cube and ex2, the A-norm error of each of ours over
+   cg's (goal <= 1.1), and the nested uses (inside PCKSP with -ksp_max_it 5, as 3-step smoothers of gamg): the
+   outer iterations over cg's inside (goal within 10%). A FAIL line for each miss. */
+static PetscErrorCode Table(char **list, PetscInt nsol)
+{
+  const Family fams[2] = {FAM_CUBE, FAM_EX2};
+  PetscInt     fails   = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt f = 0; f < 2; f++) {
+    Case c;
+    Rng  r = {7};
+    Mat  A;
+    Vec  xs, b, x0;
+
+    PetscCall(PetscMemzero(&c, sizeof(c)));
+    c.fam   = fams[f];
+    c.n     = f == 0 ? 7 : 24;
+    c.param = 0.3;
+    c.norm  = KSP_NORM_PRECONDITIONED;
+    c.rtol  = 1e-12;
+    c.atol  = 1e-50;
+    c.prog  = PIPEKSP_PROGRESS_AUTO;
+    c.depth = -1;
+    PetscCall(PetscStrncpy(c.pc, "jacobi", sizeof(c.pc)));
+    c.use = USE_MG; /* an AIJ cube, which gamg takes */
+    PetscCall(BuildMatrix(&c, &r, &A));
+    PetscCall(MatCreateVecs(A, &xs, &b));
+    PetscCall(VecDuplicate(b, &x0));
+    PetscCall(VecSet(xs, 1.0));
+    PetscCall(MatMult(A, xs, b));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "capped solves on %s (jacobi): A-norm error of ours / cg's at -ksp_max_it k\n%-10s", famname[c.fam], "k"));
+    for (PetscInt s2 = 0; s2 < nsol; s2++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10s", list[s2]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    for (PetscInt k = 1; k <= 10; k++) {
+      Result g, o;
+      c.maxit = k;
+      c.use   = USE_PLAIN;
+      PetscCall(Solve(&c, A, b, xs, x0, "cg", &g));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10" PetscInt_FMT, k));
+      for (PetscInt s2 = 0; s2 < nsol; s2++) {
+        PetscReal q;
+        PetscCall(Solve(&c, A, b, xs, x0, list[s2], &o));
+        q = o.aerr / g.aerr;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %10.4f", (double)q));
+        if (!(q <= 1.1)) fails++;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    for (Use u = USE_PCKSP; u <= USE_MG; u++) {
+      Result g, o;
+      c.use   = u;
+      c.inner = u == USE_PCKSP ? 5 : 3;
+      c.rtol  = 1e-8;
+      c.maxit = 500;
+      PetscCall(Solve(&c, A, b, xs, x0, "cg", &g));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "nested %s (%" PetscInt_FMT " inner steps) on %s: outer iterations with cg inside %" PetscInt_FMT ";", usename[u], c.inner, famname[c.fam], g.its));
+      for (PetscInt s2 = 0; s2 < nsol; s2++) {
+        PetscCall(Solve(&c, A, b, xs, x0, list[s2], &o));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %s %" PetscInt_FMT, list[s2], o.its));
+        if (o.reason <= 0 || PetscAbsReal((PetscReal)(o.its - g.its)) > 0.1 * g.its + 1) fails++;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+    }
+    PetscCall(VecDestroy(&xs));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&x0));
+    PetscCall(MatDestroy(&A));
+  }
+  if (fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: %" PetscInt_FMT " entries outside the goal (A-norm ratio <= 1.1, outer iterations within 10%% + 1)\n", fails));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt    seed = 1, first = 0, ncases = 1, nsol = 0, ks[1024], nk = 1024;
@@ -477,6 +559,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solvers", solvers, sizeof(solvers), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
   for (tok = strtok(solvers, ","); tok && nsol < 8; tok = strtok(NULL, ",")) list[nsol++] = tok;
+  {
+    PetscBool table = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-table", &table, NULL));
+    if (table) {
+      PetscCall(Table(list, nsol));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
 
   for (PetscInt ik = 0; ik < nk; ik++) {
     PetscInt       k = ks[ik];

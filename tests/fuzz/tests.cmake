@@ -10,3 +10,15 @@ add_test(NAME fuzz-cg-oracle-seed1
           --seed 1 --cases 120 --leakcheck)
 set_tests_properties(fuzz-cg-oracle-seed1 PROPERTIES LABELS fuzz TIMEOUT 600
   PASS_REGULAR_EXPRESSION "fuzz: [0-9]+ passed, 0 failed" FAIL_REGULAR_EXPRESSION "FUZZFAIL")
+# the contract's fixed cases: capped solves (-ksp_max_it 1..10, cube and ex2) at cg's A-norm error within 1.1,
+# and our KSPs inside PCKSP and as gamg's smoothers at cg's outer iterations within 10%
+add_test(NAME fuzz-capped-nested-np2
+  COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:pipefuzz> -table -solvers pipegropp,pipegv,chrongear,pipeplcg,pipeplcg:2,pipeplcg:3,pipeplcg:5)
+set_tests_properties(fuzz-capped-nested-np2 PROPERTIES LABELS fuzz TIMEOUT 300
+  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1"
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+# the probe's cases, each against cg in the same run (tests/fuzz/issue_cases.py)
+add_test(NAME fuzz-probe-cases
+  COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/issue_cases.py --mpiexec ${PIPEKSP_MPIEXEC} --exe ${PIPEKSP_TUTDIR}/ex1)
+set_tests_properties(fuzz-probe-cases PROPERTIES LABELS fuzz TIMEOUT 600
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")

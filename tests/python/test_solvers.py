@@ -473,3 +473,70 @@ def test_refusals_name_the_argument_and_its_range(comm):
                 pipeksp.get_stats(ksp, total=bad)
     finally:
         ksp.destroy()
+
+
+def _plcg_solve(A, b, ksp):
+    x = b.duplicate()
+    try:
+        ksp.setOperators(A)
+        ksp.solve(b, x)
+        return ksp.getConvergedReason(), pipeksp.get_stats(ksp)
+    finally:
+        x.destroy()
+
+
+def test_pipeplcg_retries_the_deep_pipeline_after_healthy_solves(comm):
+    """An early breakdown at depth 3 (nu = 0.4999) sends later solves on the same matrices to depth 1, but not
+    for good: after 3 healthy solves of the easy A + 100 I depth 3 is tried again and kept; setting the depth
+    explicitly retries it at once."""
+    hard = pipeksp.Cube(comm, n=9, nu=0.4999, from_options=False)
+    ksp = PETSc.KSP().create(comm)
+    A = hard.A.duplicate(copy=True)
+    try:
+        ksp.setType("pipeplcg")
+        ksp.getPC().setType("jacobi")
+        ksp.setTolerances(rtol=1e-6, max_it=5000)
+        pipeksp.set_depth(ksp, 3)
+        reason, st = _plcg_solve(A, hard.b, ksp)
+        assert reason > 0 and st["depth_changes"] >= 1 and st["depth"] < 3, st
+        A.shift(100.0)
+        depths = []
+        for _ in range(5):
+            reason, st = _plcg_solve(A, hard.b, ksp)
+            assert reason > 0
+            depths.append(st["depth"])
+        assert depths[:3] == [1, 1, 1] and depths[3] >= 2 and depths[4] >= 2, depths  # back-off 3, then the retry holds
+        # broken again on the hard values, then an explicit depth retries at once
+        hard.A.copy(A)
+        _plcg_solve(A, hard.b, ksp)
+        A.shift(100.0)
+        reason, st = _plcg_solve(A, hard.b, ksp)
+        assert reason > 0 and st["depth"] == 1, st
+        pipeksp.set_depth(ksp, 3)
+        reason, st = _plcg_solve(A, hard.b, ksp)
+        assert reason > 0 and st["depth"] >= 2, st
+    finally:
+        A.destroy()
+        ksp.destroy()
+        hard.destroy()
+
+
+def test_pipeplcg_pc_failure_is_no_depth_change(comm):
+    """asddic on -A fails (its factorization meets a negative pivot): DIVERGED_PC_FAILED as cg, at the depth
+    set, with no depth change counted."""
+    c = pipeksp.Cube(comm, n=5, from_options=False)
+    A = c.A.duplicate(copy=True)
+    A.scale(-1.0)
+    ksp = PETSc.KSP().create(comm)
+    try:
+        ksp.setType("pipeplcg")
+        ksp.getPC().setType("asddic")
+        pipeksp.set_depth(ksp, 2)
+        reason, st = _plcg_solve(A, c.b, ksp)
+        r = PETSc.KSP.ConvergedReason
+        assert reason == getattr(r, "DIVERGED_PC_FAILED", getattr(r, "DIVERGED_PCSETUP_FAILED", -11)), reason
+        assert st["depth_changes"] == 0 and st["depth"] == 2, st
+    finally:
+        A.destroy()
+        ksp.destroy()
+        c.destroy()

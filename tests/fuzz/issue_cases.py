@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The cg contract on the cases a hostile probe found, each against cg in the same run (tutorials/ex1):
+  capped   -ksp_max_it 5 on the 7^3 cube: the error and residual of cg's 5th iterate, not x0's (1 and 2 ranks)
+  pcksp    our KSPs inside fgmres's PCKSP with -ksp_max_it 5: converged in cg's outer iterations (10% + 1)
+  tight    rtol 1e-12, unpreconditioned norm, nu = 0.4999: pipegropp, chrongear and pipeplcg (auto) within
+           1.15 cg + 1 iterations, and every type's true residual within 10x cg's
+usage: issue_cases.py --mpiexec M --exe EX [--only capped,pcksp,tight]; prints 'all checks passed' or FAIL lines"""
+import argparse, os, re, subprocess, sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--mpiexec", default="mpiexec")
+ap.add_argument("--exe", required=True)
+ap.add_argument("--only", default="capped,pcksp,tight")
+a = ap.parse_args()
+env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+fails = []
+
+
+def run(np_, args):
+    out = subprocess.run([a.mpiexec, "-n", str(np_), a.exe, "-check_error", "1e-30", "-check_residual", "1e-30",
+                          "-ksp_converged_reason"] + args, env=env, capture_output=True, text=True, timeout=900)
+    txt = out.stdout + out.stderr
+    num = r"([0-9.eE+-]+)"
+    res = re.search(r"True relative residual .*= *" + num, txt)
+    err = re.search(r"Max-norm relative error .*= *" + num, txt)
+    its = re.search(r"(CONVERGED|DIVERGED)_\w+ iterations (\d+)", txt)
+    if not (res and err and its):
+        fails.append("no result from %s: %s" % (" ".join(args), txt[-400:]))
+        return None
+    return dict(res=float(res.group(1)), err=float(err.group(1)), conv=its.group(1) == "CONVERGED", its=int(its.group(2)))
+
+
+ours = ["pipegropp", "pipegv", "chrongear", "pipeplcg"]
+if "capped" in a.only:
+    for np_ in (1, 2):
+        base = ["-cube_n", "7", "-pc_type", "jacobi", "-ksp_max_it", "5"]
+        cg = run(np_, base + ["-ksp_type", "cg"])
+        for k in ours:
+            o = run(np_, base + ["-ksp_type", k])
+            if cg and o:
+                print("capped np%d %-10s error %.4g (cg %.4g) residual %.4g (cg %.4g)" % (np_, k, o["err"], cg["err"], o["res"], cg["res"]))
+                if not (o["err"] <= 1.1 * cg["err"] and o["res"] <= 1.1 * cg["res"]):
+                    fails.append("capped np%d %s: error %.4g residual %.4g, cg's 5th iterate %.4g %.4g" % (np_, k, o["err"], o["res"], cg["err"], cg["res"]))
+if "pcksp" in a.only:
+    base = ["-cube_n", "9", "-ksp_type", "fgmres", "-pc_type", "ksp", "-ksp_ksp_max_it", "5", "-ksp_pc_type", "jacobi", "-ksp_rtol", "1e-6"]
+    cg = run(1, base + ["-ksp_ksp_type", "cg"])
+    for k in ours:
+        o = run(1, base + ["-ksp_ksp_type", k])
+        if cg and o:
+            print("pcksp %-10s outer %d (cg inside %d) error %.3g" % (k, o["its"], cg["its"], o["err"]))
+            if not (o["conv"] and abs(o["its"] - cg["its"]) <= 0.1 * cg["its"] + 1 and o["err"] < 1e-3):
+                fails.append("pcksp %s: outer %d iterations, error %.3g; cg inside %d" % (k, o["its"], o["err"], cg["its"]))
+if "tight" in a.only:
+    base = ["-cube_n", "9", "-cube_nu", "0.4999", "-pc_type", "jacobi", "-ksp_rtol", "1e-12", "-ksp_norm_type",
+            "unpreconditioned", "-ksp_max_it", "6000"]
+    cg = run(2, base + ["-ksp_type", "cg"])
+    for k in ours:
+        o = run(2, base + ["-ksp_type", k])
+        if cg and o:
+            print("tight %-10s its %d (cg %d) true residual %.3g (cg %.3g)" % (k, o["its"], cg["its"], o["res"], cg["res"]))
+            if not (o["conv"] and o["res"] <= 10 * cg["res"]):
+                fails.append("tight %s: converged %s, true residual %.3g, cg %.3g" % (k, o["conv"], o["res"], cg["res"]))
+            if k != "pipegv" and not o["its"] <= 1.15 * cg["its"] + 1:
+                fails.append("tight %s: %d iterations, cg %d" % (k, o["its"], cg["its"]))
+for f in fails:
+    print("FAIL " + f)
+print("all checks passed" if not fails else "%d checks failed" % len(fails))
+sys.exit(1 if fails else 0)
