@@ -34,7 +34,7 @@ bynp = collections.defaultdict(list)
 for k in cases:
     bynp[a.np or 1 + k % 4].append(k)
 
-fam_cases, fam_fail, fails, secs = collections.Counter(), collections.Counter(), [], []
+fam_cases, fam_fail, fam_xfail, fails, xfails, secs = collections.Counter(), collections.Counter(), collections.Counter(), [], [], []
 t0 = time.time()
 for np_, ks in sorted(bynp.items()):
     # consecutive runs of cases: one launch per batch (-case first -ncases n covers k, k+1, ...; the cases of
@@ -55,14 +55,16 @@ for np_, ks in sorted(bynp.items()):
             out = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
             rc, why = -1, f"hang: no end within {a.timeout:.0f} s"
         done = set()
-        for m in re.finditer(r"^FUZZCASE (\d+) family=(\S+) .*verdict=(\w+) seconds=([\d.]+)", out, re.M):
-            k, fam, verdict, s = int(m.group(1)), m.group(2), m.group(3), float(m.group(4))
+        for m in re.finditer(r"^FUZZCASE (\d+) family=(\S+) .*verdict=(\w+) xfail=(\d+) seconds=([\d.]+)", out, re.M):
+            k, fam, verdict, nx, s = int(m.group(1)), m.group(2), m.group(3), int(m.group(4)), float(m.group(5))
+            fam_xfail[fam] += nx
             done.add(k)
             fam_cases[fam] += 1
             secs.append(s)
             if verdict != "ok":
                 fam_fail[fam] += 1
         fails += re.findall(r"^FUZZFAIL .*$", out, re.M)
+        xfails += re.findall(r"^FUZZXFAIL .*$", out, re.M)
         if rc != 0 or why or (a.leakcheck and LEAK.search(out)):
             why = why or ("leak: " + LEAK.search(out).group(0) if a.leakcheck and LEAK.search(out) else f"exit code {rc}")
             rest = [k for k in batch if k not in done] or batch[-1:]
@@ -77,11 +79,15 @@ elapsed = time.time() - t0
 
 print(f"fuzz: seed {a.seed}, cases {a.first}..{a.first + a.cases - 1}, {elapsed:.0f} s, "
       f"{(sum(secs) / len(secs) if secs else 0):.3f} s per case inside the program")
-print(f"{'family':<12} {'cases':>6} {'failed':>7}")
+print(f"{'family':<12} {'cases':>6} {'failed':>7} {'known-open':>11}")
 for fam in sorted(fam_cases):
-    print(f"{fam:<12} {fam_cases[fam]:>6} {fam_fail[fam]:>7}")
+    print(f"{fam:<12} {fam_cases[fam]:>6} {fam_fail[fam]:>7} {fam_xfail[fam]:>11}")
+for f in xfails:
+    print(f)
 for f in fails:
     print(f)
+if xfails:
+    print(f"fuzz: {len(xfails)} known-open misses (pipeplcg at depths >= 3 near the rounding floor; see docs/algorithms.md)")
 nfail = sum(fam_fail.values())
 print(f"fuzz: {sum(fam_cases.values()) - nfail} passed, {nfail} failed")
 sys.exit(1 if nfail or fails else 0)
