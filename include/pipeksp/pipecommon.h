@@ -30,8 +30,6 @@
 /* replacement and the check of a claimed convergence act only where the gap estimate is PIPE_GAP_CG times
    the one of cg's recurrences over the same steps: up to there the drift is what cg's contract allows */
 #define PIPE_GAP_CG 4.0
-/* ... and a replacement only once the gap is PIPE_GAP_REL of the recursive residual */
-#define PIPE_GAP_REL PETSC_SQRT_MACHINE_EPSILON
 #define PIPE_GAP_SPACING 50
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
    recursive residual is checked against the true one */
@@ -73,7 +71,9 @@ typedef struct {
   Mat              amat;
   PetscReal        gf, gg, gh, gj, gf0; /* gf0: the bound a true residual leaves */
   PetscReal        gcf, gcg;            /* the bounds on f and g of cg's recurrences over the same steps */
-  PetscBool        cgref;               /* replacement and claim checks only where gf exceeds cg's (not pipeplcg) */
+  PetscBool        cgref;               /* claim checks only where gf exceeds cg's, replacement only for pipelined
+                                           recurrences (not pipeplcg: its own rules) */
+  PetscBool        pipelined;           /* the last gap update was of pipelined recurrences (pipegv's) */
   PetscInt         itrue;               /* iteration of the last true residual (replacement, restart, start) */
   /* the kept iterate: of the iterates whose true residual the solver formed, the one of least energy
      phi(x) = x'Ax/2 - b'x (the A-norm of the error up to a constant, which CG minimises), with its true

@@ -156,6 +156,7 @@ void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, P
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscReal eps = PIPE_ROUND_RMS, an = pipe->anorm, a = PetscAbsScalar(alpha), b = PetscAbsScalar(beta);
 
+  pipe->pipelined = pipelined;
   /* bounds from the recurrences, each step adding its local rounding error (Cools et al. 2018):
      s = w + beta s: g' = |beta| g + h;  r -= alpha s, x += alpha p: f' = f + |alpha| g';
      pipelined also z = n + beta z: j' = |beta| j and w -= alpha z: h' = h + |alpha| j' */
@@ -187,11 +188,9 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
     /* a replacement costs more than the one true residual of the check at a claimed convergence, and
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
-    /* and only where these recurrences drift further than cg's own would (PIPE_GAP_CG), and the gap is no
-       longer negligible next to the residual (van der Vorst and Ye's sqrt(eps) ||r||): every replacement
-       perturbs the Lanczos process (one every 100 iterations from the start cost a tight tolerance 3.5x
-       cg's iterations) */
-    *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0 && BeyondCG(pipe) && pipe->gf > PIPE_GAP_REL * rn);
+    /* and not at all for recurrences whose gap grows as cg's (pipegropp, chrongear: cg replaces nothing, and
+       replacements every 100 iterations cost pipegropp 3.5x cg's iterations at a tight tolerance) */
+    *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0 && (!pipe->cgref || pipe->pipelined));
   } else if (pipe->replace > 0) *now = (PetscBool) !(its % pipe->replace);
   if (*now) {
     pipe->nrep_solve++;
