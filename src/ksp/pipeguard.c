@@ -297,12 +297,6 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
      with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
      KSPConvergedSkip cg never ends before the iteration limit, so neither do we: iterate on */
-  if ((ksp->converged == KSPConvergedSkip || ksp->normtype == KSP_NORM_NONE) && pipe->breakreason != KSP_CONVERGED_ITERATING) {
-    /* no test can end cg there first: its recurrences meet the breakdown (a singular M or A at the floor) */
-    ksp->reason = pipe->breakreason;
-    PetscCall(PetscInfo(ksp, "%s again at the attainable accuracy with no norm to stop at: cg's reason\n", KSPConvergedReasons[ksp->reason]));
-    PetscFunctionReturn(0);
-  }
   if (ksp->converged == KSPConvergedSkip || ksp->normtype == KSP_NORM_NONE) { /* no norm: cg's test never ends it either */
     pipe->stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
