@@ -297,7 +297,7 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
      with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
      KSPConvergedSkip cg never ends before the iteration limit, so neither do we: iterate on */
-  if (ksp->converged == KSPConvergedSkip || ksp->normtype == KSP_NORM_NONE) { /* no norm: cg's test never ends it either */
+  if (ksp->converged == KSPConvergedSkip) {
     pipe->stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
     PetscFunctionReturn(0);
@@ -307,7 +307,8 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
     PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->best, why, (double)pipe->anorm, (double)xn, (double)bn));
     PetscFunctionReturn(0);
   }
-  ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
+  if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
+  else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
   PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));
   PetscFunctionReturn(0);
 }
