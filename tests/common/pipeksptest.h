@@ -254,6 +254,32 @@ static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube
   PetscFunctionReturn(0);
 }
 
+/* The KSP+asddic set-up of the PC tests: a KSP of the given type on A with rtol and maxit, and its PC
+   asddic; the caller adds its settings, then KSPSetFromOptions() */
+static inline PetscErrorCode TestKSPASDDIC(Mat A, KSPType type, PetscReal rtol, PetscInt maxit, KSP *ksp, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, type));
+  PetscCall(KSPSetTolerances(*ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
+  PetscCall(KSPGetPC(*ksp, pc));
+  PetscCall(PCSetType(*pc, PCASDDIC));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* asddic alone on A, with the options under prefix (NULL: none), not set up */
+static inline PetscErrorCode TestPCASDDIC(Mat A, const char *prefix, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
+  if (prefix) PetscCall(PCSetOptionsPrefix(*pc, prefix));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetType(*pc, PCASDDIC));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -types t1,t2,..., by default our three single-depth solvers */
 static inline PetscErrorCode TestTypesOption(char *types[], PetscInt *ntypes)
 {
