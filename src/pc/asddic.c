@@ -344,6 +344,29 @@ static void ASDDICChanged(PC pc)
   if (pc->setupcalled) pc->setupcalled = 0;
 }
 
+/* The settings that only change what the next set-up computes (the number of sweeps decides whether
+   bounds are needed, and the estimate runs through the kernel and the sweeps) */
+#define ASDDIC_SETTER(name, T, field) \
+  static PetscErrorCode PCASDDICSet##name##_ASDDIC(PC pc, T v) \
+  { \
+    PC_ASDDIC *a = (PC_ASDDIC *)pc->data; \
+    PetscFunctionBegin; \
+    if (a->field != v) { \
+      a->field = v; \
+      ASDDICChanged(pc); \
+    } \
+    PetscFunctionReturn(0); \
+  }
+ASDDIC_SETTER(Iterations, PetscInt, iterations)
+ASDDIC_SETTER(ShiftType, PCASDDICShiftType, shifttype)
+ASDDIC_SETTER(LocalType, PCASDDICLocalType, local)
+ASDDIC_SETTER(SweepType, PCASDDICSweepType, sweep)
+ASDDIC_SETTER(EstimateSteps, PetscInt, eststeps)
+ASDDIC_SETTER(EstimateSafety, PetscReal, safety)
+ASDDIC_SETTER(Damping, PetscReal, omega_user)
+ASDDIC_SETTER(KernelType, PCASDDICKernelType, kernel)
+#undef ASDDIC_SETTER
+
 static PetscErrorCode PCASDDICSetOrdering_ASDDIC(PC pc, PCASDDICOrderingType type)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -386,18 +409,6 @@ static PetscErrorCode PCASDDICSetLocalBlocks_ASDDIC(PC pc, PetscInt k)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetIterations_ASDDIC(PC pc, PetscInt n)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->iterations != n) {
-    a->iterations = n;
-    ASDDICChanged(pc); /* whether the bounds are needed depends on n */
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCASDDICSetBlock_ASDDIC(PC pc, PetscBool blk)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -424,18 +435,6 @@ static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetShiftType_ASDDIC(PC pc, PCASDDICShiftType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->shifttype != type) {
-    a->shifttype = type;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -449,30 +448,6 @@ static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetLocalType_ASDDIC(PC pc, PCASDDICLocalType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->local != type) {
-    a->local = type;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetSweepType_ASDDIC(PC pc, PCASDDICSweepType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->sweep != type) {
-    a->sweep = type;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, PetscReal emax)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -482,54 +457,6 @@ static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, Petsc
   a->emin_user = emin;
   a->emax_user = emax;
   ASDDICChanged(pc);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetEstimateSteps_ASDDIC(PC pc, PetscInt steps)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->eststeps != steps) {
-    a->eststeps = steps;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetEstimateSafety_ASDDIC(PC pc, PetscReal safety)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->safety != safety) {
-    a->safety = safety;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetDamping_ASDDIC(PC pc, PetscReal omega)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->omega_user != omega) {
-    a->omega_user = omega;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetKernelType_ASDDIC(PC pc, PCASDDICKernelType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->kernel != type) {
-    a->kernel = type;
-    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
-  }
   PetscFunctionReturn(0);
 }
 
