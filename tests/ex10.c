@@ -598,11 +598,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-test", "Which check", NULL, test, test, sizeof(test), NULL));
   PetscCall(PetscOptionsReal("-tol", "Symmetry tolerance", NULL, tol, &tol, NULL));
   PetscOptionsEnd();
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, NULL));
 
   if (!strcmp(test, "coloring")) PetscCall(TestColoring(A));
   else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A, tol));

@@ -99,11 +99,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-grid_n", &gridn, NULL));
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, NULL));
   PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* PETSc 3.26 converts to SBAIJ only when known */
   for (PetscInt t = 0; t < 3; t++) {                     /* 3x3 blocks, read as SeqBAIJ blocks, through MatGetRow, from SeqSBAIJ */
     char name[32];

@@ -234,7 +234,8 @@ static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Ma
   PetscFunctionReturn(0);
 }
 
-/* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess */
+/* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess
+   (x0 may be NULL without nonzero) */
 static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube, Mat *A, Vec *b, Vec *x0)
 {
   PetscFunctionBeginUser;
@@ -243,7 +244,7 @@ static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube
   PetscCall(PipeKSPCubeSetUp(*cube));
   PetscCall(PipeKSPCubeGetMatrix(*cube, A));
   PetscCall(PipeKSPCubeGetRHS(*cube, b));
-  *x0 = NULL;
+  if (x0) *x0 = NULL;
   if (nonzero) {
     PetscRandom rnd;
     PetscCall(VecDuplicate(*b, x0));
