@@ -189,7 +189,7 @@ done
 bash "$here/plcg.sh" "$build" || echo "deep-pipeline section FAILED"
 
 # single-node section: SpMV / PC-apply bandwidth against a STREAM triad in the same run
-bw=$build/tests/pc/asddic_bandwidth
+bw=$build/bench/asddic_bandwidth
 {
   echo "single node, 1 rank, no emulation: asddic_bandwidth -cube_n $bwn (SpMV and PC apply vs STREAM triad in the same run)"
   if [ -x "$bw" ]; then

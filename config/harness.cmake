@@ -57,12 +57,10 @@ foreach(_dir tutorials tests)
     # through config/leakcheck.sh: a leak fails the entry whatever its filter keeps
     add_test(NAME ${_dir}-${_name} COMMAND bash ${PROJECT_SOURCE_DIR}/config/leakcheck.sh "${PIPEKSP_LEAK_REGEX}" ${script}
              WORKING_DIRECTORY ${_testdir}/${_dir})
-    # ctest -j2 runs two MPI jobs on 2 cores: without yield_when_idle Open MPI's busy waits starve the
-    # other job's ranks (two 2-rank, 2-thread ex16 runs: 56 s together against 2 s each alone)
     set_tests_properties(${_dir}-${_name} PROPERTIES
       FAIL_REGULAR_EXPRESSION "not ok"
       PASS_REGULAR_EXPRESSION "ok "
-      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1;PIPEKSP_LIB=$<TARGET_FILE:pipeksp>;PIPEKSP_BUILD=${PROJECT_BINARY_DIR};PYTHONPATH=${PROJECT_SOURCE_DIR}/python"
+      ENVIRONMENT "${PIPEKSP_TEST_ENV};PIPEKSP_LIB=$<TARGET_FILE:pipeksp>;PIPEKSP_BUILD=${PROJECT_BINARY_DIR};PYTHONPATH=${PROJECT_SOURCE_DIR}/python"
       LABELS "${_labels}")
   endforeach()
 endforeach()

@@ -6,6 +6,12 @@
 # $PIPEKSP_LEAK_REGEX for the drivers that keep their programs' output to themselves).
 set(PIPEKSP_LEAK_REGEX "\\[ *[0-9]+\\] ?(Total space allocated )?[0-9]+ bytes")
 set(PIPEKSP_MPIEXEC ${MPIEXEC_EXECUTABLE})
+# Every MPI test's environment, written once: Open MPI as root, more ranks than cores, and busy waits that
+# yield (ctest -j2 runs two MPI jobs on 2 cores: without it one job's busy waits starve the other's
+# ranks: two 2-rank, 2-thread ex16 runs took 56 s together against 2 s each alone).
+# The emulator's timing tests take PIPEKSP_MPI_ENV, without the yield.
+set(PIPEKSP_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+set(PIPEKSP_TEST_ENV "${PIPEKSP_MPI_ENV};OMPI_MCA_mpi_yield_when_idle=1")
 # Debian's petsc4py is built for /usr/bin/python3 (not for the python3 first on PATH)
 set(PIPEKSP_PYTHON /usr/bin/python3 CACHE FILEPATH "Python whose petsc4py is built against this PETSc")
 

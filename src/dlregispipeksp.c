@@ -50,12 +50,19 @@ PetscErrorCode PipeKSPFinalizePackage(void)
   `PetscInitialize()`: before it our KSP and PC types cannot be selected, and the cube generator,
   `PipeKSPMatMult()` and the reduction engine stop with `PETSC_ERR_ORDER`. Calling it again does nothing.
 
+  Options Database Keys:
++ -info_exclude pipeksp - no `PetscInfo()` from the "PipeKSP" class
+- -log_exclude pipeksp - no log events of the "PipeKSP" class (`-log_view` leaves out PipeMatMult and the others)
+
   Level: beginner
 
 .seealso: `PipeKSPFinalizePackage()`, `KSPRegister()`, `PCRegister()`
 @*/
 PetscErrorCode PipeKSPInitializePackage(void)
 {
+  char      logList[256];
+  PetscBool opt, pkg = PETSC_FALSE;
+
   PetscFunctionBegin;
   if (PIPEKSP_CLASSID) PetscFunctionReturn(0);
   /* KSP/PC must have their own registries in place before we add to them */
@@ -84,6 +91,11 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscCall(PetscLogEventRegister("PipeSpMVBound", PIPEKSP_CLASSID, &PIPEKSP_SpMVBound));
   /* the threaded vector passes: the KSPs' fused updates and local dots, the jacobi apply, asddic's passes */
   PetscCall(PetscLogEventRegister("PipeVecPass", PIPEKSP_CLASSID, &PIPEKSP_VecPass));
+  /* -info_exclude pipeksp and -log_exclude pipeksp, as PETSc's own packages honour theirs */
+  PetscCall(PetscInfoProcessClass("pipeksp", 1, &PIPEKSP_CLASSID));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-log_exclude", logList, sizeof(logList), &opt));
+  if (opt) PetscCall(PetscStrInList("pipeksp", logList, ',', &pkg));
+  if (pkg) PetscCall(PetscLogEventExcludeClass(PIPEKSP_CLASSID));
   PetscCall(PetscRegisterFinalize(PipeKSPFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -19,7 +19,7 @@ static char help[] = "Checks of PC asddic on the GeoFEM/Cube matrix. -test <name
   solve      cg + asddic as configured by the options (-s_ prefix; -break_pivot as in pivot);\n             prints iterations, error vs the exact solution, KSPSolve and set-up (KSPSetUp) time\n\
 Every check but solve ends with \"all checks passed\" (a failed one errors with \"asddic test FAILED\").\n";
 
-#include <pipeksp.h>
+#include "common/pipeksptest.h"
 
 static PetscErrorCode Fail(const char *what)
 {
@@ -68,11 +68,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, 
 static PetscErrorCode MakePC(Mat A, const char *prefix, PC *pc)
 {
   PetscFunctionBegin;
-  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
-  PetscCall(PCSetOptionsPrefix(*pc, prefix));
-  PetscCall(PCSetOperators(*pc, A, A));
-  PetscCall(PCSetType(*pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(TestPCASDDIC(A, prefix, pc));
   PetscCall(PCSetUp(*pc));
   PetscFunctionReturn(0);
 }
@@ -479,12 +475,7 @@ static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
   KSPConvergedReason r1, r2;
 
   PetscFunctionBegin;
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(TestKSPASDDIC(A, KSPCG, 1e-10, 2000, &ksp, &pc));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x1));
   PetscCall(VecDuplicate(b, &x2));
@@ -518,10 +509,7 @@ static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
   }
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-  PetscCall(PCSetOperators(pc, B, B));
-  PetscCall(PCSetType(pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(pc));
+  PetscCall(TestPCASDDIC(B, NULL, &pc));
   PetscCall(PCASDDICSetEigenvalues(pc, 0.05, 3.0)); /* no estimate: B is not symmetric */
   PetscCall(PCSetUp(pc));
   PetscCall(VecDuplicate(b, &y));
@@ -565,12 +553,7 @@ static PetscErrorCode TestReestimate(PipeKSPCube cube, Mat A, Vec b)
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(TestKSPASDDIC(A, KSPCG, 1e-8, 2000, &ksp, &pc));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPSolve(ksp, b, x));
@@ -588,7 +571,10 @@ static PetscErrorCode TestReestimate(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(PCASDDICGetEigenvalueBounds(pc, &emin2, &emax2, NULL));
   PetscCall(PCASDDICGetFactorInfo(pc, NULL, &nsym, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bounds [%.4g, %.4g] -> [%.4g, %.4g] after A + cI: re-estimated: %s; ordering computed once: %s\n", (double)emin1, (double)emax1, (double)emin2, (double)emax2, PetscAbsReal(emin2 - emin1) > 0.01 * emin1 ? "yes" : "no", nsym == 1 ? "yes" : "no"));
-  PetscCall(KSPView(ksp, NULL)); /* -pc_view's account: 2 estimates so far (checked by the test's regex) */
+  /* the estimate's account (2 estimates so far, checked by the test's filter) is detail */
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_WORLD, PETSC_VIEWER_ASCII_INFO_DETAIL));
+  PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_WORLD));
   if (!(PetscAbsReal(emin2 - emin1) > 0.01 * emin1) || nsym != 1 || reason <= 0) PetscCall(Fail("re-setup with new values did not re-estimate"));
   PetscCall(MatShift(A, -c));
   PetscCall(VecDestroy(&d));
@@ -612,11 +598,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-test", "Which check", NULL, test, test, sizeof(test), NULL));
   PetscCall(PetscOptionsReal("-tol", "Symmetry tolerance", NULL, tol, &tol, NULL));
   PetscOptionsEnd();
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, NULL));
 
   if (!strcmp(test, "coloring")) PetscCall(TestColoring(A));
   else if (!strcmp(test, "symmetry")) PetscCall(TestSymmetry(A, tol));
@@ -651,397 +633,219 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-      suffix: pc_asddic_coloring_aij
-      args: -test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_ordering cmrcm -pc_asddic_check
+   # -test <name> runs one group of checks and prints "all checks passed" or what failed
+   testset:
       env: OMP_NUM_THREADS=1
       filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_aij.out
+      output_file: output/ex10_pass.out
+      test:
+         suffix: pc_asddic_coloring_aij
+         args: -test coloring -cube_n 9 -cube_mat_type aij -pc_asddic_ordering cmrcm -pc_asddic_check
+      test:
+         suffix: pc_asddic_coloring_baij
+         nsize: 2
+         args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering cmrcm -pc_asddic_colors 3
+      test:
+         suffix: pc_asddic_coloring_sbaij
+         nsize: 2
+         args: -test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering cmrcm -pc_asddic_colors 20
+      test:
+         suffix: pc_asddic_coloring_point
+         args: -test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering cmrcm -pc_asddic_colors 2
+      test:
+         suffix: pc_asddic_coloring_mc
+         nsize: 4
+         args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering mc
+      test:
+         suffix: pc_asddic_coloring_K1
+         args: -test coloring -cube_n 7 -pc_asddic_ordering cmrcm -pc_asddic_colors 1
+      test:
+         suffix: pc_asddic_symmetry
+         args: -test symmetry -cube_n 9 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_symmetry_point
+         args: -test symmetry -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_iterations 3
+      test:
+         suffix: pc_asddic_symmetry_np4
+         nsize: 4
+         args: -test symmetry -cube_n 9 -cube_mat_type aij
+      test:
+         suffix: pc_asddic_symmetry_np4_sbaij
+         nsize: 4
+         args: -test symmetry -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering rcm
+      test:
+         suffix: pc_asddic_threads
+         args: -test threads -cube_n 13 -cube_mat_type baij -pc_asddic_ordering cmrcm
+      test:
+         suffix: pc_asddic_symmetry_blocks
+         args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_local_blocks 2 -pc_asddic_iterations 3
+      test:
+         suffix: pc_asddic_spd_blocks
+         args: -test spd -cube_n 17 -cube_mat_type baij -e_pc_asddic_local_blocks 2
+      test:
+         suffix: pc_asddic_threads_point
+         nsize: 2
+         args: -test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc
+      test:
+         suffix: pc_asddic_icc_n33
+         args: -test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0
+      test:
+         suffix: pc_asddic_reuse
+         nsize: 2
+         args: -test reuse -cube_n 9 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_reuse_point
+         nsize: 2
+         args: -test reuse -cube_n 9 -cube_mat_type aij -pc_asddic_block 0
+      test:
+         suffix: pc_asddic_reuse_generic
+         nsize: 2
+         args: -test reuse -cube_n 9 -cube_mat_type aij
+      test:
+         suffix: pc_asddic_reuse_baij_point
+         nsize: 2
+         args: -test reuse -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
+      test:
+         suffix: pc_asddic_symmetry_baij_point
+         nsize: 2
+         args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
+      test:
+         suffix: pc_asddic_layouts_block
+         nsize: 2
+         args: -test layouts -cube_n 9 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_layouts_point
+         nsize: 2
+         args: -test layouts -cube_n 9 -cube_mat_type baij -l_pc_asddic_block 0
+      test:
+         suffix: pc_asddic_pivot_point
+         args: -test pivot -cube_n 7 -cube_mat_type aij -n_pc_asddic_block 0 -d_pc_asddic_block 0
+      test:
+         suffix: pc_asddic_pivot_block
+         nsize: 2
+         args: -test pivot -cube_n 7 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_spd
+         args: -test spd -cube_n 17 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_spd_np8
+         nsize: 8
+         args: -test spd -cube_n 13 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_bjacobi_np8
+         nsize: 8
+         args: -test bjacobi -cube_n 17 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_transpose
+         args: -test transpose -cube_n 9 -cube_mat_type baij
+      test:
+         suffix: pc_asddic_transpose_np2
+         nsize: 2
+         args: -test transpose -cube_n 9 -cube_mat_type aij -pc_asddic_local sgs
+      test:
+         suffix: pc_asddic_reestimate_np2
+         nsize: 2
+         args: -test reestimate -cube_n 9 -cube_mat_type baij
+         filter: grep -oE "re-estimated: yes|ordering rcm \(default for 1 thread|estimated by 10 CG steps| s \(2 estimate\(s\) so far\)|all checks passed|FAILED|NOT below"
+         output_file: output/ex10_pc_asddic_reestimate_np2.out
 
-   test:
-      suffix: pc_asddic_coloring_baij
-      nsize: 2
-      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering cmrcm -pc_asddic_colors 3
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_baij.out
-
-   test:
-      suffix: pc_asddic_coloring_sbaij
-      nsize: 2
-      args: -test coloring -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering cmrcm -pc_asddic_colors 20
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_sbaij.out
-
-   test:
-      suffix: pc_asddic_coloring_point
-      args: -test coloring -cube_n 7 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering cmrcm -pc_asddic_colors 2
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_point.out
-
-   test:
-      suffix: pc_asddic_coloring_mc
-      nsize: 4
-      args: -test coloring -cube_n 9 -cube_mat_type baij -pc_asddic_ordering mc
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_mc.out
-
-   test:
-      suffix: pc_asddic_coloring_K1
-      args: -test coloring -cube_n 7 -pc_asddic_ordering cmrcm -pc_asddic_colors 1
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_coloring_K1.out
-
-   test:
-      suffix: pc_asddic_symmetry
-      args: -test symmetry -cube_n 9 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_symmetry.out
-
-   test:
-      suffix: pc_asddic_symmetry_point
-      args: -test symmetry -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_iterations 3
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_symmetry_point.out
-
-   test:
-      suffix: pc_asddic_symmetry_np4
-      nsize: 4
-      args: -test symmetry -cube_n 9 -cube_mat_type aij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_symmetry_np4.out
-
-   test:
-      suffix: pc_asddic_symmetry_np4_sbaij
-      nsize: 4
-      args: -test symmetry -cube_n 9 -cube_mat_type sbaij -pc_asddic_ordering rcm
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_symmetry_np4_sbaij.out
-
-   test:
-      suffix: pc_asddic_threads
-      args: -test threads -cube_n 13 -cube_mat_type baij -pc_asddic_ordering cmrcm
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_threads.out
-
-   test:
-      suffix: pc_asddic_blocks
-      args: -test blocks -cube_n 11 -cube_mat_type baij -pc_asddic_local_blocks 3
+   # local blocks: the kernel is block diagonal over them
+   testset:
       env: OMP_NUM_THREADS=1
       filter: grep -oE "all checks passed|FAILED|NOT|NO$"
-      output_file: output/ex10_pc_asddic_blocks.out
+      output_file: output/ex10_pass.out
+      test:
+         suffix: pc_asddic_blocks
+         args: -test blocks -cube_n 11 -cube_mat_type baij -pc_asddic_local_blocks 3
+      test:
+         suffix: pc_asddic_blocks_np2_point
+         nsize: 2
+         args: -test blocks -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 2
+      test:
+         suffix: pc_asddic_blocks_np2_sbaij
+         nsize: 2
+         args: -test blocks -cube_n 7 -cube_mat_type sbaij -pc_asddic_local_blocks 2
+      test:
+         suffix: pc_asddic_blocks_more_than_rows
+         nsize: 2
+         args: -test blocks -cube_n 3 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 100000
 
-   test:
-      suffix: pc_asddic_blocks_np2_point
+   # bad settings: each refused with its own message
+   testset:
       nsize: 2
-      args: -test blocks -cube_n 9 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 2
+      args: -test solve -cube_n 5
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
-      output_file: output/ex10_pc_asddic_blocks.out
+      test:
+         suffix: pc_asddic_bad_local_blocks0
+         args: -s_pc_asddic_local_blocks 0
+         filter: Error: grep -oE "number of local blocks must be at least 1" | sort -u
+      test:
+         suffix: pc_asddic_bad_local_blocks_mc
+         args: -s_pc_asddic_local_blocks 2 -s_pc_asddic_ordering mc
+         filter: Error: grep -oE "cannot be combined with local blocks|got mc" | sort -u
+      test:
+         suffix: pc_asddic_bad_colors0
+         args: -s_pc_asddic_colors 0
+         filter: Error: grep -oE "number of colours must be at least 1" | sort -u
+      test:
+         suffix: pc_asddic_bad_iterations0
+         args: -s_pc_asddic_iterations 0
+         filter: Error: grep -oE "number of ASDD iterations must be at least 1" | sort -u
+      test:
+         suffix: pc_asddic_bad_threads0
+         args: -s_pc_asddic_threads 0
+         filter: Error: grep -oE "number of threads must be at least 1" | sort -u
+      test:
+         suffix: pc_asddic_bad_ordering
+         args: -s_pc_asddic_ordering foo
+         filter: Error: grep -oE "Unknown" | sort -u
+      test:
+         suffix: pc_asddic_bad_local
+         args: -s_pc_asddic_local foo
+         filter: Error: grep -oE "Unknown" | sort -u
+      test:
+         suffix: pc_asddic_bad_sweep
+         args: -s_pc_asddic_sweep foo
+         filter: Error: grep -oE "Unknown" | sort -u
+      test:
+         suffix: pc_asddic_bad_safety
+         args: -s_pc_asddic_esteig_safety 0.5
+         filter: Error: grep -oE "safety factor on the largest eigenvalue must be at least 1" | sort -u
+      test:
+         suffix: pc_asddic_bad_eigenvalues
+         args: -s_pc_asddic_eigenvalues 2,1
+         filter: Error: grep -oE "eigenvalue bounds need 0 < emin < emax" | sort -u
+      test:
+         suffix: pc_asddic_bad_eigenvalues1
+         args: -s_pc_asddic_eigenvalues 2
+         filter: Error: grep -oE "needs two values emin,emax" | sort -u
+      test:
+         suffix: pc_asddic_bad_damping
+         args: -s_pc_asddic_damping 2.5
+         filter: Error: grep -oE "damping must be in" | sort -u
+      test:
+         suffix: pc_asddic_bad_steps
+         args: -s_pc_asddic_esteig_steps -2
+         filter: Error: grep -oE "estimate steps must be" | sort -u
+      test:
+         suffix: pc_asddic_bad_cheb_nobounds
+         args: -s_pc_asddic_esteig_steps 0
+         filter: Error: grep -oE "Chebyshev sweeps need bounds" | sort -u
+      test:
+         suffix: pc_asddic_bad_pivot_error
+         args: -break_pivot -s_pc_asddic_shift none -s_ksp_error_if_not_converged
+         filter: Error: grep -oE "non-positive pivot on rank 0.*use -pc_asddic_shift diagonal" | sort -u
 
-   test:
-      suffix: pc_asddic_blocks_np2_sbaij
-      nsize: 2
-      args: -test blocks -cube_n 7 -cube_mat_type sbaij -pc_asddic_local_blocks 2
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
-      output_file: output/ex10_pc_asddic_blocks.out
-
-   test:
-      suffix: pc_asddic_blocks_more_than_rows
-      nsize: 2
-      args: -test blocks -cube_n 3 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_local_blocks 100000
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT|NO$"
-      output_file: output/ex10_pc_asddic_blocks.out
-
-   test:
-      suffix: pc_asddic_symmetry_blocks
-      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_local_blocks 2 -pc_asddic_iterations 3
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_threads.out
-
-   test:
-      suffix: pc_asddic_spd_blocks
-      args: -test spd -cube_n 17 -cube_mat_type baij -e_pc_asddic_local_blocks 2
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_spd.out
-
-   test:
-      suffix: pc_asddic_threads_point
-      nsize: 2
-      args: -test threads -cube_n 11 -cube_mat_type aij -pc_asddic_block 0 -pc_asddic_ordering mc
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_threads_point.out
-
-   test:
-      suffix: pc_asddic_icc_n33
-      args: -test icc -cube_n 33 -cube_mat_type aij -a_pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_icc_n33.out
-
-   test:
-      suffix: pc_asddic_reuse
-      nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_reuse.out
-
-   test:
-      suffix: pc_asddic_reuse_point
-      nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type aij -pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_reuse_point.out
-
-   test:
-      suffix: pc_asddic_reuse_generic
-      nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type aij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_reuse_generic.out
-
-   test:
-      suffix: pc_asddic_reuse_baij_point
-      nsize: 2
-      args: -test reuse -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_reuse_baij_point.out
-
-   test:
-      suffix: pc_asddic_symmetry_baij_point
-      nsize: 2
-      args: -test symmetry -cube_n 9 -cube_mat_type baij -pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_symmetry_baij_point.out
-
-   test:
-      suffix: pc_asddic_layouts_block
-      nsize: 2
-      args: -test layouts -cube_n 9 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_layouts_block.out
-
-   test:
-      suffix: pc_asddic_layouts_point
-      nsize: 2
-      args: -test layouts -cube_n 9 -cube_mat_type baij -l_pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_layouts_point.out
-
-   test:
-      suffix: pc_asddic_pivot_point
-      args: -test pivot -cube_n 7 -cube_mat_type aij -n_pc_asddic_block 0 -d_pc_asddic_block 0
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_pivot_point.out
-
-   test:
-      suffix: pc_asddic_pivot_block
-      nsize: 2
-      args: -test pivot -cube_n 7 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_pivot_block.out
-
-   test:
-      suffix: pc_asddic_spd
-      args: -test spd -cube_n 17 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_spd.out
-
-   test:
-      suffix: pc_asddic_spd_np8
-      nsize: 8
-      args: -test spd -cube_n 13 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_spd_np8.out
-
-   test:
-      suffix: pc_asddic_bjacobi_np8
-      nsize: 8
-      args: -test bjacobi -cube_n 17 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_bjacobi_np8.out
-
-   test:
-      suffix: pc_asddic_transpose
-      args: -test transpose -cube_n 9 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_transpose.out
-
-   test:
-      suffix: pc_asddic_transpose_np2
-      nsize: 2
-      args: -test transpose -cube_n 9 -cube_mat_type aij -pc_asddic_local sgs
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_transpose_np2.out
-
-   test:
-      suffix: pc_asddic_reestimate_np2
-      nsize: 2
-      args: -test reestimate -cube_n 9 -cube_mat_type baij
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "re-estimated: yes|ordering rcm \(default for 1 thread|estimated by 10 CG steps| s \(2 estimate\(s\) so far\)|all checks passed|FAILED|NOT below"
-      output_file: output/ex10_pc_asddic_reestimate_np2.out
-
-   test:
-      suffix: pc_asddic_bad_local_blocks0
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_local_blocks 0
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "number of local blocks must be at least 1" | sort -u
-      output_file: output/ex10_pc_asddic_bad_local_blocks0.out
-
-   test:
-      suffix: pc_asddic_bad_local_blocks_mc
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_local_blocks 2 -s_pc_asddic_ordering mc
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "cannot be combined with local blocks|got mc" | sort -u
-      output_file: output/ex10_pc_asddic_bad_local_blocks_mc.out
-
-   test:
-      suffix: pc_asddic_bad_colors0
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_colors 0
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "number of colours must be at least 1" | sort -u
-      output_file: output/ex10_pc_asddic_bad_colors0.out
-
-   test:
-      suffix: pc_asddic_bad_iterations0
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_iterations 0
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "number of ASDD iterations must be at least 1" | sort -u
-      output_file: output/ex10_pc_asddic_bad_iterations0.out
-
-   test:
-      suffix: pc_asddic_bad_threads0
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_threads 0
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "number of threads must be at least 1" | sort -u
-      output_file: output/ex10_pc_asddic_bad_threads0.out
-
-   test:
-      suffix: pc_asddic_bad_ordering
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_ordering foo
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "Unknown" | sort -u
-      output_file: output/ex10_pc_asddic_bad_ordering.out
-
-   test:
-      suffix: pc_asddic_bad_local
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_local foo
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "Unknown" | sort -u
-      output_file: output/ex10_pc_asddic_bad_local.out
-
-   test:
-      suffix: pc_asddic_bad_sweep
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_sweep foo
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "Unknown" | sort -u
-      output_file: output/ex10_pc_asddic_bad_sweep.out
-
-   test:
-      suffix: pc_asddic_bad_safety
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_esteig_safety 0.5
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "safety factor on the largest eigenvalue must be at least 1" | sort -u
-      output_file: output/ex10_pc_asddic_bad_safety.out
-
-   test:
-      suffix: pc_asddic_bad_eigenvalues
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_eigenvalues 2,1
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "eigenvalue bounds need 0 < emin < emax" | sort -u
-      output_file: output/ex10_pc_asddic_bad_eigenvalues.out
-
-   test:
-      suffix: pc_asddic_bad_eigenvalues1
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_eigenvalues 2
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "needs two values emin,emax" | sort -u
-      output_file: output/ex10_pc_asddic_bad_eigenvalues1.out
-
-   test:
-      suffix: pc_asddic_bad_damping
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_damping 2.5
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "damping must be in" | sort -u
-      output_file: output/ex10_pc_asddic_bad_damping.out
-
-   test:
-      suffix: pc_asddic_bad_steps
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_esteig_steps -2
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "estimate steps must be" | sort -u
-      output_file: output/ex10_pc_asddic_bad_steps.out
-
-   test:
-      suffix: pc_asddic_bad_cheb_nobounds
-      nsize: 2
-      args: -test solve -cube_n 5 -s_pc_asddic_esteig_steps 0
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "Chebyshev sweeps need bounds" | sort -u
-      output_file: output/ex10_pc_asddic_bad_cheb_nobounds.out
-
-   test:
-      suffix: pc_asddic_bad_pivot_error
-      nsize: 2
-      args: -test solve -cube_n 5 -break_pivot -s_pc_asddic_shift none -s_ksp_error_if_not_converged
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "non-positive pivot on rank 0.*use -pc_asddic_shift diagonal" | sort -u
-      output_file: output/ex10_pc_asddic_bad_pivot_error.out
-
-   test:
-      suffix: threads_omp2_pc_threads
-      args: -test threads -cube_n 13 -cube_mat_type baij
+   # two threads
+   testset:
       env: OMP_NUM_THREADS=2
       filter: grep -oE "all checks passed|FAIL|ERROR|NOT below"
-      output_file: output/ex10_threads_omp2_pc_threads.out
-
-   test:
-      suffix: threads_omp2_pc_spd
-      args: -test spd -cube_n 17 -cube_mat_type baij
-      env: OMP_NUM_THREADS=2
-      filter: grep -oE "all checks passed|FAIL|ERROR|NOT below"
-      output_file: output/ex10_threads_omp2_pc_spd.out
+      output_file: output/ex10_pass.out
+      test:
+         suffix: threads_omp2_pc_threads
+         args: -test threads -cube_n 13 -cube_mat_type baij
+      test:
+         suffix: threads_omp2_pc_spd
+         args: -test spd -cube_n 17 -cube_mat_type baij
 
 TEST*/

@@ -59,12 +59,8 @@ static PetscErrorCode SolveOne(PipeKSPCube cube, PetscReal rtol, PCASDDICOrderin
   PetscFunctionBegin;
   PetscCall(PipeKSPCubeGetMatrix(cube, &A));
   PetscCall(PipeKSPCubeGetRHS(cube, &b));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(TestKSPASDDIC(A, KSPCG, rtol, 3000, &ksp, &pc));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 3000));
-  PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(ConfigurePC(pc, ord, K, loc, sw, undamped));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &t));
@@ -181,10 +177,7 @@ static PetscErrorCode TestSPD(void)
   PetscCall(MakeCube(nu, &cube));
   PetscCall(PipeKSPCubeGetMatrix(cube, &A));
   /* the undamped operator first (GeoFEM's sweeps, K and the rest from the options): the check must be able to fail */
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-  PetscCall(PCSetOperators(pc, A, A));
-  PetscCall(PCSetType(pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(pc));
+  PetscCall(TestPCASDDIC(A, NULL, &pc));
   PetscCall(PCASDDICSetSweepType(pc, PCASDDIC_SWEEP_RICHARDSON));
   PetscCall(PCASDDICSetEstimateSteps(pc, 0));
   PetscCall(PCSetUp(pc));
@@ -192,10 +185,7 @@ static PetscErrorCode TestSPD(void)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "undamped: Ritz values of P A in [%.4g, %.4g]: indefinite found: %s\n", (double)umin, (double)umax, umin < 0 ? "yes" : "no"));
   PetscCall(PCDestroy(&pc));
   /* the defaults with the options */
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-  PetscCall(PCSetOperators(pc, A, A));
-  PetscCall(PCSetType(pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(pc));
+  PetscCall(TestPCASDDIC(A, NULL, &pc));
   PetscCall(PCSetUp(pc));
   PetscCall(TestLanczosPA(A, pc, steps, &rmin, &rmax));
   PetscCall(TestPositiveOnRandom(A, pc, nrandom, &neg, &worst));

@@ -4,7 +4,7 @@ every local kernel (ic, sgs), ordering (rcm, cmrcm and mc on 2 threads) and bloc
 specialise (point, 3x3 blocks of the cube as baij, aij and sbaij) or not (2x2 and 5x5 blocks).\n\
 Options: -cube_n <n> (the cube), -grid_n <n> (the 2D grid of the block matrices).\n";
 
-#include <pipeksp.h>
+#include "common/pipeksptest.h"
 
 static PetscInt Failures = 0;
 
@@ -43,12 +43,7 @@ static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PCASDDI
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCASDDIC));
+  PetscCall(TestKSPASDDIC(A, KSPCG, 1e-8, 2000, &ksp, &pc));
   PetscCall(PCASDDICSetKernelType(pc, kernel));
   PetscCall(PCASDDICSetOrdering(pc, ord));
   PetscCall(PCASDDICSetLocalType(pc, loc));
@@ -104,11 +99,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-grid_n", &gridn, NULL));
-  PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
-  PetscCall(PipeKSPCubeSetFromOptions(cube));
-  PetscCall(PipeKSPCubeSetUp(cube));
-  PetscCall(PipeKSPCubeGetMatrix(cube, &A));
-  PetscCall(PipeKSPCubeGetRHS(cube, &b));
+  PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, NULL));
   PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* PETSc 3.26 converts to SBAIJ only when known */
   for (PetscInt t = 0; t < 3; t++) {                     /* 3x3 blocks, read as SeqBAIJ blocks, through MatGetRow, from SeqSBAIJ */
     char name[32];

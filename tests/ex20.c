@@ -76,12 +76,7 @@ static PetscErrorCode TestNotSPD(void)
     PetscInt           its;
     PetscReal          res, nb;
 
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPSetType(ksp, types[t]));
-    PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCASDDIC));
+    PetscCall(TestKSPASDDIC(A, types[t], rtol, 1000, &ksp, &pc));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetConvergedReason(ksp, &reason));
@@ -222,19 +217,13 @@ static PetscErrorCode TestSPD(void)
   PetscOptionsEnd();
   PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, &x0));
   /* lambda_max(M^-1 A): the same PC with K = 1 */
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-  PetscCall(PCSetOperators(pc, A, A));
-  PetscCall(PCSetType(pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(pc));
+  PetscCall(TestPCASDDIC(A, NULL, &pc));
   PetscCall(PCASDDICSetIterations(pc, 1));
   PetscCall(PCSetUp(pc));
   PetscCall(TestLanczosPA(A, pc, lsteps, &lmin, &lmax));
   PetscCall(PCDestroy(&pc));
   /* the PC under test */
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
-  PetscCall(PCSetOperators(pc, A, A));
-  PetscCall(PCSetType(pc, PCASDDIC));
-  PetscCall(PCSetFromOptions(pc));
+  PetscCall(TestPCASDDIC(A, NULL, &pc));
   PetscCall(PCSetUp(pc));
   PetscCall(PCASDDICGetEigenvalueBounds(pc, &emin, &emax, &omega));
   PetscCall(TestLanczosPA(A, pc, lsteps, &rmin, &rmax));
@@ -272,128 +261,78 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   test:
-      suffix: pc_asddic_notspd_sgs
-      args: -n 10 -pc_asddic_local sgs -types cg,pipegv,pipegropp,chrongear,pipeplcg
+   # "all checks passed" or what failed
+   testset:
       env: OMP_NUM_THREADS=1
       filter: grep -oE "all checks passed|FAIL[ :]|bytes"
       output_file: output/ex20_pass.out
+      test:
+         suffix: pc_asddic_notspd_sgs
+         args: -n 10 -pc_asddic_local sgs -types cg,pipegv,pipegropp,chrongear,pipeplcg
+      test:
+         suffix: pc_asddic_notspd_sgs_np2
+         nsize: 2
+         args: -n 10 -pc_asddic_local sgs -types cg,pipegv,pipegropp,chrongear,pipeplcg
+      test:
+         suffix: pc_asddic_notspd_ic_np2
+         nsize: 2
+         args: -n 10 -types cg,pipegv,pipeplcg
+      test:
+         suffix: pc_asddic_notspd_negdiag
+         nsize: 2
+         args: -n 10 -negdef 0 -negate_every 7 -types cg,pipegv
+      test:
+         suffix: pc_asddic_notspd_negdiag_sgs_shiftnone
+         args: -n 10 -negdef 0 -negate_every 7 -pc_asddic_local sgs -pc_asddic_shift none -types cg,pipegv
+      test:
+         suffix: pc_asddic_laplacian_solves
+         nsize: 2
+         args: -n 10 -negdef 0 -expect_solve -types cg,pipegv,pipeplcg
+      test:
+         suffix: pc_asddic_ranges
+         args: -test ranges
+      test:
+         suffix: pc_asddic_spd_min_steps
+         args: -test spd -cube_n 10 -pc_asddic_esteig_steps 10 -malloc_debug -malloc_dump
+      test:
+         suffix: pc_asddic_spd_min_steps_sgs_np4
+         nsize: 4
+         args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_esteig_steps 10 -pc_asddic_esteig_safety 1.1
+      test:
+         suffix: pc_asddic_spd_min_steps_richardson_np4
+         nsize: 4
+         args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_esteig_steps 10 -pc_asddic_esteig_safety 1.1 -pc_asddic_sweep richardson
+      test:
+         suffix: pc_asddic_spd_check_fails_np4
+         nsize: 4
+         args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_eigenvalues 0.1,1 -pc_asddic_sweep richardson
+         filter: grep -oE "all checks passed|FAIL: P is not positive definite|FAIL: the bound|bytes"
+         output_file: output/ex20_pc_asddic_spd_check_fails_np4.out
 
-   test:
-      suffix: pc_asddic_notspd_sgs_np2
+   # refused: a non-SPD diagonal, settings outside the SPD ranges
+   testset:
       nsize: 2
-      args: -n 10 -pc_asddic_local sgs -types cg,pipegv,pipegropp,chrongear,pipeplcg
+      args: -n 10
       env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_notspd_ic_np2
-      nsize: 2
-      args: -n 10 -types cg,pipegv,pipeplcg
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_notspd_negdiag
-      nsize: 2
-      args: -n 10 -negdef 0 -negate_every 7 -types cg,pipegv
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_notspd_negdiag_sgs_shiftnone
-      args: -n 10 -negdef 0 -negate_every 7 -pc_asddic_local sgs -pc_asddic_shift none -types cg,pipegv
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_notspd_error
-      nsize: 2
-      args: -n 10 -pc_asddic_local sgs -ksp_error_if_not_converged
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "asddic: diagonal entry -4. of row [0-9]+ is not positive: the matrix is not SPD" | sed -E "s/row [0-9]+/row R/" | sort -u
-      output_file: output/ex20_pc_asddic_notspd_error.out
-
-   test:
-      suffix: pc_asddic_laplacian_solves
-      nsize: 2
-      args: -n 10 -negdef 0 -expect_solve -types cg,pipegv,pipeplcg
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_ranges
-      args: -test ranges
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_refuse_safety
-      nsize: 2
-      args: -n 10 -negdef 0 -pc_asddic_esteig_safety 1e100
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "safety factor on the largest eigenvalue must be at least 1.1 and at most 10" | sort -u
-      output_file: output/ex20_pc_asddic_refuse_safety.out
-
-   test:
-      suffix: pc_asddic_refuse_eigenvalues
-      nsize: 2
-      args: -n 10 -negdef 0 -pc_asddic_eigenvalues 1e-3,1e160
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "emax in \[1e-06, 1e\+06\] and emax/emin at most 1e\+12" | sort -u
-      output_file: output/ex20_pc_asddic_refuse_eigenvalues.out
-
-   test:
-      suffix: pc_asddic_refuse_steps
-      nsize: 2
-      args: -n 10 -negdef 0 -pc_asddic_esteig_steps 2
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "estimate steps must be -1 \(automatic\), 0 \(none\) or at least 10" | sort -u
-      output_file: output/ex20_pc_asddic_refuse_steps.out
-
-   test:
-      suffix: pc_asddic_refuse_damping
-      nsize: 2
-      args: -n 10 -negdef 0 -pc_asddic_damping 1e-300
-      env: OMP_NUM_THREADS=1
-      filter: Error: grep -oE "damping must be in \[1e-06, 2\)" | sort -u
-      output_file: output/ex20_pc_asddic_refuse_damping.out
-
-   test:
-      suffix: pc_asddic_spd_min_steps
-      args: -test spd -cube_n 10 -pc_asddic_esteig_steps 10 -malloc_debug -malloc_dump
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_spd_min_steps_sgs_np4
-      nsize: 4
-      args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_esteig_steps 10 -pc_asddic_esteig_safety 1.1
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_spd_min_steps_richardson_np4
-      nsize: 4
-      args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_esteig_steps 10 -pc_asddic_esteig_safety 1.1 -pc_asddic_sweep richardson
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL[ :]|bytes"
-      output_file: output/ex20_pass.out
-
-   test:
-      suffix: pc_asddic_spd_check_fails_np4
-      nsize: 4
-      args: -test spd -cube_n 10 -cube_nu 0.49 -pc_asddic_local sgs -pc_asddic_eigenvalues 0.1,1 -pc_asddic_sweep richardson
-      env: OMP_NUM_THREADS=1
-      filter: grep -oE "all checks passed|FAIL: P is not positive definite|FAIL: the bound|bytes"
-      output_file: output/ex20_pc_asddic_spd_check_fails_np4.out
+      test:
+         suffix: pc_asddic_notspd_error
+         args: -pc_asddic_local sgs -ksp_error_if_not_converged
+         filter: Error: grep -oE "asddic: diagonal entry -4. of row [0-9]+ is not positive: the matrix is not SPD" | sed -E "s/row [0-9]+/row R/" | sort -u
+      test:
+         suffix: pc_asddic_refuse_safety
+         args: -negdef 0 -pc_asddic_esteig_safety 1e100
+         filter: Error: grep -oE "safety factor on the largest eigenvalue must be at least 1.1 and at most 10" | sort -u
+      test:
+         suffix: pc_asddic_refuse_eigenvalues
+         args: -negdef 0 -pc_asddic_eigenvalues 1e-3,1e160
+         filter: Error: grep -oE "emax in \[1e-06, 1e\+06\] and emax/emin at most 1e\+12" | sort -u
+      test:
+         suffix: pc_asddic_refuse_steps
+         args: -negdef 0 -pc_asddic_esteig_steps 2
+         filter: Error: grep -oE "estimate steps must be -1 \(automatic\), 0 \(none\) or at least 10" | sort -u
+      test:
+         suffix: pc_asddic_refuse_damping
+         args: -negdef 0 -pc_asddic_damping 1e-300
+         filter: Error: grep -oE "damping must be in \[1e-06, 2\)" | sort -u
 
 TEST*/

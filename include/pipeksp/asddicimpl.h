@@ -1,5 +1,6 @@
 /* Private data of PC asddic and the interfaces between its files (src/pc):
-     asddic.c         the PC object: ops, options, view, public API, log events
+     asddic.c         the PC object: ops, options, view, the methods behind the API, log events
+     asddictype.c     the public API: a getter for each setter, as PETSc's jacobi
      asddic_import.c  reading the local diagonal block: its layout, graph, and values into the factor
      asddic_order.c   orderings and colourings of the local graph
      asddic_factor.c  the factor's pattern, numeric IC(0) or SGS, the split L/U copies

@@ -16,11 +16,11 @@ from ._solver import (set_progress, get_progress, set_poll_interval, set_replace
                       progress_types, Stats, KSP_TYPES, set_depth, get_depth, set_eigenvalue_bounds,
                       get_eigenvalue_bounds, set_estimate_reuse, get_estimate_reuse)
 from ._cube import Cube
-from ._asddic import set_asddic, get_asddic_coloring, get_asddic_bounds, get_asddic_local_blocks, orderings
+from ._asddic import set_asddic, get_asddic, get_asddic_coloring, get_asddic_bounds, get_asddic_local_blocks, orderings
 
 __version__ = "0.1.0"
 __all__ = ["register", "find_library", "candidates", "library", "LibraryNotFoundError", "set_progress",
            "get_progress", "set_poll_interval", "set_replace", "get_replace", "get_stats", "progress_types", "KSP_TYPES",
            "set_depth", "get_depth", "set_eigenvalue_bounds", "get_eigenvalue_bounds", "set_estimate_reuse",
            "get_estimate_reuse", "Cube",
-           "set_asddic", "get_asddic_coloring", "get_asddic_bounds", "get_asddic_local_blocks", "orderings"]
+           "set_asddic", "get_asddic", "get_asddic_coloring", "get_asddic_bounds", "get_asddic_local_blocks", "orderings"]

@@ -128,6 +128,31 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
         chk(f("PCASDDICSetEigenvalues", ctypes.c_int, [vp, R, R])(h, *eigenvalues))
 
 
+def get_asddic(pc):
+    """The settings of the asddic PC, as a dict with set_asddic's keys (the PCASDDICGet* getters): ordering
+    (the one the next set-up uses), local, sweep, shift as names; eigenvalues (0, 0): none given;
+    esteig_steps -1: automatic; damping 0: from the bounds; threads: the sweeps' (the process's if none set)."""
+    h = _pc_handle(pc, "get_asddic", need_asddic=True)
+    I, B, R = _loader.petsc_int(), _loader.petsc_bool(), ctypes.c_double
+
+    def get(name, typ):
+        v = typ()
+        _loader.check(_loader.function("PCASDDICGet" + name, ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(typ)])(h, ctypes.byref(v)))
+        return v.value
+
+    def enum(name, names):
+        return _enum_names(names)[get(name, ctypes.c_int)]
+
+    emin, emax = R(), R()
+    _loader.check(_loader.function("PCASDDICGetEigenvalues", ctypes.c_int, [ctypes.c_void_p] + [ctypes.POINTER(R)] * 2)(h, ctypes.byref(emin), ctypes.byref(emax)))
+    return dict(ordering=enum("Ordering", "PCASDDICOrderingTypes"), colors=get("Colors", I), iterations=get("Iterations", I),
+                block=bool(get("Block", B)), threads=get("Threads", I), local=enum("LocalType", "PCASDDICLocalTypes"),
+                sweep=enum("SweepType", "PCASDDICSweepTypes"), eigenvalues=(emin.value, emax.value),
+                esteig_steps=get("EstimateSteps", I), esteig_safety=get("EstimateSafety", R), damping=get("Damping", R),
+                shift=enum("ShiftType", "PCASDDICShiftTypes"), check=bool(get("Check", B)),
+                local_blocks=get("LocalBlocks", I), kernel=enum("KernelType", "PCASDDICKernelTypes"))
+
+
 def get_asddic_local_blocks(pc):
     """The local blocks per rank set on the asddic PC (PCASDDICGetLocalBlocks: the request; a rank with
     fewer block rows uses one block per block row)."""

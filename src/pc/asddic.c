@@ -1,7 +1,7 @@
-/* PC asddic, the PC object: its ops, options, view and public API. A local kernel (IC(0) or symmetric
-   Gauss-Seidel) of each rank's diagonal block in RCM or CM-RCM order, wrapped in ASDD (additive
-   Schwarz) correction sweeps, as in Nakajima's GeoFEM (docs/algorithms.md section 3). The other
-   asddic_*.c files hold the pieces; include/pipeksp/asddicimpl.h lists them. */
+/* PC asddic, the PC object: its ops, options, view and the methods behind its public API (asddictype.c).
+   A local kernel (IC(0) or symmetric Gauss-Seidel) of each rank's diagonal block in RCM or CM-RCM order,
+   wrapped in ASDD (additive Schwarz) correction sweeps, as in Nakajima's GeoFEM (docs/algorithms.md
+   section 3). The other asddic_*.c files hold the pieces; include/pipeksp/asddicimpl.h lists them. */
 #include <pipeksp/asddicimpl.h>
 #include <pipeksp/threadsimpl.h>
 
@@ -92,6 +92,22 @@ static PetscErrorCode ASDDICThreads(PC pc, PetscInt *nt)
   PetscFunctionReturn(0);
 }
 
+/* the ordering the next set-up uses: the user's, else colours only where several threads share a sweep
+   (alone, RCM converges faster; local blocks give each thread its own: RCM inside each) */
+static PetscErrorCode ASDDICOrdering(PC pc, PCASDDICOrderingType *o)
+{
+  PC_ASDDIC *a  = (PC_ASDDIC *)pc->data;
+  PetscInt   nt = 1;
+
+  PetscFunctionBegin;
+  if (a->orderingset) *o = a->ordering;
+  else {
+    PetscCall(ASDDICThreads(pc, &nt));
+    *o = nt > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 {
   PC_ASDDIC     *a = (PC_ASDDIC *)pc->data;
@@ -105,13 +121,10 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here */
   PetscCall(PetscLogEventBegin(PCASDDIC_SetUp, pc, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  if (!a->orderingset) { /* colours only pay when several threads share a sweep; alone, RCM converges faster.
-                           Local blocks give each thread its own: RCM inside each */
-    PCASDDICOrderingType def;
-    PetscInt             nt = 1;
+  if (!a->orderingset) {
+    PCASDDICOrderingType def = a->ordering;
 
-    PetscCall(ASDDICThreads(pc, &nt));
-    def = nt > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
+    PetscCall(ASDDICOrdering(pc, &def));
     if (a->ordering != def) {
       a->ordering = def;
       a->reorder  = PETSC_TRUE;
@@ -235,18 +248,23 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOpt
   PetscFunctionReturn(0);
 }
 
+/* A few lines; the per-rank figures, the estimate's account and the policy behind the defaults only
+   with -pc_view ::ascii_info_detail, as PETSc's PCs do */
 static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 {
-  PC_ASDDIC  *a = (PC_ASDDIC *)pc->data;
-  PetscBool   iascii;
-  PetscReal   alpha = a->alpha;
-  PetscInt    cmin = a->ncolors, cmax = a->ncolors, nt = 1;
-  MPI_Comm    comm   = PetscObjectComm((PetscObject)pc);
-  const char *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
+  PC_ASDDIC        *a = (PC_ASDDIC *)pc->data;
+  PetscBool         iascii, detail;
+  PetscViewerFormat format;
+  PetscReal         alpha = a->alpha;
+  PetscInt          cmin = a->ncolors, cmax = a->ncolors, nt = 1;
+  MPI_Comm          comm   = PetscObjectComm((PetscObject)pc);
+  const char       *kernel = a->local == PCASDDIC_LOCAL_SGS ? "symmetric Gauss-Seidel" : "IC(0)";
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  detail = format == PETSC_VIEWER_ASCII_INFO_DETAIL ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* before set-up a bad -pipeksp_threads* option is refused here */
   PetscCall(ASDDICThreads(pc, &nt));
   if (pc->setupcalled) {
@@ -254,46 +272,33 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmin, 1, MPIU_INT, MPI_MIN, comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &cmax, 1, MPIU_INT, MPI_MAX, comm));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s\n", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
-  if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  local blocks %" PetscInt_FMT " per rank requested (at most one per block row; contiguous rows, couplings between them dropped; each swept by one thread)\n", a->localblocks));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  local kernel %s (%s) of each rank's diagonal block, %s", PCASDDICLocalTypes[a->local], kernel, a->block == PCASDDIC_BLOCK_POINT ? "point" : (a->block == PCASDDIC_BLOCK_MATRIX ? "block (matrix block size)" : "block when the matrix block size > 1")));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, ", in %" PetscInt_FMT " local blocks per rank (contiguous rows, couplings between them dropped)", a->localblocks));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (a->orderingset) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (set by the user), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[a->ordering], a->colors));
   else if (a->localblocks > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s inside each local block (default with local blocks)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
   else if (nt > 1)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for %" PetscInt_FMT " threads: the threads share each colour of the sweeps), colours K = %" PetscInt_FMT "\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_CMRCM], nt, a->colors));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s (default for 1 thread: colours would only cost iterations)\n", PCASDDICOrderingTypes[PCASDDIC_ORDERING_RCM]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT "%s\n", a->iterations, a->iterations == 1 ? " (the local kernel alone)" : ""));
-  if (a->iterations > 1) {
-    if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps chebyshev"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps richardson"));
-    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ASDD iterations %" PetscInt_FMT, a->iterations));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (a->iterations == 1) PetscCall(PetscViewerASCIIPrintf(viewer, " (the local kernel alone)\n"));
+  else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, ", sweeps %s", a->sweep == PCASDDIC_SWEEP_CHEBYSHEV ? "chebyshev" : "richardson"));
     if (!pc->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     else if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV && !a->chebyshev) PetscCall(PetscViewerASCIIPrintf(viewer, " requested, but the eigenvalue estimate broke down (A not SPD?): undamped richardson\n"));
     else if (a->sweep == PCASDDIC_SWEEP_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, " on [%g, %g] (%s)\n", (double)a->emin, (double)a->emax, a->boundsfrom));
     else if (a->omega_user > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g (set by the user)\n", (double)a->omega));
     else if (a->emax > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g = min(1, %g / lambda_max bound %g (%s))\n", (double)a->omega, (double)ASDDIC_DAMPING_TARGET, (double)a->emax, a->boundsfrom));
     else PetscCall(PetscViewerASCIIPrintf(viewer, ", undamped (no eigenvalue bounds: estimate off)\n"));
-    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-    if (a->eigsset) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate: bounds [%g, %g] given by the user (an emax below lambda_max makes P indefinite for even K)\n", (double)a->emin_user, (double)a->emax_user));
-    else if (a->eststeps == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate (-pc_asddic_esteig_steps 0): Richardson undamped, GeoFEM's, indefinite for even K once lambda_max > 2\n"));
-    else if (a->eststeps < 0)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %d CG steps when the sweeps need bounds (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", ASDDIC_ESTEIG_STEPS, ASDDIC_ESTEIG_STEPS_MIN,
-                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
-    else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps, ASDDIC_ESTEIG_STEPS_MIN,
-                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
-    if (pc->setupcalled && a->estits)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits,
-                                       (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s\n", PCASDDICShiftTypes[a->shifttype]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  triangular sweeps: %s\n", a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : (a->localblocks > 1 ? "tuned (unrolled, threads share the local blocks)" : "tuned (unrolled, threads share a colour)")));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
 #if defined(PIPEKSP_HAVE_OPENMP)
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads %" PetscInt_FMT " (OpenMP, %s)\n", a->threads ? a->threads : PipeKSPThreadsNum_Private(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
-  PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PipeKSPThreadsView(viewer));
-  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s; triangular sweeps %s; threads %" PetscInt_FMT " (OpenMP, %s)\n", PCASDDICShiftTypes[a->shifttype], a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain, one thread)" : (a->localblocks > 1 ? "tuned (threads share the local blocks)" : "tuned (threads share a colour)"), a->threads ? a->threads : PipeKSPThreadsNum_Private(), a->threads ? "-pc_asddic_threads" : "-pipeksp_threads"));
 #else
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  threads 1 (built without OpenMP)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  shift on non-positive pivot: %s; triangular sweeps %s; threads 1 (built without OpenMP)\n", PCASDDICShiftTypes[a->shifttype], a->kernel == PCASDDIC_KERNEL_REFERENCE ? "reference (plain)" : "tuned"));
 #endif
   if (pc->pmat) { /* the ASDD corrections' products */
     PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -301,12 +306,27 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (pc->setupcalled) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s\n", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
-    if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  diagonal shift alpha = %g (largest over ranks)\n", (double)alpha));
-    else if (!a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  no diagonal shift needed\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factor block size %" PetscInt_FMT ", colours used %" PetscInt_FMT " to %" PetscInt_FMT " over ranks%s, ", a->bs, cmin, cmax, a->nparts > 1 ? " (local blocks swept in parallel, each sequentially)" : (a->independent ? " (independent sets, sweeps parallel inside a colour)" : " (sequential sweeps)")));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (alpha > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "diagonal shift alpha = %g (largest over ranks)", (double)alpha));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "%s", a->failed ? "FACTORIZATION FAILED" : "no diagonal shift needed"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, ", ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     if (a->failed && a->baddiag >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (diagonal entry %g of row %" PetscInt_FMT " not positive: the matrix is not SPD)\n", (double)a->baddiagval, a->baddiag));
     else if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering computed %" PetscInt_FMT " time(s)\n", a->nsymbolic));
+  }
+  if (!detail) PetscFunctionReturn(0);
+  if (a->iterations > 1) {
+    if (a->eigsset) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate: bounds [%g, %g] given by the user (an emax below lambda_max makes P indefinite for even K)\n", (double)a->emin_user, (double)a->emax_user));
+    else if (a->eststeps == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate (-pc_asddic_esteig_steps 0): Richardson undamped, GeoFEM's, indefinite for even K once lambda_max > 2\n"));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  estimate: %" PetscInt_FMT " CG steps%s (at least %d accepted: fewer can stay below lambda_max by more than the safety factor covers), safety factor %g in [%g, %g]\n", a->eststeps < 0 ? (PetscInt)ASDDIC_ESTEIG_STEPS : a->eststeps, a->eststeps < 0 ? " when the sweeps need bounds" : "", ASDDIC_ESTEIG_STEPS_MIN,
+                                       (double)a->safety, (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX));
+    if (pc->setupcalled && a->estits)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  eigenvalues of M^-1 A estimated by %" PetscInt_FMT " CG steps: [%g, %g], safety factor %g on the largest; estimate %g s of the set-up's %g s (%" PetscInt_FMT " estimate(s) so far)\n", a->estits,
+                                       (double)a->emin_est, (double)a->emax_est, (double)a->safety, a->t_est, a->t_setup, a->nestimates));
+  }
+  if (pc->setupcalled) {
     PetscCall(PetscViewerASCIIPushSynchronized(viewer));
     PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "    [%d] %" PetscInt_FMT " block rows in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " blocks in the factor, %" PetscInt_FMT " colours, %" PetscInt_FMT " levels\n", (int)PetscGlobalRank, a->nb, a->nparts, a->nnzb, a->ncolors, a->nlevels));
     PetscCall(PetscViewerFlush(viewer));
@@ -315,14 +335,37 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/* ---- the setters and getters of asddic, composed on the PC as "<public name>_C" (the public functions,
-   below, reach them with PetscTryMethod()/PetscUseMethod(), as PETSc's PCs do) ---- */
+/* ---- the setters and getters of asddic, composed on the PC as "<public name>_C" (the public functions
+   in asddictype.c reach them with PetscTryMethod()/PetscUseMethod(), as PETSc's PCs do) ---- */
 
 /* A setting that changes what PCSetUp computes: the next PCSetUp (KSPSolve, PCApply) redoes it */
 static void ASDDICChanged(PC pc)
 {
   if (pc->setupcalled) pc->setupcalled = 0;
 }
+
+/* The settings that only change what the next set-up computes (the number of sweeps decides whether
+   bounds are needed, and the estimate runs through the kernel and the sweeps) */
+#define ASDDIC_SETTER(name, T, field) \
+  static PetscErrorCode PCASDDICSet##name##_ASDDIC(PC pc, T v) \
+  { \
+    PC_ASDDIC *a = (PC_ASDDIC *)pc->data; \
+    PetscFunctionBegin; \
+    if (a->field != v) { \
+      a->field = v; \
+      ASDDICChanged(pc); \
+    } \
+    PetscFunctionReturn(0); \
+  }
+ASDDIC_SETTER(Iterations, PetscInt, iterations)
+ASDDIC_SETTER(ShiftType, PCASDDICShiftType, shifttype)
+ASDDIC_SETTER(LocalType, PCASDDICLocalType, local)
+ASDDIC_SETTER(SweepType, PCASDDICSweepType, sweep)
+ASDDIC_SETTER(EstimateSteps, PetscInt, eststeps)
+ASDDIC_SETTER(EstimateSafety, PetscReal, safety)
+ASDDIC_SETTER(Damping, PetscReal, omega_user)
+ASDDIC_SETTER(KernelType, PCASDDICKernelType, kernel)
+#undef ASDDIC_SETTER
 
 static PetscErrorCode PCASDDICSetOrdering_ASDDIC(PC pc, PCASDDICOrderingType type)
 {
@@ -366,25 +409,6 @@ static PetscErrorCode PCASDDICSetLocalBlocks_ASDDIC(PC pc, PetscInt k)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICGetLocalBlocks_ASDDIC(PC pc, PetscInt *k)
-{
-  PetscFunctionBegin;
-  *k = ((PC_ASDDIC *)pc->data)->localblocks;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetIterations_ASDDIC(PC pc, PetscInt n)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->iterations != n) {
-    a->iterations = n;
-    ASDDICChanged(pc); /* whether the bounds are needed depends on n */
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCASDDICSetBlock_ASDDIC(PC pc, PetscBool blk)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -411,18 +435,6 @@ static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetShiftType_ASDDIC(PC pc, PCASDDICShiftType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->shifttype != type) {
-    a->shifttype = type;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
@@ -432,30 +444,6 @@ static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
     a->check = flg;
     if (flg) a->reorder = PETSC_TRUE; /* the check runs with the ordering */
     if (flg) ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetLocalType_ASDDIC(PC pc, PCASDDICLocalType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->local != type) {
-    a->local = type;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetSweepType_ASDDIC(PC pc, PCASDDICSweepType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->sweep != type) {
-    a->sweep = type;
-    ASDDICChanged(pc);
   }
   PetscFunctionReturn(0);
 }
@@ -472,51 +460,45 @@ static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, Petsc
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetEstimateSteps_ASDDIC(PC pc, PetscInt steps)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->eststeps != steps) {
-    a->eststeps = steps;
-    ASDDICChanged(pc);
+/* the getters of the settings: each returns what its setter stores (ordering and threads: what the next
+   set-up uses when the user set none) */
+#define ASDDIC_GETTER(name, T, expr) \
+  static PetscErrorCode PCASDDICGet##name##_ASDDIC(PC pc, T *v) \
+  { \
+    PC_ASDDIC *a = (PC_ASDDIC *)pc->data; \
+    PetscFunctionBegin; \
+    *v = (expr); \
+    PetscFunctionReturn(0); \
   }
+ASDDIC_GETTER(Colors, PetscInt, a->colors)
+ASDDIC_GETTER(LocalBlocks, PetscInt, a->localblocks)
+ASDDIC_GETTER(Iterations, PetscInt, a->iterations)
+ASDDIC_GETTER(Block, PetscBool, a->block != PCASDDIC_BLOCK_POINT ? PETSC_TRUE : PETSC_FALSE)
+ASDDIC_GETTER(Threads, PetscInt, a->threads ? a->threads : PipeKSPThreadsNum_Private())
+ASDDIC_GETTER(ShiftType, PCASDDICShiftType, a->shifttype)
+ASDDIC_GETTER(Check, PetscBool, a->check)
+ASDDIC_GETTER(LocalType, PCASDDICLocalType, a->local)
+ASDDIC_GETTER(SweepType, PCASDDICSweepType, a->sweep)
+ASDDIC_GETTER(EstimateSteps, PetscInt, a->eststeps)
+ASDDIC_GETTER(EstimateSafety, PetscReal, a->safety)
+ASDDIC_GETTER(Damping, PetscReal, a->omega_user)
+ASDDIC_GETTER(KernelType, PCASDDICKernelType, a->kernel)
+#undef ASDDIC_GETTER
+
+static PetscErrorCode PCASDDICGetOrdering_ASDDIC(PC pc, PCASDDICOrderingType *type)
+{
+  PetscFunctionBegin;
+  PetscCall(ASDDICOrdering(pc, type));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCASDDICSetEstimateSafety_ASDDIC(PC pc, PetscReal safety)
+static PetscErrorCode PCASDDICGetEigenvalues_ASDDIC(PC pc, PetscReal *emin, PetscReal *emax)
 {
   PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
 
   PetscFunctionBegin;
-  if (a->safety != safety) {
-    a->safety = safety;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetDamping_ASDDIC(PC pc, PetscReal omega)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->omega_user != omega) {
-    a->omega_user = omega;
-    ASDDICChanged(pc);
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCASDDICSetKernelType_ASDDIC(PC pc, PCASDDICKernelType type)
-{
-  PC_ASDDIC *a = (PC_ASDDIC *)pc->data;
-
-  PetscFunctionBegin;
-  if (a->kernel != type) {
-    a->kernel = type;
-    ASDDICChanged(pc); /* the eigenvalue estimate runs through the sweeps */
-  }
+  if (emin) *emin = a->emin_user;
+  if (emax) *emax = a->emax_user;
   PetscFunctionReturn(0);
 }
 
@@ -583,6 +565,20 @@ static PetscErrorCode ASDDICComposeMethods(PC pc, PetscBool add)
   ASDDIC_COMPOSE(PCASDDICSetEstimateSafety);
   ASDDIC_COMPOSE(PCASDDICSetDamping);
   ASDDIC_COMPOSE(PCASDDICSetKernelType);
+  ASDDIC_COMPOSE(PCASDDICGetOrdering);
+  ASDDIC_COMPOSE(PCASDDICGetColors);
+  ASDDIC_COMPOSE(PCASDDICGetIterations);
+  ASDDIC_COMPOSE(PCASDDICGetBlock);
+  ASDDIC_COMPOSE(PCASDDICGetThreads);
+  ASDDIC_COMPOSE(PCASDDICGetShiftType);
+  ASDDIC_COMPOSE(PCASDDICGetCheck);
+  ASDDIC_COMPOSE(PCASDDICGetLocalType);
+  ASDDIC_COMPOSE(PCASDDICGetSweepType);
+  ASDDIC_COMPOSE(PCASDDICGetEigenvalues);
+  ASDDIC_COMPOSE(PCASDDICGetEstimateSteps);
+  ASDDIC_COMPOSE(PCASDDICGetEstimateSafety);
+  ASDDIC_COMPOSE(PCASDDICGetDamping);
+  ASDDIC_COMPOSE(PCASDDICGetKernelType);
   ASDDIC_COMPOSE(PCASDDICGetEigenvalueBounds);
   ASDDIC_COMPOSE(PCASDDICGetColoring);
   ASDDIC_COMPOSE(PCASDDICGetFactorInfo);
@@ -640,8 +636,8 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
    where those work. Richardson sweeps use w = min(1, 1.9 / (1.1 lambda_max)). The estimate is redone at
    every set-up with new values (`SAME_NONZERO_PATTERN`); it is skipped when K = 1, when the bounds are
    given, for Richardson sweeps with a given damping, and for Richardson sweeps around sgs on one rank. With -pc_asddic_sweep richardson
-   -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` and `-info` show the bounds, the damping,
-   and the estimate's time against the whole set-up's.
+   -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` shows the bounds and the damping;
+   `-pc_view ::ascii_info_detail` and `-info` add the estimate and its time against the whole set-up's.
 
    Inputs that would make P_K indefinite or scale it away are refused: fewer than 10 estimate steps
    (after 8 they stayed below 0.92 lambda_max), a safety factor outside [1.1, 10], bounds with emax outside
@@ -698,592 +694,5 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   pc->ops->setfromoptions = PCSetFromOptions_ASDDIC;
   pc->ops->view           = PCView_ASDDIC;
   PetscCall(ASDDICComposeMethods(pc, PETSC_TRUE));
-  PetscFunctionReturn(0);
-}
-
-/* ---- the public settings and inspection: PetscTryMethod() (setters, no-ops on other PC types) and
-   PetscUseMethod() (getters, an error on other PC types) ---- */
-
-/*@
-   PCASDDICSetOrdering - Sets the local ordering of the rows of the kernel of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  type - `PCASDDIC_ORDERING_CMRCM` (cyclic multicolouring of RCM levels), `PCASDDIC_ORDERING_RCM`,
-          `PCASDDIC_ORDERING_MC` (greedy multicolouring) or `PCASDDIC_ORDERING_NATURAL`
-
-   Options Database Key:
-.  -pc_asddic_ordering <cmrcm,rcm,mc,natural> - the ordering
-
-   Level: intermediate
-
-   Note:
-   Without this call the ordering follows the threads of the sweeps: RCM with one thread (fewest
-   iterations), CM-RCM with more (the threads share each colour), RCM inside each block with local
-   blocks (`PCASDDICSetLocalBlocks()`). The colour orderings (cmrcm, mc) cannot be combined with local
-   blocks: this call refuses them while more than one local block is set. Changing it after set-up makes
-   the next set-up recompute the ordering.
-
-.seealso: `PCASDDIC`, `PCASDDICSetColors()`, `PCASDDICSetThreads()`, `PCASDDICGetColoring()`
-@*/
-PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type >= PCASDDIC_ORDERING_CMRCM && type <= PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
-  PetscTryMethod(pc, "PCASDDICSetOrdering_C", (PC, PCASDDICOrderingType), (pc, type));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetColors - Sets the number of colours of the CM-RCM and MC orderings of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  K - colours, at least 1 (default 20; level l of RCM gets colour l mod K, raised until every colour is
-       an independent set, so a 27-point graph gets at least 8)
-
-   Options Database Key:
-.  -pc_asddic_colors <K> - the colours
-
-   Level: intermediate
-
-   Note:
-   More colours converge closer to RCM; fewer leave more rows per colour for the threads.
-
-.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`
-@*/
-PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, K, 2);
-  PetscCheck(K >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of colours must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_colors K with K >= 1", K);
-  PetscTryMethod(pc, "PCASDDICSetColors_C", (PC, PetscInt), (pc, K));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetLocalBlocks - Splits each rank's rows into contiguous blocks for the local kernel of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  k - blocks per rank, at least 1 (default 1)
-
-   Options Database Key:
-.  -pc_asddic_local_blocks <k> - the blocks
-
-   Level: intermediate
-
-   Notes:
-   Block q holds the rows q nb/k to (q+1) nb/k - 1 of the rank's nb block rows, in the matrix's numbering.
-   The couplings between blocks are dropped, as between ranks: the local kernel is block Jacobi over the
-   blocks, IC(0) (or SGS) of each, so it stays symmetric positive definite for an SPD matrix, and the
-   ASDD sweeps correct for the dropped couplings as they do for the ranks'. Each block is ordered (RCM by
-   default) and swept on its own by one thread, with no barrier; the threads share the blocks (with more
-   blocks than threads a thread sweeps several). The colour orderings (cmrcm, mc) are refused while
-   k > 1, here if one was set with `PCASDDICSetOrdering()`. A rank with fewer than k block rows uses one
-   block per block row. With k equal to the threads a hybrid run sweeps as flat MPI with k times the ranks
-   does, with the same memory access. The blocks are slices of the rank's rows in the matrix's numbering:
-   they reproduce the preconditioner of k ranks only where the ranks' rows are such slices too (a
-   partition in slabs along the slowest index, as the cube on a 1 x 1 x p process grid). The result does
-   not depend on the threads.
-
-.seealso: `PCASDDIC`, `PCASDDICGetLocalBlocks()`, `PCASDDICSetOrdering()`, `PCASDDICSetThreads()`
-@*/
-PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, k, 2);
-  PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of local blocks must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_local_blocks k with k >= 1", k);
-  PetscTryMethod(pc, "PCASDDICSetLocalBlocks_C", (PC, PetscInt), (pc, k));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICGetLocalBlocks - Gets the number of local blocks per rank of `PCASDDIC`
-
-   Not Collective
-
-   Input Parameter:
-.  pc - the preconditioner context
-
-   Output Parameter:
-.  k - blocks per rank
-
-   Level: intermediate
-
-.seealso: `PCASDDIC`, `PCASDDICSetLocalBlocks()`
-@*/
-PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(k, 2);
-  PetscUseMethod(pc, "PCASDDICGetLocalBlocks_C", (PC, PetscInt *), (pc, k));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetIterations - Sets the number K of ASDD sweeps of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  n - sweeps, at least 1 (default 2); 1 is the local kernel alone (block Jacobi)
-
-   Options Database Key:
-.  -pc_asddic_iterations <n> - the sweeps
-
-   Level: intermediate
-
-   Note:
-   Each sweep after the first costs a product with A (one halo exchange) and a local solve.
-
-.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICSetDamping()`
-@*/
-PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, n, 2);
-  PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of ASDD iterations must be at least 1 (1 = plain localized IC(0)), got %" PetscInt_FMT ": use -pc_asddic_iterations n with n >= 1", n);
-  PetscTryMethod(pc, "PCASDDICSetIterations_C", (PC, PetscInt), (pc, n));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetBlock - Chooses the point or the block kernel of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  blk - `PETSC_TRUE`: blocks of the matrix block size (default when it is > 1; up to 8); `PETSC_FALSE`: point
-
-   Options Database Key:
-.  -pc_asddic_block <bool> - block or point
-
-   Level: intermediate
-
-.seealso: `PCASDDIC`, `PCASDDICSetLocalType()`
-@*/
-PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, blk, 2);
-  PetscTryMethod(pc, "PCASDDICSetBlock_C", (PC, PetscBool), (pc, blk));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetThreads - Sets the OpenMP threads that share each colour of the sweeps of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  nt - threads, at least 1 (default: the process's `-pipeksp_threads`; always 1 without OpenMP)
-
-   Options Database Key:
-.  -pc_asddic_threads <nt> - the threads
-
-   Level: intermediate
-
-   Note:
-   Threads only share the sweeps of a colouring (cmrcm, mc). When the ordering is the default, it follows
-   the threads: passing between one and several threads makes the next set-up reorder.
-
-.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`
-@*/
-PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, nt, 2);
-  PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
-  PetscCheck(nt <= PIPEKSP_THREADS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: at most %d threads per process, got %" PetscInt_FMT, PIPEKSP_THREADS_MAX, nt);
-  PetscTryMethod(pc, "PCASDDICSetThreads_C", (PC, PetscInt), (pc, nt));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetShiftType - Sets what `PCASDDIC` does on a non-positive pivot of the local kernel
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  type - `PCASDDIC_SHIFT_DIAGONAL` (default: retry with A + alpha diag(A), alpha growing from 1e-3) or
-          `PCASDDIC_SHIFT_NONE` (the PC fails: `PC_FACTOR_NUMERIC_ZEROPIVOT`, an error with -ksp_error_if_not_converged)
-
-   Options Database Key:
-.  -pc_asddic_shift <none,diagonal> - the shift type
-
-   Level: intermediate
-
-   Note:
-   The shift used shows in `-pc_view` and `-info`, and comes back from `PCASDDICGetFactorInfo()`.
-
-.seealso: `PCASDDIC`, `PCASDDICGetFactorInfo()`, `PCFactorSetShiftType()`
-@*/
-PetscErrorCode PCASDDICSetShiftType(PC pc, PCASDDICShiftType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type == PCASDDIC_SHIFT_NONE || type == PCASDDIC_SHIFT_DIAGONAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown shift type %d: use none or diagonal", (int)type);
-  PetscTryMethod(pc, "PCASDDICSetShiftType_C", (PC, PCASDDICShiftType), (pc, type));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetCheck - Makes the set-up of `PCASDDIC` check that every colour of its ordering is an
-   independent set of the local graph (the condition for threads to share a colour)
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  flg - `PETSC_TRUE` to check (default `PETSC_FALSE`)
-
-   Options Database Key:
-.  -pc_asddic_check - check
-
-   Level: developer
-
-   Note:
-   A colour that is not an independent set is an error (`PETSC_ERR_PLIB`); the result goes to `-info`.
-
-.seealso: `PCASDDIC`, `PCASDDICGetColoring()`
-@*/
-PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(pc, flg, 2);
-  PetscTryMethod(pc, "PCASDDICSetCheck_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetLocalType - Sets the local kernel M of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  type - `PCASDDIC_LOCAL_IC` (default: IC(0) of the rank's diagonal block) or `PCASDDIC_LOCAL_SGS`
-          (symmetric Gauss-Seidel (D + L) D^{-1} (D + U) with A's own diagonal blocks, GeoFEM's kernel)
-
-   Options Database Key:
-.  -pc_asddic_local <ic,sgs> - the kernel
-
-   Level: intermediate
-
-   Notes:
-   Both run the same coloured sweeps. IC(0) is usually the stronger kernel, but the eigenvalues of
-   M^{-1}A can exceed 2, so its sweeps rely on a set-up estimate. SGS on one rank has them in (0, 1]:
-   undamped Richardson sweeps around it are positive definite for every K, without estimate. On several
-   ranks M is block diagonal and its eigenvalues can exceed 2 as well, so SGS needs the estimate there too.
-
-.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICSetBlock()`
-@*/
-PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type == PCASDDIC_LOCAL_IC || type == PCASDDIC_LOCAL_SGS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown local kernel %d: use ic or sgs", (int)type);
-  PetscTryMethod(pc, "PCASDDICSetLocalType_C", (PC, PCASDDICLocalType), (pc, type));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetSweepType - Sets the kind of ASDD sweeps of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  type - `PCASDDIC_SWEEP_CHEBYSHEV` (default: Chebyshev acceleration on the bounds [emin, emax] of the
-          eigenvalues of M^{-1}A) or `PCASDDIC_SWEEP_RICHARDSON` (z += w M^{-1}(r - A z), GeoFEM's with w = 1)
-
-   Options Database Key:
-.  -pc_asddic_sweep <chebyshev,richardson> - the sweeps
-
-   Level: intermediate
-
-   Note:
-   Both cost the same per sweep and both need bounds from the estimate (or `PCASDDICSetEigenvalues()`),
-   except Richardson around sgs on one rank (w = 1). Chebyshev stays positive definite for eigenvalues below emin + emax.
-
-.seealso: `PCASDDIC`, `PCASDDICSetEigenvalues()`, `PCASDDICSetEstimateSteps()`, `KSPCHEBYSHEV`
-@*/
-PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type == PCASDDIC_SWEEP_RICHARDSON || type == PCASDDIC_SWEEP_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown sweep type %d: use richardson or chebyshev", (int)type);
-  PetscTryMethod(pc, "PCASDDICSetSweepType_C", (PC, PCASDDICSweepType), (pc, type));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetEigenvalues - Gives bounds on the eigenvalues of M^{-1}A for the sweeps of `PCASDDIC`,
-   instead of the set-up estimate
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
-.  emin - lower bound (Chebyshev's interval; 0 < emin < emax, emax/emin at most 1e12)
--  emax - upper bound on the largest eigenvalue (Richardson damping w = min(1, 1.9/emax)), in [1e-6, 1e6]
-
-   Options Database Key:
-.  -pc_asddic_eigenvalues <emin,emax> - the bounds
-
-   Level: advanced
-
-   Notes:
-   An emax below the true largest eigenvalue can make the preconditioner indefinite for even K. Pass
-   emin = emax = 0 to go back to the estimate.
-
-   The limits: lambda_max(M^{-1}A) >= a_ii/m_ii for every i, which is 1 for IC(0), above 1e-6 with any
-   accepted shift and above 1/(1 + row length) for SGS, so a smaller emax is below it; a larger one than 1e6
-   scales the sweeps by less than 1e-6 and the preconditioned residual with them (the absolute tolerance
-   then ends the solve at x = 0); emax/emin above 1e12 leaves Chebyshev's coefficients fewer than 4 digits.
-
-.seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`, `PCASDDICGetEigenvalueBounds()`, `KSPChebyshevSetEigenvalues()`
-@*/
-PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, emin, 2);
-  PetscValidLogicalCollectiveReal(pc, emax, 3);
-  PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin && emax >= ASDDIC_EMAX_MIN && emax <= ASDDIC_EMAX_MAX && emax <= ASDDIC_ERATIO_MAX * emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g (beyond, P is indefinite or scaled away), got %g, %g (0,0 returns to the estimate)", (double)ASDDIC_EMAX_MIN, (double)ASDDIC_EMAX_MAX, (double)ASDDIC_ERATIO_MAX, (double)emin, (double)emax);
-  PetscTryMethod(pc, "PCASDDICSetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, emin, emax));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetEstimateSteps - Sets the CG steps of the set-up estimate of the eigenvalues of M^{-1}A in `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  steps - CG steps on A with M as preconditioner and a random right-hand side, at least 10; -1 (default): 10 when
-           the sweeps need bounds (K > 1 with Chebyshev, or with Richardson and no given damping, but
-           around sgs on one rank); 0: no estimate (Richardson then runs undamped, w = 1, GeoFEM's ASDD; Chebyshev then
-           needs `PCASDDICSetEigenvalues()`)
-
-   Options Database Key:
-.  -pc_asddic_esteig_steps <steps> - the steps
-
-   Level: advanced
-
-   Notes:
-   Each step costs a product with A, a local solve and two reductions, about half an outer iteration.
-
-   The largest Ritz value rises to lambda_max from below; the sweeps stay positive definite while the
-   safety factor times it exceeds 0.95 lambda_max (Richardson) or lambda_max - emin (Chebyshev). On the
-   elasticity cube 10 steps reached 0.935 lambda_max or more, 8 steps 0.92 (Chebyshev indefinite with
-   safety 1.05), 5 steps 0.885 and 2 steps 0.41, so fewer than 10 are refused. With 0 the sweeps are not
-   bounded: Richardson runs undamped (GeoFEM's ASDD, indefinite for even K once lambda_max > 2).
-
-.seealso: `PCASDDIC`, `PCASDDICSetEstimateSafety()`, `PCASDDICSetEigenvalues()`
-@*/
-PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, steps, 2);
-  PetscCheck(steps == -1 || steps == 0 || steps >= ASDDIC_ESTEIG_STEPS_MIN, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or at least %d (fewer can stay below lambda_max by more than the safety factor: P indefinite), got %" PetscInt_FMT, ASDDIC_ESTEIG_STEPS_MIN, steps);
-  PetscTryMethod(pc, "PCASDDICSetEstimateSteps_C", (PC, PetscInt), (pc, steps));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetEstimateSafety - Sets the factor on the estimated largest eigenvalue of M^{-1}A in `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  safety - factor in [1.1, 10] (default 1.1): a few Lanczos steps underestimate the largest eigenvalue
-
-   Options Database Key:
-.  -pc_asddic_esteig_safety <safety> - the factor
-
-   Level: advanced
-
-   Note:
-   Below 1.1 the bound can fall below lambda_max (the estimate after 10 steps was 0.935 of it); above 10 it
-   only scales the preconditioner down (w ~ 1/safety), until the preconditioned residual falls below the
-   absolute tolerance and the solve stops at x = 0.
-
-.seealso: `PCASDDIC`, `PCASDDICSetEstimateSteps()`
-@*/
-PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, safety, 2);
-  PetscCheck(safety >= ASDDIC_SAFETY_MIN && safety <= ASDDIC_SAFETY_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least %g and at most %g (below, P can be indefinite; above, it is scaled away), got %g", (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX, (double)safety);
-  PetscTryMethod(pc, "PCASDDICSetEstimateSafety_C", (PC, PetscReal), (pc, safety));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetDamping - Fixes the damping w of the Richardson sweeps of `PCASDDIC`, z += w M^{-1}(r - A z)
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  omega - damping, 1e-6 <= omega < 2 (for even K the preconditioner is positive definite when
-           omega lambda_max(M^{-1}A) < 2, and lambda_max >= 1 for IC(0); below 1e-6 the sweeps scale the
-           preconditioner away); 0 (default) derives it from the eigenvalue bounds
-
-   Options Database Key:
-.  -pc_asddic_damping <omega> - the damping
-
-   Level: advanced
-
-.seealso: `PCASDDIC`, `PCASDDICSetSweepType()`, `PCASDDICGetEigenvalueBounds()`
-@*/
-PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, omega, 2);
-  PetscCheck(omega == 0 || (omega >= ASDDIC_DAMPING_MIN && omega < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in [%g, 2), or 0 for automatic, got %g", (double)ASDDIC_DAMPING_MIN, (double)omega);
-  PetscTryMethod(pc, "PCASDDICSetDamping_C", (PC, PetscReal), (pc, omega));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICSetKernelType - Chooses the implementation of the triangular sweeps of the local kernel of `PCASDDIC`
-
-   Logically Collective
-
-   Input Parameters:
-+  pc - the preconditioner context
--  type - `PCASDDIC_KERNEL_TUNED` (default: unrolled for block sizes 1, 2, 3, threads share each colour) or
-          `PCASDDIC_KERNEL_REFERENCE` (plain row-by-row sweeps on one thread)
-
-   Options Database Key:
-.  -pc_asddic_kernel <tuned,reference> - the implementation
-
-   Level: developer
-
-   Note:
-   Both apply the same M^{-1}; they differ only by round-off. The reference one is there to be read
-   and to check the tuned one against.
-
-.seealso: `PCASDDIC`, `PCASDDICKernelType`, `PCASDDICSetThreads()`
-@*/
-PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type == PCASDDIC_KERNEL_TUNED || type == PCASDDIC_KERNEL_REFERENCE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown kernel %d: use tuned or reference", (int)type);
-  PetscTryMethod(pc, "PCASDDICSetKernelType_C", (PC, PCASDDICKernelType), (pc, type));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICGetEigenvalueBounds - Gets the bounds on the eigenvalues of M^{-1}A and the Richardson damping
-   that the sweeps of `PCASDDIC` use, after set-up
-
-   Not Collective (the values are the same on every rank)
-
-   Input Parameter:
-.  pc - the preconditioner context
-
-   Output Parameters:
-+  emin - lower bound (0 when none is known)
-.  emax - upper bound (estimate times the safety factor, the user's, 1 for sgs on one rank; 0 when none is known)
--  omega - Richardson damping
-
-   Level: advanced
-
-.seealso: `PCASDDIC`, `PCASDDICSetEigenvalues()`, `PCASDDICSetEstimateSteps()`
-@*/
-PetscErrorCode PCASDDICGetEigenvalueBounds(PC pc, PetscReal *emin, PetscReal *emax, PetscReal *omega)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCASDDICGetEigenvalueBounds_C", (PC, PetscReal *, PetscReal *, PetscReal *), (pc, emin, emax, omega));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   PCASDDICGetColoring - Gets the local ordering and colouring of `PCASDDIC` on this rank, after set-up
-
-   Not Collective
-
-   Input Parameter:
-.  pc - the preconditioner context
-
-   Output Parameters (each may be NULL):
-+  bs - block size of the kernel's rows
-.  nblocks - block rows of this rank
-.  ncolors - colours used (1 per row range for rcm and natural)
-.  colorptr - colour c holds new block rows colorptr[c] .. colorptr[c+1]-1
-.  perm - perm[new] = old block row
--  independent - `PETSC_TRUE` when every colour is an independent set (cmrcm, mc)
-
-   Level: developer
-
-   Note:
-   The arrays belong to the PC and stay valid until its next set-up.
-
-.seealso: `PCASDDIC`, `PCASDDICSetOrdering()`, `PCASDDICSetCheck()`
-@*/
-PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCASDDICGetColoring_C", (PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *), (pc, bs, nblocks, ncolors, colorptr, perm, independent));
-  PetscFunctionReturn(0);
-}
-
-/*@
-   PCASDDICGetFactorInfo - Gets facts about the local kernel of `PCASDDIC` on this rank, after set-up
-
-   Not Collective
-
-   Input Parameter:
-.  pc - the preconditioner context
-
-   Output Parameters (each may be NULL):
-+  alpha - the diagonal shift that made the factorization succeed (0: none needed)
-.  nsymbolic - how many times the ordering was computed
--  bytes - the least memory traffic of one local solve (factor values and indices once, vectors twice)
-
-   Level: developer
-
-.seealso: `PCASDDIC`, `PCASDDICSetShiftType()`
-@*/
-PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCASDDICGetFactorInfo_C", (PC, PetscReal *, PetscInt *, PetscLogDouble *), (pc, alpha, nsymbolic, bytes));
   PetscFunctionReturn(0);
 }

@@ -234,7 +234,8 @@ static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Ma
   PetscFunctionReturn(0);
 }
 
-/* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess */
+/* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess
+   (x0 may be NULL without nonzero) */
 static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube, Mat *A, Vec *b, Vec *x0)
 {
   PetscFunctionBeginUser;
@@ -243,7 +244,7 @@ static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube
   PetscCall(PipeKSPCubeSetUp(*cube));
   PetscCall(PipeKSPCubeGetMatrix(*cube, A));
   PetscCall(PipeKSPCubeGetRHS(*cube, b));
-  *x0 = NULL;
+  if (x0) *x0 = NULL;
   if (nonzero) {
     PetscRandom rnd;
     PetscCall(VecDuplicate(*b, x0));
@@ -252,6 +253,32 @@ static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube
     PetscCall(PetscRandomDestroy(&rnd));
   }
   PetscFunctionReturn(0);
+}
+
+/* The KSP+asddic set-up of the PC tests: a KSP of the given type on A with rtol and maxit, and its PC
+   asddic; the caller adds its settings, then KSPSetFromOptions() */
+static inline PetscErrorCode TestKSPASDDIC(Mat A, KSPType type, PetscReal rtol, PetscInt maxit, KSP *ksp, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, type));
+  PetscCall(KSPSetTolerances(*ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
+  PetscCall(KSPGetPC(*ksp, pc));
+  PetscCall(PCSetType(*pc, PCASDDIC));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* asddic alone on A, with the options under prefix (NULL: none), not set up */
+static inline PetscErrorCode TestPCASDDIC(Mat A, const char *prefix, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
+  if (prefix) PetscCall(PCSetOptionsPrefix(*pc, prefix));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetType(*pc, PCASDDIC));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* -types t1,t2,..., by default our three single-depth solvers */

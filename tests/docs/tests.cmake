@@ -10,3 +10,6 @@ set_tests_properties(docs-format PROPERTIES PASS_REGULAR_EXPRESSION "all C files
 # README.md stays a map: short, the commands and the tree first, one row per registered type with its man page.
 add_test(NAME docs-readme COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/readme_check.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(docs-readme PROPERTIES PASS_REGULAR_EXPRESSION " 0 problems" TIMEOUT 30)
+# docs/options.md's index of options is generated from the man pages (each option described once, there)
+add_test(NAME docs-options-index COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/options_index.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs-options-index PROPERTIES PASS_REGULAR_EXPRESSION "options index in step" TIMEOUT 30)

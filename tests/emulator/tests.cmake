@@ -8,7 +8,6 @@ target_link_libraries(emu_test PRIVATE MPI::MPI_C)
 set_target_properties(emu_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/emulator)
 add_dependencies(emu_test pipeksp_emu)
 
-set(_emu_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 # name, ranks, mode (calls|library|off), extra environment (VAR=value ..., given to the ranks with -x)
 function(pipeksp_emu_test name np mode)
   set(_x -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>)
@@ -17,7 +16,7 @@ function(pipeksp_emu_test name np mode)
   endforeach()
   add_test(NAME emulator-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:emu_test> ${mode})
   # timing checks: keep other tests off the two cores while they run
-  set_tests_properties(emulator-${name} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "emu_test PASSED"
+  set_tests_properties(emulator-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "emu_test PASSED"
     FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 RUN_SERIAL TRUE LABELS emulator)
 endfunction()
 # Virtual clock: the model checked exactly (discrete-event time inside the shim), 2 and 4 ranks.
@@ -38,19 +37,12 @@ pipeksp_emu_test(off-2 2 off)
 # bad settings: a clear message from every rank, no hang
 add_test(NAME emulator-bad-env COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
   -x PIPEKSP_EMU_P=lots $<TARGET_FILE:emu_test> calls)
-set_tests_properties(emulator-bad-env PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_P=\"lots\" is invalid" TIMEOUT 60 LABELS emulator)
+set_tests_properties(emulator-bad-env PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_P=\"lots\" is invalid" TIMEOUT 60 LABELS emulator)
 add_test(NAME emulator-bad-progress COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
   -x PIPEKSP_EMU_P=64 -x PIPEKSP_EMU_PROGRESS=sometimes $<TARGET_FILE:emu_test> calls)
-set_tests_properties(emulator-bad-progress PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_PROGRESS=\"sometimes\" is invalid: must be calls or library" TIMEOUT 60 LABELS emulator)
+set_tests_properties(emulator-bad-progress PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "PIPEKSP_EMU_PROGRESS=\"sometimes\" is invalid: must be calls or library" TIMEOUT 60 LABELS emulator)
 
-# Benchmark driver of bench/bench.sh: many solver configurations on one cube in one run.
-# bench/emu_cost.sh: one MPI_Test's cost with and without the emulator (plain MPI)
-add_executable(emu_cost ${PROJECT_SOURCE_DIR}/bench/emu_cost.c)
-target_link_libraries(emu_cost PRIVATE MPI::MPI_C)
-set_target_properties(emu_cost PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
-add_executable(bench_cube ${PROJECT_SOURCE_DIR}/bench/bench_cube.c)
-target_link_libraries(bench_cube PRIVATE pipeksp ${CMAKE_DL_LIBS})
-set_target_properties(bench_cube PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
+# bench_cube (bench/bench.cmake), the benchmark driver: many solver configurations on one cube in one run.
 # the driver and the shim together on PETSc's and our solvers: correct answers, equal iteration
 # counts, blocking variants hide nothing, pipegv+poll hides most of the modelled latency. The cube (11^3)
 # gives an iteration enough work to overlap a 10-round reduction on a quiet machine too: at 7^3 the hidden
@@ -58,13 +50,13 @@ set_target_properties(bench_cube PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_B
 foreach(np 2 4)
   add_test(NAME emulator-bench-smoke-${np} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_smoke.sh ${PIPEKSP_MPIEXEC} ${np}
     $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:bench_cube> 11)
-  set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench smoke passed"
+  set_tests_properties(emulator-bench-smoke-${np} PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "bench smoke passed"
     FAIL_REGULAR_EXPRESSION "bench smoke FAILED" TIMEOUT 120 LABELS emulator)
 endforeach()
 # the driver's layouts (bench/hybrid.sh): hybrid configurations on rank 0 alone, flat ones on both ranks
 add_test(NAME emulator-bench-layouts-2 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/bench_layouts.sh ${PIPEKSP_MPIEXEC}
   $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:bench_cube>)
-set_tests_properties(emulator-bench-layouts-2 PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "bench layouts check passed"
+set_tests_properties(emulator-bench-layouts-2 PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "bench layouts check passed"
   FAIL_REGULAR_EXPRESSION "bench layouts check FAILED" TIMEOUT 120 LABELS emulator)
 # how blocking point-to-point calls count (PIPEKSP_EMU_P2P), wall clock
 pipeksp_emu_test(wall-p2p-interval-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=interval)
@@ -72,20 +64,20 @@ pipeksp_emu_test(wall-p2p-point-2 2 p2p ${_emu_wall} PIPEKSP_EMU_P2P=point)
 
 # the per-process mode for hybrid runs (PIPEKSP_EMU_SELF=1): one-rank communicators pay the latency too
 add_test(NAME emulator-self-1 COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/self_check.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
-set_tests_properties(emulator-self-1 PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "emulator self check passed"
+set_tests_properties(emulator-self-1 PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "emulator self check passed"
   FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 LABELS emulator)
 
 # a thread team's master polls at every work item unless the user sets an interval (counts, not times)
 if(OpenMP_C_FOUND)
   add_test(NAME emulator-master-poll COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/master_poll.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
-  set_tests_properties(emulator-master-poll PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "master poll check passed"
+  set_tests_properties(emulator-master-poll PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "master poll check passed"
     FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 LABELS emulator)
 endif()
 # no blocking reduction inside the iterations of the pipelined KSPs (the emulator counts them)
 add_test(NAME emulator-no-blocking COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/no_blocking.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:pipeksp_emu> $<TARGET_FILE:ex1>)
-set_tests_properties(emulator-no-blocking PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "no blocking reduction check passed"
+set_tests_properties(emulator-no-blocking PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "no blocking reduction check passed"
   FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 300 LABELS emulator)
 # `make run` (bench/run-default.sh) on a tiny cube, with the emulator and without it
 add_test(NAME emulator-run-default COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_default.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
-set_tests_properties(emulator-run-default PROPERTIES ENVIRONMENT "${_emu_env}" PASS_REGULAR_EXPRESSION "run-default check passed"
+set_tests_properties(emulator-run-default PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "run-default check passed"
   FAIL_REGULAR_EXPRESSION "run-default check FAILED" TIMEOUT 600 LABELS emulator)

@@ -1,6 +1,6 @@
 # The installed tree (headers, libpipeksp, pipeksp.pc, the CMake package) used by an outside application.
 get_filename_component(_petsc_libdir "${PIPEKSP_PETSC_LIBDIR}" REALPATH)
-set(_inst_env "PIPEKSP_PETSC_LIBDIR=${_petsc_libdir};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
+set(_inst_env "PIPEKSP_PETSC_LIBDIR=${_petsc_libdir};${PIPEKSP_TEST_ENV}")
 add_test(NAME install-consumers
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/consumer_check.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/tests/install-check ${PIPEKSP_MPIEXEC})

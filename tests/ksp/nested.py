@@ -4,7 +4,6 @@ solve has a reduction pending while the inner solve starts and waits for its own
 like cg inside cg (iterations within +-2, error at cg's level), and -ksp_view must show that the poll hook
 drove both engines: MPI_Test polls > 0 for the outer one (after the inner solve ended) and the inner one
 (while the outer reduction was pending). Prints FAIL lines and exits 1 on a mismatch."""
-import argparse
 import os
 import re
 import shutil
@@ -12,14 +11,10 @@ import tempfile
 import subprocess
 import sys
 
-# -malloc_dump's leak lines (config/tests.cmake): echoed, they fail the test
-LEAK = re.compile(os.environ.get("PIPEKSP_LEAK_REGEX", "(?!)"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import dllappend  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpiexec", default="mpiexec")
-ap.add_argument("-n", type=int, default=2)
-ap.add_argument("--exe", required=True)
-ap.add_argument("--lib", required=True)
+ap = dllappend.parser(2)
 a = ap.parse_args()
 
 # the inner solve is tight enough to act as a fixed linear preconditioner (the pipelined recurrences
@@ -31,14 +26,13 @@ pairs = [("cg", "cg"), ("pipegv", "pipegv"), ("pipegropp", "pipegv"), ("pipegv",
 fails = 0
 ref = None
 for outer, inner in pairs:
-    cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib, "-ksp_type", outer, "-ksp_ksp_type", inner] + base
+    opts = ["-ksp_type", outer, "-ksp_ksp_type", inner] + base
     for pre, t in (("-ksp_", outer), ("-ksp_ksp_", inner)):
         if t != "cg":
-            cmd += [pre + "pipe_progress", "poll", pre + "pipe_poll_interval", "0"]
+            opts += [pre + "pipe_progress", "poll", pre + "pipe_poll_interval", "0"]
         if t == "pipeplcg":  # a pipeline to nest: auto, the default, chooses depth 0 (blocking) on one node
-            cmd += [pre + "pipe_depth", "2"]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    sys.stdout.writelines(ln + "\n" for ln in p.stdout.splitlines() if LEAK.search(ln))
+            opts += [pre + "pipe_depth", "2"]
+    p = dllappend.run(a, opts)
     out = p.stdout
     m = re.search(r"Linear solve converged due to (\S+) iterations (\d+)", out)
     e = re.search(r"Norm of error (\S+)", out)
@@ -68,8 +62,8 @@ for outer, inner in pairs:
 # the stack itself (-info's "reduction stack:" lines, per rank): pipegv in pipegv must reach depth 2 (the
 # inner engine pushed while the outer one is pending), every depth-2 push is popped from the top before the
 # next one, and the stack is empty at the end
-cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib, "-ksp_type", "pipegv", "-ksp_ksp_type", "pipegv",
-       "-ksp_pipe_progress", "poll", "-ksp_ksp_pipe_progress", "poll"] + base[:-1]
+cmd = dllappend.command(a, ["-ksp_type", "pipegv", "-ksp_ksp_type", "pipegv", "-ksp_pipe_progress", "poll",
+                           "-ksp_ksp_pipe_progress", "poll"] + base[:-1])
 tmp = tempfile.mkdtemp()
 # one -info file per rank (info.<rank>): lines of two ranks on one stdout may interleave
 subprocess.run(cmd + ["-info", os.path.join(tmp, "info")], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=120)

@@ -1,7 +1,6 @@
 # The KSP types and the engine: the checks that drive other programs (PETSc's ex2/ex56 under -dll_append,
 # petsc4py, nesting in PETSc's -pc_type ksp). The C tests are tests/ex3.c-ex7.c (tests/README.md).
 set(PIPEKSP_KSP_TESTDIR ${PROJECT_BINARY_DIR}/tests/ksp)
-set(PIPEKSP_KSP_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 # PETSc's own shipped tutorials, built from the installed examples (not copied into the repo),
 # to show -dll_append works on programs that know nothing about us.
@@ -28,19 +27,19 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
     add_test(NAME ksp-petsc-${ex}-np${np}
       COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsccmp.py --mpiexec ${PIPEKSP_MPIEXEC} -n ${np}
         --exe ${PIPEKSP_KSP_TESTDIR}/petsc_${ex} --lib $<TARGET_FILE:pipeksp> --example ${ex})
-    set_tests_properties(ksp-petsc-${ex}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+    set_tests_properties(ksp-petsc-${ex}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}"
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
 
 # error paths: a Python PC / matrix raising inside the overlapped work, then re-solve and KSPReset
 add_test(NAME ksp-errpath-np2 COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/errpath.py $<TARGET_FILE:pipeksp>)
-set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}" LABELS petsc4py
+set_tests_properties(ksp-errpath-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" LABELS petsc4py
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # petsc4py: -dll_append from Python
 add_test(NAME ksp-petsc4py COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc4py_types.py $<TARGET_FILE:pipeksp>)
-set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}" LABELS petsc4py
+set_tests_properties(ksp-petsc4py PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" LABELS petsc4py
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # nesting: a pipelined KSP inside the PC of another one (-pc_type ksp), both with poll
@@ -48,7 +47,7 @@ if(ex2 IN_LIST PIPEKSP_KSP_PETSC_EXES)
   add_test(NAME ksp-nested-np2
     COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/nested.py --mpiexec ${PIPEKSP_MPIEXEC} -n 2
       --exe ${PIPEKSP_KSP_TESTDIR}/petsc_ex2 --lib $<TARGET_FILE:pipeksp>)
-  set_tests_properties(ksp-nested-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_KSP_ENV}"
+  set_tests_properties(ksp-nested-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}"
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 endif()
 

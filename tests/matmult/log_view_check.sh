@@ -2,7 +2,7 @@
 # -log_view's MatMult row must count every SpMV of our solvers as it does for PETSc's cg (our poll-point
 # SpMV is logged as MatMult with PipeMatMult nested in it), the fused vector pass of each iteration must show
 # as PipeVecPass, and -pipeksp_spmv_chunk must be a real option:
-# listed by -help with its setter, honoured, and shown by -ksp_view.
+# listed by -help with its setter, honoured, and shown by -ksp_view; -log_exclude pipeksp leaves our events out.
 # usage: log_view_check.sh <mpiexec> <ex1>
 set -u
 mpiexec=$1 ex1=$2
@@ -49,4 +49,9 @@ echo "$out" | grep -q "a poll point every 33 rows" || { echo "FAILED: -ksp_view 
 echo "$out" | grep -q "converged after" || { echo "FAILED: pipegv with chunk 33 did not converge"; bad=1; }
 out=$("$mpiexec" -n 2 "$ex1" $common -ksp_type pipegv -pipeksp_spmv_chunk 0 2>&1)
 echo "$out" | grep -q "pipeksp_spmv_chunk 0: the number of rows between poll points must be >= 1" || { echo "FAILED: chunk 0 not rejected"; bad=1; }
+# -log_exclude pipeksp drops our class's events from -log_view (the registrar honours it as PETSc's packages do)
+out=$("$mpiexec" -n 2 "$ex1" $common -ksp_type pipegv -log_view -log_exclude pipeksp 2>&1)
+echo "$out" | grep -q "converged after" || { echo "FAILED: pipegv with -log_exclude pipeksp did not converge"; bad=1; }
+echo "$out" | awk '$1 == "PipeMatMult" || $1 == "PipeVecPass" { f = 1 } END { exit f }' || { echo "FAILED: -log_exclude pipeksp still logs PipeMatMult/PipeVecPass"; bad=1; }
+echo "$out" | awk '$1 == "MatMult" { f = 1 } END { exit !f }' || { echo "FAILED: -log_exclude pipeksp dropped PETSc's own MatMult row"; bad=1; }
 if [ $bad = 0 ]; then echo "log_view check passed"; else echo "log_view check FAILED"; exit 1; fi

@@ -5,20 +5,14 @@ the sgs kernel) converges on all three solves of -two_solves (the second set-up 
 pattern), to a true relative residual below 1e-6 as ex56 prints it, in fewer iterations than cg +
 bjacobi/icc on the same ranks, solve by solve. PETSc 3.26's ex56 negates the second operator: asddic must
 then refuse it (DIVERGED_PC_FAILED). Prints FAIL lines and exits 1 otherwise."""
-import argparse
 import os
 import re
-import subprocess
 import sys
 
-# -malloc_dump's leak lines (config/tests.cmake): echoed, they fail the test
-LEAK = re.compile(os.environ.get("PIPEKSP_LEAK_REGEX", "(?!)"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import dllappend  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpiexec", default="mpiexec")
-ap.add_argument("-n", type=int, default=1)
-ap.add_argument("--exe", required=True)
-ap.add_argument("--lib", required=True)
+ap = dllappend.parser(1)
 ap.add_argument("--ne", default="11")
 ap.add_argument("--source", help="ex56.c: tells which variant of -two_solves this PETSc's ex56 runs")
 a = ap.parse_args()
@@ -35,9 +29,7 @@ runs = [("bjacobi+icc", ["-pc_type", "bjacobi", "-sub_pc_type", "icc"]),
 fails = 0
 its = {}
 for label, opts in runs:
-    cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib] + base + opts
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-    sys.stdout.writelines(ln + "\n" for ln in p.stdout.splitlines() if LEAK.search(ln))
+    p = dllappend.run(a, base + opts, timeout=300)
     out = p.stdout
     solves = re.findall(r"Linear solve (?:did not )?converge[d]? due to (\S+) iterations (\d+)", out)
     res = re.search(r"\|b-Ax\|/\|b\|=(\S+),", out)

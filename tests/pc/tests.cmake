@@ -1,7 +1,7 @@
 # PC asddic: the checks that drive other programs (PETSc's ex56 under -dll_append) and small runs of the
 # asddic bench programs. The C tests are tests/ex10.c-ex12.c (tests/README.md).
 set(PIPEKSP_PC_TESTDIR ${PROJECT_BINARY_DIR}/tests/pc)
-set(PIPEKSP_PC_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1;OMP_NUM_THREADS=1")
+set(PIPEKSP_PC_ENV "${PIPEKSP_TEST_ENV};OMP_NUM_THREADS=1")
 
 # PETSc's ex56 (installed examples) with -dll_append and -pc_type asddic; ex56 needs a cube number of ranks
 set(PIPEKSP_PETSC_EX56 ${PIPEKSP_PETSC_EXAMPLES}/src/ksp/ksp/tutorials/ex56.c)
@@ -19,15 +19,9 @@ if(EXISTS ${PIPEKSP_PETSC_EX56})
   endforeach()
 endif()
 
-# bench programs (bench/asddic_*): built here, small runs as tests so they keep working
-add_executable(pc_asddic_bandwidth ${PROJECT_SOURCE_DIR}/bench/asddic_bandwidth.c)
-target_link_libraries(pc_asddic_bandwidth PRIVATE pipeksp)
-if(OpenMP_C_FOUND)
-  target_link_libraries(pc_asddic_bandwidth PRIVATE OpenMP::OpenMP_C)
-endif()
-set_target_properties(pc_asddic_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PC_TESTDIR} OUTPUT_NAME asddic_bandwidth)
+# bench programs (bench/asddic_*, built by bench/bench.cmake): small runs as tests so they keep working
 add_test(NAME pc_asddic_bench_bandwidth
-  COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:pc_asddic_bandwidth> -cube_n 13 -reps 3 -stream_n 1000000)
+  COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:asddic_bandwidth> -cube_n 13 -reps 3 -stream_n 1000000)
 set_tests_properties(pc_asddic_bench_bandwidth PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}"
   PASS_REGULAR_EXPRESSION "asddic local solve: [0-9.]+ GB/s   STREAM triad: [0-9.]+ GB/s" LABELS pc)
 add_test(NAME pc_asddic_bench_colors COMMAND sh ${PROJECT_SOURCE_DIR}/bench/asddic_colors.sh ${PROJECT_BINARY_DIR} 13)

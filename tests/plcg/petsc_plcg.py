@@ -5,20 +5,14 @@ Checks: pipeplcg converges in cg's iterations (5%, at least +-2) with a true res
 and never lowers its depth (-ksp_view's "lowered 0 times": nothing degrades here);
 and the comparison the test exists for: PETSc's pipelcg with its defaults needs more than 1.5x cg's
 iterations (or fails) at some depth on the same problem. Prints FAIL lines and exits 1 on a failed check."""
-import argparse
 import os
 import re
-import subprocess
 import sys
 
-# -malloc_dump's leak lines (config/tests.cmake): echoed, they fail the test
-LEAK = re.compile(os.environ.get("PIPEKSP_LEAK_REGEX", "(?!)"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import dllappend  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--mpiexec", default="mpiexec")
-ap.add_argument("-n", type=int, default=1)
-ap.add_argument("--exe", required=True)
-ap.add_argument("--lib", required=True)
+ap = dllappend.parser(1)
 ap.add_argument("--example", choices=["ex2", "ex56"], required=True)
 a = ap.parse_args()
 rtol = 1e-8
@@ -27,9 +21,7 @@ base += ["-pc_type", "jacobi", "-ksp_rtol", str(rtol), "-ksp_max_it", "2000", "-
 
 
 def run(opts):
-    cmd = [a.mpiexec, "-n", str(a.n), a.exe, "-dll_append", a.lib] + base + opts
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-    sys.stdout.writelines(ln + "\n" for ln in p.stdout.splitlines() if LEAK.search(ln))
+    p = dllappend.run(a, base + opts, timeout=300)
     m = re.search(r"Linear solve (converged|did not converge) due to (\S+) iterations (\d+)", p.stdout)
     b = re.search(r"^\s*0 KSP Residual norm (\S+)", p.stdout, re.M)
     f = re.search(r"KSP final norm of residual (\S+)", p.stdout)

@@ -1,7 +1,6 @@
 # pipeplcg (p(l)-CG): PETSc's ex2/ex56 under -dll_append, the emulator's deep-pipeline extensions and the
 # bench smoke run. The C tests are tests/ex13.c-ex15.c (tests/README.md).
 set(PIPEKSP_PLCG_TESTDIR ${PROJECT_BINARY_DIR}/tests/plcg)
-set(PIPEKSP_PLCG_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 # PETSc's ex2 / ex56 (built by tests/ksp) under -dll_append: pipeplcg at cg's iterations where PETSc's
 # pipelcg with its defaults needs several times more
@@ -15,7 +14,7 @@ foreach(ex ${PIPEKSP_KSP_PETSC_EXES})
     add_test(NAME plcg-petsc-${ex}-np${np}
       COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc_plcg.py --mpiexec ${PIPEKSP_MPIEXEC} -n ${np}
         --exe ${PIPEKSP_KSP_TESTDIR}/petsc_${ex} --lib $<TARGET_FILE:pipeksp> --example ${ex})
-    set_tests_properties(plcg-petsc-${ex}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
+    set_tests_properties(plcg-petsc-${ex}-np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}"
       PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
@@ -27,7 +26,7 @@ target_link_libraries(rd_emu PRIVATE MPI::MPI_C ${CMAKE_DL_LIBS})
 set_target_properties(rd_emu PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
 add_test(NAME plcg-emulator-rounds-noise
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/emu_rounds.sh ${PIPEKSP_MPIEXEC} $<TARGET_FILE:rd_emu> $<TARGET_FILE:pipeksp_emu>)
-set_tests_properties(plcg-emulator-rounds-noise PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}"
+set_tests_properties(plcg-emulator-rounds-noise PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 
 # bench/plcg.sh end to end on a tiny run: its CSV must match bench_cube's columns, so every speedup is a number
@@ -36,7 +35,7 @@ add_test(NAME plcg-bench-smoke
           PIPEKSP_PLCG_N=5 PIPEKSP_PLCG_OUT=${PROJECT_BINARY_DIR}/tests/plcg/bench
           bash ${PROJECT_SOURCE_DIR}/bench/plcg.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(plcg-bench-smoke PROPERTIES LABELS plcg TIMEOUT 300
-  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1"
+  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "l=3: hidden [0-9.]+ .*vs cg [0-9.]+x / [0-9.]+x"
   FAIL_REGULAR_EXPRESSION "nan|FAILED|missing")
 
@@ -47,7 +46,7 @@ foreach(per 1 3)
   add_test(NAME plcg-short-replace-${per}-np2
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 9 -ksp_type pipeplcg -pc_type jacobi
             -ksp_pipe_replace ${per} -ksp_rtol 1e-8 -ksp_converged_reason)
-  set_tests_properties(plcg-short-replace-${per}-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 120
+  set_tests_properties(plcg-short-replace-${per}-np2 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL" FAIL_REGULAR_EXPRESSION "NOT below;ERROR;DIVERGED")
 endforeach()
 
@@ -57,7 +56,7 @@ endforeach()
 add_test(NAME plcg-exact-pc-floor
   COMMAND ${PIPEKSP_MPIEXEC} -n 1 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type pipeplcg -pc_type lu -ksp_rtol 1e-22
           -ksp_max_it 50 -ksp_converged_reason)
-set_tests_properties(plcg-exact-pc-floor PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 60
+set_tests_properties(plcg-exact-pc-floor PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "converged due to CONVERGED_RTOL iterations [0-9]" FAIL_REGULAR_EXPRESSION "ERROR|DIVERGED")
 
 # pipeplcg at depths 2-5 against cg in the same run (tests/plcg/plcg_vs_cg.c): cg's reason, a true
@@ -69,7 +68,7 @@ target_link_libraries(plcg_vs_cg PRIVATE pipeksp)
 set_target_properties(plcg_vs_cg PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_PLCG_TESTDIR})
 function(pipeksp_plcg_vs_cg name np)
   add_test(NAME plcg-vs-cg-${name} COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:plcg_vs_cg> ${ARGN})
-  set_tests_properties(plcg-vs-cg-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 300
+  set_tests_properties(plcg-vs-cg-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR")
 endfunction()
 # nearly incompressible: the deep bases break early at every depth; the depth goes to 1 (Gropp's CG) at the
@@ -126,7 +125,7 @@ function(pipeksp_plcg_auto name np psim)
       -x PIPEKSP_EMU_ALPHA_US=1.5,1.5,1.5,1.5,1.5,2.5,2.5,2.5,2.5,2.5,3.5 -x PIPEKSP_EMU_P2P=point)
   endif()
   add_test(NAME plcg-auto-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:plcg_auto> ${ARGN})
-  set_tests_properties(plcg-auto-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_PLCG_ENV}" TIMEOUT 120
+  set_tests_properties(plcg-auto-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[0-9]+ bytes")
 endfunction()
 set(_cube9 -malloc_debug -malloc_dump -problem cube -cube_n 9 -pc_type bjacobi -sub_pc_type icc)

@@ -46,6 +46,19 @@ def solve(cube, **settings):
     return out
 
 
+def test_getters_return_settings(cube):
+    """every PCASDDICSet* has its PCASDDICGet*: get_asddic returns what set_asddic stored"""
+    pc = PETSc.PC().create(cube.A.getComm())
+    pc.setType("asddic")
+    want = dict(ordering="mc", colors=7, iterations=3, block=False, threads=1, local="sgs", sweep="richardson",
+                eigenvalues=(0.5, 2.5), esteig_steps=12, esteig_safety=1.5, damping=0.9, shift="none", check=True,
+                local_blocks=1)
+    pipeksp.set_asddic(pc, **want)
+    got = pipeksp.get_asddic(pc)
+    assert {k: got[k] for k in want} == want and got["kernel"] == "tuned"
+    pc.destroy()
+
+
 @pytest.mark.parametrize("ordering, colors", [("cmrcm", 3), ("mc", 4), ("rcm", None), ("natural", None)])
 def test_orderings(cube, ordering, colors):
     res = solve(cube, ordering=ordering, colors=colors)

@@ -1,7 +1,7 @@
 # petsc4py package (python/pipeksp): the pytest suite on 1 and 4 ranks, the Python tutorials' TEST blocks,
 # and an offline `pip install ./python`. Everything runs from the source tree (PYTHONPATH=python) against
 # this build's libpipeksp.so (PIPEKSP_LIB).
-set(_py_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1;PIPEKSP_LIB=$<TARGET_FILE:pipeksp>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
+set(_py_env "${PIPEKSP_TEST_ENV};PIPEKSP_LIB=$<TARGET_FILE:pipeksp>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
 # any PETSc error trace (a leak fails every area test: config/tests.cmake)
 set(_py_fail "PETSC ERROR")
 

@@ -1,19 +1,9 @@
-set(_thr_env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
-
-# bench/hybrid_bandwidth.c (a benchmark, built here, not run by ctest): SpMV vs STREAM triad, 1 and 2 threads
-add_executable(hybrid_bandwidth ${PROJECT_SOURCE_DIR}/bench/hybrid_bandwidth.c)
-target_link_libraries(hybrid_bandwidth PRIVATE pipeksp)
-if(OpenMP_C_FOUND)
-  target_link_libraries(hybrid_bandwidth PRIVATE OpenMP::OpenMP_C)
-endif()
-set_target_properties(hybrid_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
-
 # asddic's default ordering follows the sweeps' threads: cmrcm with 2 (1 thread gets rcm: tests/pc)
 if(OpenMP_C_FOUND)
   add_test(NAME threads-asddic-default-ordering
     COMMAND ${PIPEKSP_MPIEXEC} -n 1 ${PIPEKSP_TUTDIR}/ex1 -cube_n 12 -ksp_type pipegv -pc_type asddic
             -pipeksp_threads 2 -pipeksp_threads_min_rows 0 -ksp_rtol 1e-8 -ksp_view)
-  set_tests_properties(threads-asddic-default-ordering PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+  set_tests_properties(threads-asddic-default-ordering PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "ordering cmrcm \\(default for 2 threads.*converged after"
     FAIL_REGULAR_EXPRESSION "ERROR|diverged")
 endif()
@@ -27,7 +17,7 @@ foreach(case "chrongear;jacobi;7" "cg;asddic;9")
   add_test(NAME threads-view-chunk-${pc}
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type ${ksp} -pc_type ${pc}
             -pipeksp_threads 2 -pipeksp_spmv_chunk ${chunk} -pipeksp_threads_min_rows 0 -ksp_view)
-  set_tests_properties(threads-view-chunk-${pc} PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+  set_tests_properties(threads-view-chunk-${pc} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "SpMV: split product, a poll point every ${chunk} rows.*converged after"
     FAIL_REGULAR_EXPRESSION "ERROR|diverged")
 endforeach()
@@ -38,18 +28,18 @@ endforeach()
 if(OpenMP_C_FOUND)
   add_test(NAME threads-omp-env-invalid
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -ksp_view)
-  set_tests_properties(threads-omp-env-invalid PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=abc" TIMEOUT 120
+  set_tests_properties(threads-omp-env-invalid PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV};OMP_NUM_THREADS=abc" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "threads 1 \\(OpenMP available.*converged after" FAIL_REGULAR_EXPRESSION "ERROR|diverged")
   add_test(NAME threads-omp-env-huge
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv)
-  set_tests_properties(threads-omp-env-huge PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=99999999999" TIMEOUT 120
+  set_tests_properties(threads-omp-env-huge PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV};OMP_NUM_THREADS=99999999999" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "OMP_NUM_THREADS=99999999999: PipeKSP takes at most 4096 threads per process")
   add_test(NAME threads-omp-env-huge-overridden
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 2 -ksp_view)
-  set_tests_properties(threads-omp-env-huge-overridden PROPERTIES ENVIRONMENT "${_thr_env};OMP_NUM_THREADS=5000" TIMEOUT 120
+  set_tests_properties(threads-omp-env-huge-overridden PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV};OMP_NUM_THREADS=5000" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "threads 2 \\(OpenMP\\).*converged after" FAIL_REGULAR_EXPRESSION "ERROR|diverged")
   add_test(NAME threads-option-huge
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 5000)
-  set_tests_properties(threads-option-huge PROPERTIES ENVIRONMENT "${_thr_env}" TIMEOUT 120
+  set_tests_properties(threads-option-huge PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "-pipeksp_threads 5000: the number of threads must be 1 to 4096")
 endif()

@@ -1,0 +1,16 @@
+# The benchmark programs of bench/*.sh, built into <build>/bench (not run by ctest except as smoke tests
+# in the test areas): bench_cube, the driver of bench.sh, hybrid.sh, plcg.sh, overhead.sh and run-default.sh;
+# asddic_bandwidth (bench.sh's single-node section) and hybrid_bandwidth (hybrid.sh): SpMV and PC apply
+# against a STREAM triad; emu_cost (emu_cost.sh): one MPI_Test's cost with and without the emulator.
+add_executable(bench_cube ${CMAKE_CURRENT_LIST_DIR}/bench_cube.c)
+target_link_libraries(bench_cube PRIVATE pipeksp ${CMAKE_DL_LIBS})
+add_executable(emu_cost ${CMAKE_CURRENT_LIST_DIR}/emu_cost.c)
+target_link_libraries(emu_cost PRIVATE MPI::MPI_C)
+foreach(b asddic_bandwidth hybrid_bandwidth)
+  add_executable(${b} ${CMAKE_CURRENT_LIST_DIR}/${b}.c)
+  target_link_libraries(${b} PRIVATE pipeksp)
+  if(OpenMP_C_FOUND)
+    target_link_libraries(${b} PRIVATE OpenMP::OpenMP_C)
+  endif()
+endforeach()
+set_target_properties(bench_cube emu_cost asddic_bandwidth hybrid_bandwidth PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
