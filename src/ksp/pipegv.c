@@ -267,7 +267,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
    KSPPIPEGV - "pipegv": pipelined preconditioned CG (Ghysels and Vanroose 2014) with one
    non-blocking packed reduction per iteration overlapped with the preconditioner and the SpMV.
 
-   Options:
+   Options Database Keys:
 +  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 5; a thread team's master tests after every work item unless it is set)
 -  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x and the auxiliary vectors when the estimated gap to the true residual asks for it (auto, default), every n iterations, or never (0)

@@ -1413,7 +1413,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    preconditioner application and one non-blocking reduction per iteration; each reduction has l
    iterations to complete, so up to l are in flight, all driven by the progress engine.
 
-   Options:
+   Options Database Keys:
 +  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no pipelining), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)

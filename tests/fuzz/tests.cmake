@@ -15,7 +15,7 @@ set_tests_properties(fuzz-cg-oracle-seed1 PROPERTIES LABELS fuzz TIMEOUT 600
 add_test(NAME fuzz-capped-nested-np2
   COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:pipefuzz> -table -solvers pipegropp,pipegv,chrongear,pipeplcg,pipeplcg:2,pipeplcg:3,pipeplcg:5)
 set_tests_properties(fuzz-capped-nested-np2 PROPERTIES LABELS fuzz TIMEOUT 300
-  ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1"
+  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 # the probe's cases, each against cg in the same run (tests/fuzz/issue_cases.py)
 add_test(NAME fuzz-probe-cases
