@@ -26,10 +26,10 @@
 #define PIPE_GAP_TARGET 1.0
 /* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
    after the last true residual (replacement or restart) */
-#define PIPE_GAP_GROWTH  10.0
+#define PIPE_GAP_GROWTH 10.0
 /* replacement and the check of a claimed convergence act only where the gap estimate is PIPE_GAP_CG times
    the one of cg's recurrences over the same steps: up to there the drift is what cg's contract allows */
-#define PIPE_GAP_CG 4.0
+#define PIPE_GAP_CG      4.0
 #define PIPE_GAP_SPACING 50
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
    recursive residual is checked against the true one */
@@ -84,9 +84,9 @@ typedef struct {
   PetscInt         bestits;  /* its iteration */
   PetscReal        dphi;     /* phi(x) - phi(kept) at x's last true residual (< 0: x became the kept one) */
   PetscObjectState phistate; /* x's state then: dphi is of this x only */
-  PetscReal rnorm0;   /* the monitored norm at iteration 0 */
-  PetscReal dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
-  PetscReal rn0;      /* ||r|| (2-norm) at iteration 0 */
+  PetscReal        rnorm0;   /* the monitored norm at iteration 0 */
+  PetscReal        dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
+  PetscReal        rn0;      /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */
   PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */

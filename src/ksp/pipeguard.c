@@ -116,15 +116,15 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
     pipe->astate = state;
   }
   pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = pipe->gcf = pipe->gcg = 0.0;
-  pipe->best                                            = PETSC_MAX_REAL;
-  pipe->bestits                                         = 0;
-  pipe->haskeep                                         = PETSC_FALSE;
-  pipe->dphi                                            = -1.0;
-  pipe->phistate                                        = -1;
-  pipe->restart                                         = PETSC_TRUE;
-  pipe->truenow                                         = PETSC_TRUE;
-  pipe->frombreak                                       = PETSC_FALSE;
-  pipe->breakreason                                     = KSP_CONVERGED_ITERATING;
+  pipe->best                                                                    = PETSC_MAX_REAL;
+  pipe->bestits                                                                 = 0;
+  pipe->haskeep                                                                 = PETSC_FALSE;
+  pipe->dphi                                                                    = -1.0;
+  pipe->phistate                                                                = -1;
+  pipe->restart                                                                 = PETSC_TRUE;
+  pipe->truenow                                                                 = PETSC_TRUE;
+  pipe->frombreak                                                               = PETSC_FALSE;
+  pipe->breakreason                                                             = KSP_CONVERGED_ITERATING;
   pipe->gsign = pipe->dsign = 0.0;
   pipe->suspect             = PETSC_FALSE;
   pipe->rmin                = PETSC_MAX_REAL;
@@ -206,7 +206,7 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
 
   PetscFunctionBegin;
   pipe->gf = pipe->gf0 = pipe->gcf = PIPE_ROUND_RMS * (tn + pipe->anorm * xn);
-  pipe->gcg                      = 0.0;
+  pipe->gcg                        = 0.0;
   pipe->gg = pipe->gh = pipe->gj = 0.0;
   pipe->itrue                    = ksp->its;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));

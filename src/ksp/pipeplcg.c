@@ -118,13 +118,13 @@ typedef struct {
   PetscInt  omn; /* the step expected next (a step not in sequence is skipped, as PLCGRitzAdd() does) */
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
      matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again */
-  PetscBool capped;  /* later solves on capkey's matrices start at depth 1 */
-  PLCGOpKey capkey;  /* the matrices and PC type of the early breakdown (the values aside) */
-  PetscInt  ncapped; /* solves started at depth 1 for it (all solves) */
-  PetscInt  capwait; /* healthy solves at depth 1 before the deep pipeline is tried again (doubles per failed retry) */
-  PetscInt  capleft; /* ... still to come */
-  PetscInt  nretry;  /* retries of the deep pipeline on capped matrices (all solves) */
-  PetscBool retrying; /* this solve retries it */
+  PetscBool capped;    /* later solves on capkey's matrices start at depth 1 */
+  PLCGOpKey capkey;    /* the matrices and PC type of the early breakdown (the values aside) */
+  PetscInt  ncapped;   /* solves started at depth 1 for it (all solves) */
+  PetscInt  capwait;   /* healthy solves at depth 1 before the deep pipeline is tried again (doubles per failed retry) */
+  PetscInt  capleft;   /* ... still to come */
+  PetscInt  nretry;    /* retries of the deep pipeline on capped matrices (all solves) */
+  PetscBool retrying;  /* this solve retries it */
   PetscBool estpcfail; /* the estimate's inner CG met a PC failure: the solve's, not a depth change */
   PetscReal sigma[PLCG_MAXL];
   PetscInt  nwork_l; /* layout of ksp->work */
@@ -835,7 +835,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
     }
   }
   d->estpcfail = PETSC_FALSE;
-  gvform       = PLCGGVForm(d);                                                                /* auto's depth 1: pipegv's recurrences */
+  gvform       = PLCGGVForm(d);                                                          /* auto's depth 1: pipegv's recurrences */
   if (!d->user_eig && l > 0 && d->lrun == l && !gvform) PetscCall(PLCGEstimate(ksp, d)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
@@ -1168,7 +1168,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 #undef MQV
   PetscCall(PLCGRitzKeep(ksp, d));
   if (d->lauto && ksp->reason > 0) d->autod.its = ksp->its; /* auto's next choice spreads per-solve work over them */
-  if (d->brokeearly) { /* the first time, or a retry that broke again: wait twice as long */
+  if (d->brokeearly) {                                      /* the first time, or a retry that broke again: wait twice as long */
     d->capwait = d->capped && d->retrying ? 2 * d->capwait : PLCG_RETRY;
     d->capleft = d->capwait;
     PetscCall(PLCGOpKeyGet(ksp, &d->capkey));
@@ -1222,8 +1222,8 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
   }
   PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
   d->capped = PETSC_FALSE; /* a depth set explicitly is tried, even the one that broke down */
-  d->lauto = PETSC_FALSE;
-  d->l     = l;
+  d->lauto  = PETSC_FALSE;
+  d->l      = l;
   PetscFunctionReturn(0);
 }
 

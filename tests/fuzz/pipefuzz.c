@@ -66,26 +66,26 @@ typedef enum {
 static const char *const usename[] = {"plain", "pcksp", "mg"};
 
 typedef struct {
-  Family    fam;
-  PetscInt  n, bs;  /* size parameter, block size */
-  PetscReal param;  /* nu, anisotropy, condition number */
-  char      pc[32]; /* none, jacobi, bjacobi, asddic, gamg, hypre */
-  KSPNormType norm;
-  PetscReal rtol, atol;
-  PetscInt  maxit;
-  PetscBool x0rand, uirn;
+  Family              fam;
+  PetscInt            n, bs;  /* size parameter, block size */
+  PetscReal           param;  /* nu, anisotropy, condition number */
+  char                pc[32]; /* none, jacobi, bjacobi, asddic, gamg, hypre */
+  KSPNormType         norm;
+  PetscReal           rtol, atol;
+  PetscInt            maxit;
+  PetscBool           x0rand, uirn;
   PipeKSPProgressType prog;
-  PetscInt  depth; /* pipeplcg: 0..5, -1 auto */
-  Use       use;
-  PetscInt  inner; /* nested: the inner KSP's (or smoother's) fixed count */
+  PetscInt            depth; /* pipeplcg: 0..5, -1 auto */
+  Use                 use;
+  PetscInt            inner; /* nested: the inner KSP's (or smoother's) fixed count */
 } Case;
 
 static const char *const normname[] = {"none", "preconditioned", "unpreconditioned", "natural"};
 
 static PetscErrorCode DrawCase(PetscInt seed, PetscInt k, PetscMPIInt size, Case *c)
 {
-  Rng      r = {(unsigned long long)seed * 1000003ULL + (unsigned long long)k};
-  PetscInt u;
+  Rng       r = {(unsigned long long)seed * 1000003ULL + (unsigned long long)k};
+  PetscInt  u;
   PetscBool hypre = PETSC_FALSE;
 
   PetscFunctionBeginUser;
@@ -127,12 +127,12 @@ static PetscErrorCode DrawCase(PetscInt seed, PetscInt k, PetscMPIInt size, Case
   u = RngInt(&r, 0, hypre ? 5 : 4);
   PetscCall(PetscStrncpy(c->pc, (const char *[]){"none", "jacobi", "bjacobi", "asddic", "gamg", "hypre"}[u], sizeof(c->pc)));
   if (c->fam == FAM_DIAG && (!strcmp(c->pc, "gamg") || !strcmp(c->pc, "hypre"))) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc))); /* no graph to coarsen */
-  if (c->fam == FAM_NEUMANN && !strcmp(c->pc, "asddic")) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc))); /* IC of a singular matrix */
+  if (c->fam == FAM_NEUMANN && !strcmp(c->pc, "asddic")) PetscCall(PetscStrncpy(c->pc, "jacobi", sizeof(c->pc)));                         /* IC of a singular matrix */
   c->norm = (KSPNormType)RngInt(&r, 0, 3);
   if (c->norm == KSP_NORM_NONE && RngUnit(&r) < 0.5) c->norm = KSP_NORM_PRECONDITIONED; /* rarer: it only caps */
-  c->rtol = RngLog(&r, 1e-14, 1e-2);
-  c->atol = RngUnit(&r) < 0.2 ? RngLog(&r, 1e-12, 1e-3) : 1e-50;
-  u       = RngInt(&r, 0, 3);
+  c->rtol  = RngLog(&r, 1e-14, 1e-2);
+  c->atol  = RngUnit(&r) < 0.2 ? RngLog(&r, 1e-12, 1e-3) : 1e-50;
+  u        = RngInt(&r, 0, 3);
   c->maxit = u == 0 ? RngInt(&r, 1, 10) : u == 1 ? RngInt(&r, 11, 200) : 3000;
   if (c->norm == KSP_NORM_NONE) c->maxit = RngInt(&r, 1, 60);
   c->x0rand = (PetscBool)(RngUnit(&r) < 0.3);
@@ -208,7 +208,7 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
   } else if (c->fam == FAM_RANDSPD) {
     /* a random symmetric sparse pattern (each block row to about 4 others, dense bs x bs blocks), negative
        weights, and the diagonal the row's absolute sum plus a small margin: SPD, poorly conditioned */
-    PetscInt nb = c->n, bs = c->bs, nedge = 4 * nb;
+    PetscInt   nb = c->n, bs = c->bs, nedge = 4 * nb;
     PetscReal *diag;
     PetscCall(PetscCalloc1(N, &diag));
     for (PetscInt e = 0; e < nedge; e++) {
@@ -231,7 +231,7 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
     }
     PetscCall(PetscFree(diag));
   } else {
-    PetscInt n = c->n;
+    PetscInt  n  = c->n;
     PetscReal ey = c->fam == FAM_ANISO ? c->param : 1.0;
     for (row = rs; row < re; row++) {
       PetscReal dg = 0;
@@ -245,16 +245,24 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
         if (k < n - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0, INSERT_VALUES));
         dg = 6.0;
       } else {
-        PetscInt i = row / n, j = row % n;
+        PetscInt  i = row / n, j = row % n;
         PetscBool neu = (PetscBool)(c->fam == FAM_NEUMANN);
-        if (i > 0) { PetscCall(MatSetValue(*A, row, row - n, -ey, INSERT_VALUES)); dg += ey; }
-        else if (!neu) dg += ey;
-        if (i < n - 1) { PetscCall(MatSetValue(*A, row, row + n, -ey, INSERT_VALUES)); dg += ey; }
-        else if (!neu) dg += ey;
-        if (j > 0) { PetscCall(MatSetValue(*A, row, row - 1, -1.0, INSERT_VALUES)); dg += 1; }
-        else if (!neu) dg += 1;
-        if (j < n - 1) { PetscCall(MatSetValue(*A, row, row + 1, -1.0, INSERT_VALUES)); dg += 1; }
-        else if (!neu) dg += 1;
+        if (i > 0) {
+          PetscCall(MatSetValue(*A, row, row - n, -ey, INSERT_VALUES));
+          dg += ey;
+        } else if (!neu) dg += ey;
+        if (i < n - 1) {
+          PetscCall(MatSetValue(*A, row, row + n, -ey, INSERT_VALUES));
+          dg += ey;
+        } else if (!neu) dg += ey;
+        if (j > 0) {
+          PetscCall(MatSetValue(*A, row, row - 1, -1.0, INSERT_VALUES));
+          dg += 1;
+        } else if (!neu) dg += 1;
+        if (j < n - 1) {
+          PetscCall(MatSetValue(*A, row, row + 1, -1.0, INSERT_VALUES));
+          dg += 1;
+        } else if (!neu) dg += 1;
       }
       PetscCall(MatSetValue(*A, row, row, dg, INSERT_VALUES));
     }
@@ -276,7 +284,7 @@ typedef struct {
   PetscInt           depth; /* ours: the pipeline's l for the bound (pipeplcg: at the end; others 1, chrongear 0) */
   PetscInt           its, outer;
   KSPConvergedReason reason;
-  PetscReal          res, aerr; /* ||b - A x|| / ||b||, ||x - x*||_A / ||x*||_A */
+  PetscReal          res, aerr;    /* ||b - A x|| / ||b||, ||x - x*||_A / ||x*||_A */
   PetscReal          rnorm, tnorm; /* the norm the solver monitored at its end, and the same norm of b - A x */
 } Result;
 
@@ -435,8 +443,8 @@ static PetscReal Bound(PetscInt its, PetscInt l)
 
 static void CaseLine(const Case *c, char *buf, size_t len)
 {
-  PetscSNPrintf(buf, len, "family=%s n=%" PetscInt_FMT " bs=%" PetscInt_FMT " param=%.4g pc=%s norm=%s rtol=%.3g atol=%.3g maxit=%" PetscInt_FMT " x0=%s uirn=%d progress=%s depth=%" PetscInt_FMT " use=%s inner=%" PetscInt_FMT, famname[c->fam], c->n, c->bs, (double)c->param, c->pc, normname[c->norm], (double)c->rtol,
-                (double)c->atol, c->maxit, c->x0rand ? "random" : "zero", (int)c->uirn, PipeKSPProgressTypes[c->prog], c->depth, usename[c->use], c->inner);
+  PetscSNPrintf(buf, len, "family=%s n=%" PetscInt_FMT " bs=%" PetscInt_FMT " param=%.4g pc=%s norm=%s rtol=%.3g atol=%.3g maxit=%" PetscInt_FMT " x0=%s uirn=%d progress=%s depth=%" PetscInt_FMT " use=%s inner=%" PetscInt_FMT, famname[c->fam], c->n, c->bs,
+                (double)c->param, c->pc, normname[c->norm], (double)c->rtol, (double)c->atol, c->maxit, c->x0rand ? "random" : "zero", (int)c->uirn, PipeKSPProgressTypes[c->prog], c->depth, usename[c->use], c->inner);
 }
 
 /* a miss that is a known open item, reported as FUZZXFAIL and counted apart, not hidden: the iterations or the
@@ -473,7 +481,8 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
        what its recurrences attain. Its iteration count is no oracle there (a rounding decides it); its
        accuracy is: ours converged or capped, no worse than 10x cg's true residual */
     if ((co == CL_CONVERGED || co == CL_ITS) && o->res <= 10 * PetscMax(g->res, floor)) return PETSC_TRUE;
-    PetscSNPrintf(msg, len, "at cg's floor: %s ended %s after %" PetscInt_FMT " with true residual %.3g, cg %s after %" PetscInt_FMT " with %.3g", o->name, KSPConvergedReasons[o->reason], o->its, (double)o->res, KSPConvergedReasons[g->reason], g->its, (double)g->res);
+    PetscSNPrintf(msg, len, "at cg's floor: %s ended %s after %" PetscInt_FMT " with true residual %.3g, cg %s after %" PetscInt_FMT " with %.3g", o->name, KSPConvergedReasons[o->reason], o->its, (double)o->res, KSPConvergedReasons[g->reason], g->its,
+                  (double)g->res);
     return PETSC_FALSE;
   }
   if (cg == CL_BREAKDOWN && (co == CL_ITS || co == CL_CONVERGED) && g->res <= 1e3 * floor && o->res <= 10 * PetscMax(g->res, floor)) return PETSC_TRUE; /* cg broke down at its rounding floor (a singular M or A there), ours reached its accuracy */
@@ -582,7 +591,7 @@ int main(int argc, char **argv)
   PetscInt    seed = 1, first = 0, ncases = 1, nsol = 0, ks[1024], nk = 1024;
   PetscBool   haslist;
   char        solvers[256] = "pipegropp,pipegv,chrongear,pipeplcg", *list[8], *tok;
-  PetscBool   verbose = PETSC_FALSE;
+  PetscBool   verbose      = PETSC_FALSE;
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
