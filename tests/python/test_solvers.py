@@ -489,7 +489,7 @@ def test_pipeplcg_retries_the_deep_pipeline_after_healthy_solves(comm):
     """An early breakdown at depth 3 (nu = 0.4999) sends later solves on the same matrices to depth 1, but not
     for good: after 3 healthy solves of the easy A + 100 I depth 3 is tried again and kept; setting the depth
     explicitly retries it at once."""
-    hard = pipeksp.Cube(comm, n=9, nu=0.4999, from_options=False)
+    hard = pipeksp.Cube(comm, n=7, nu=0.4999, from_options=False)
     ksp = PETSc.KSP().create(comm)
     A = hard.A.duplicate(copy=True)
     try:
