@@ -23,10 +23,12 @@ all: build
 deps:
 	@bash config/install-deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
-
-configure: $(BUILD)/CMakeCache.txt
+# a failed configure leaves a CMakeCache.txt (with its bad settings) and no build file: configure again from
+# scratch, and on failure name the command that starts over
+configure:
+	@[ -f $(BUILD)/Makefile ] || [ -f $(BUILD)/build.ninja ] || { rm -f $(BUILD)/CMakeCache.txt; \
+	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) || \
+	  { echo "make: configuring $(BUILD) failed (the reason is above); fix it and run make BUILD=$(BUILD) again, or start over with: make clean BUILD=$(BUILD) && make BUILD=$(BUILD)"; exit 1; }; }
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
@@ -36,10 +38,12 @@ run: deps
 	@bash bench/run-default.sh $(BUILD)
 
 # search='glob' runs only the tests whose names match, as PETSc's `make test search=...` does
-# (e.g. search='tests-ex3_*', search='*asddic*'); `ctest -N` in $(BUILD) lists the names
+# (e.g. search='tests-ex3_*', search='*asddic*'); a bare name (search=ex3, search=install) runs that
+# program's or area's tests; a search that matches nothing fails with a hint (config/test-search.sh)
 test: deps
 	@$(MAKE) --no-print-directory build
-	@cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)') 2>&1 | tee ctest.log; \
+	@$(if $(search),bash config/test-search.sh $(BUILD) '$(search)' >/dev/null || exit 1;) \
+	cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R "$$(bash $(CURDIR)/config/test-search.sh . '$(search)')") 2>&1 | tee ctest.log; \
 	  rc=$${PIPESTATUS[0]}; cat pipeksp-skipped.txt; $(CTEST_SUMMARY) ctest.log; exit $$rc; }
 
 # the closing line: ctest's counts with the tests a missing feature disabled, as "N passed, N failed, N skipped"
@@ -56,7 +60,6 @@ test-petsc-latest: petsc-latest
 	$(MAKE) --no-print-directory test BUILD=$(LATEST_BUILD) \
 	  CMAKE_FLAGS="-DPETSC_DIR=$$prefix -DPIPEKSP_PYTHON=$$prefix/py/bin/python $(CMAKE_FLAGS)"
 
-SEARCH_RE = ^$(subst ?,.,$(subst *,.*,$(subst .,\.,$(search))))$$
 
 bench: deps
 	@$(MAKE) --no-print-directory build
