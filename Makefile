@@ -74,8 +74,11 @@ bench-smpi: deps
 	@$(MAKE) --no-print-directory build
 	@bash bench/smpi/run.sh $(BUILD)
 
-install: build
-	cmake --install $(BUILD) --prefix "$(PREFIX)"
+# a short summary, the logs in $(BUILD) (the sub-makes' "Entering/Leaving directory" filled screens)
+install: configure
+	@cmake --build $(BUILD) -j$(JOBS) > $(BUILD)/build.log 2>&1 || { tail -30 $(BUILD)/build.log; echo "make install: the build failed (whole log: $(BUILD)/build.log)"; exit 1; }
+	@cmake --install $(BUILD) --prefix "$(PREFIX)" > $(BUILD)/install.log 2>&1 || { cat $(BUILD)/install.log; echo "make install: cmake --install failed"; exit 1; }
+	@echo "make install: PipeKSP into $(PREFIX), $$(grep -c -e '-- Installing' -e '-- Up-to-date' $(BUILD)/install.log) files (list: $(BUILD)/install.log); use it with pkg-config (PKG_CONFIG_PATH=$$(dirname "$$(find "$(PREFIX)" -name pipeksp.pc | head -1)")) or CMake (CMAKE_PREFIX_PATH=$(PREFIX))"
 
 # only the build tree: an install tree is the user's to remove
 clean:
