@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_report import quartiles  # noqa: E402  (one definition: bench_cube's quartiles)
+
 drv, emu, mpiexec = sys.argv[1:4]
 n = int(os.environ.get("PIPEKSP_RUN_N", "9"))
 np_ = int(os.environ.get("PIPEKSP_RUN_NP", "2"))
@@ -49,15 +52,6 @@ solvers = [
 EMU_ENV = ["LD_PRELOAD=" + emu, "PIPEKSP_EMU_P=%d" % psim, "PIPEKSP_EMU_ALPHA_US=3", "PIPEKSP_EMU_JITTER_US=0.5",
            "PIPEKSP_EMU_SEED=12345", "PIPEKSP_EMU_PROGRESS=calls", "PIPEKSP_EMU_P2P=point", "PIPEKSP_EMU_VERBOSE=1"]
 EMU_SAYS = "pipeksp_emu: EMULATED"
-
-
-def quartiles(v):
-    """(q1, median, q3), linear interpolation between order statistics (bench_cube's and bench_report's)."""
-    v = sorted(v)
-    if len(v) == 1:
-        return v[0], v[0], v[0]
-    q = statistics.quantiles(v, n=4, method="inclusive")
-    return q[0], q[1], q[2]
 
 
 def error_line(out, rc):
