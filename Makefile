@@ -23,10 +23,12 @@ all: build
 deps:
 	@bash config/install-deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
-
-configure: $(BUILD)/CMakeCache.txt
+# a failed configure leaves a CMakeCache.txt (with its bad settings) and no build file: configure again from
+# scratch, and on failure name the command that starts over
+configure:
+	@[ -f $(BUILD)/Makefile ] || [ -f $(BUILD)/build.ninja ] || { rm -f $(BUILD)/CMakeCache.txt; \
+	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) || \
+	  { echo "make: configuring $(BUILD) failed (the reason is above); fix it and run make BUILD=$(BUILD) again, or start over with: make clean BUILD=$(BUILD) && make BUILD=$(BUILD)"; exit 1; }; }
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
@@ -36,10 +38,12 @@ run: deps
 	@bash bench/run-default.sh $(BUILD)
 
 # search='glob' runs only the tests whose names match, as PETSc's `make test search=...` does
-# (e.g. search='tests-ex3_*', search='*asddic*'); `ctest -N` in $(BUILD) lists the names
+# (e.g. search='tests-ex3_*', search='*asddic*'); a bare name (search=ex3, search=install) runs that
+# program's or area's tests; a search that matches nothing fails with a hint (config/test-search.sh)
 test: deps
 	@$(MAKE) --no-print-directory build
-	@cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R '$(SEARCH_RE)') 2>&1 | tee ctest.log; \
+	@$(if $(search),bash config/test-search.sh $(BUILD) '$(search)' >/dev/null || exit 1;) \
+	cd $(BUILD) && { ctest --output-on-failure -j$(JOBS) --timeout 600 $(if $(search),-R "$$(bash $(CURDIR)/config/test-search.sh . '$(search)')") 2>&1 | tee ctest.log; \
 	  rc=$${PIPESTATUS[0]}; cat pipeksp-skipped.txt; $(CTEST_SUMMARY) ctest.log; exit $$rc; }
 
 # the closing line: ctest's counts with the tests a missing feature disabled, as "N passed, N failed, N skipped"
@@ -56,7 +60,6 @@ test-petsc-latest: petsc-latest
 	$(MAKE) --no-print-directory test BUILD=$(LATEST_BUILD) \
 	  CMAKE_FLAGS="-DPETSC_DIR=$$prefix -DPIPEKSP_PYTHON=$$prefix/py/bin/python $(CMAKE_FLAGS)"
 
-SEARCH_RE = ^$(subst ?,.,$(subst *,.*,$(subst .,\.,$(search))))$$
 
 # the differential fuzzer with cg as the oracle (tests/fuzz): N cases of seed SEED on 1-4 ranks, a table of
 # cases and failures by family, each failure with a one-line reproducer (make test runs seed 1, 60 cases)
@@ -79,8 +82,11 @@ bench-smpi: deps
 	@$(MAKE) --no-print-directory build
 	@bash bench/smpi/run.sh $(BUILD)
 
-install: build
-	cmake --install $(BUILD) --prefix "$(PREFIX)"
+# a short summary, the logs in $(BUILD) (the sub-makes' "Entering/Leaving directory" filled screens)
+install: configure
+	@cmake --build $(BUILD) -j$(JOBS) > $(BUILD)/build.log 2>&1 || { tail -30 $(BUILD)/build.log; echo "make install: the build failed (whole log: $(BUILD)/build.log)"; exit 1; }
+	@cmake --install $(BUILD) --prefix "$(PREFIX)" > $(BUILD)/install.log 2>&1 || { cat $(BUILD)/install.log; echo "make install: cmake --install failed"; exit 1; }
+	@echo "make install: PipeKSP into $(PREFIX), $$(grep -c -e '-- Installing' -e '-- Up-to-date' $(BUILD)/install.log) files (list: $(BUILD)/install.log); use it with pkg-config (PKG_CONFIG_PATH=$$(dirname "$$(find "$(PREFIX)" -name pipeksp.pc | head -1)")) or CMake (CMAKE_PREFIX_PATH=$(PREFIX))"
 
 # only the build tree: an install tree is the user's to remove
 clean:

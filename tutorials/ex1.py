@@ -8,14 +8,19 @@ the Python twin of ex1.c (same options, same output).
   -check_residual <tol> : report the true relative residual as below this bound (default 100 rtol)
 Prints only numbers that are stable across rank counts: the iteration count and whether the true residual
 and the error are below the given bounds (their values when they are not).
+Debian's petsc4py is built for /usr/bin/python3, which may not be the python3 first on PATH:
 
-    mpiexec -n 4 python3 tutorials/ex1.py -cube_n 17 -ksp_type pipegv -pc_type asddic -ksp_pipe_progress poll
+    mpiexec -n 4 /usr/bin/python3 tutorials/ex1.py -cube_n 17 -ksp_type pipegv -pc_type asddic -ksp_pipe_progress poll
 """
 import ctypes
 import os
 import sys
 
-import petsc4py
+try:
+    import petsc4py
+except ImportError:  # one line instead of a traceback on every rank: which interpreter to use
+    sys.exit("tutorials/ex1.py: %s has no petsc4py; run it with the Python that has it, Debian's /usr/bin/python3"
+             " (python3-petsc4py): mpiexec -n 4 /usr/bin/python3 tutorials/ex1.py ..." % sys.executable)
 
 petsc4py.init(sys.argv)
 from petsc4py import PETSc  # noqa: E402

@@ -19,6 +19,10 @@ for p in "$WORK/first" "$WORK/prefix"; do
   done
 done
 echo "make install PREFIX=... honoured twice (build configured for $cfgprefix)"
+# a summary, not screens of the sub-makes' "Entering/Leaving directory"
+cat "$WORK/install.log"
+[ "$(wc -l < "$WORK/install.log")" -le 2 ] && ! grep -q "Entering directory" "$WORK/install.log" && grep -q "^make install: PipeKSP into $WORK/prefix" "$WORK/install.log" ||
+  { echo "FAILED: make install printed more than its summary"; exit 1; }
 # `make clean` must never remove an install tree, even with PREFIX in the environment (conda, Termux)
 if PREFIX="$WORK/prefix" make -n --no-print-directory -C "$SRC" clean BUILD="$BUILD" | grep -q "$WORK/prefix"; then
   echo "FAILED: make clean would delete the install tree \$PREFIX"; exit 1
@@ -36,6 +40,12 @@ cp "$SRC/tutorials/ex1.c" "$WORK/app.c"
 (cd "$WORK" && eval "$line") || { echo "FAILED: the README's mpicc line did not build"; exit 1; }
 mv "$WORK/a.out" "$WORK/ex1_pc"
 
+# 1b. a RELATIVE PKG_CONFIG_PATH: the run path must still be absolute, so the program runs from anywhere
+rel=${LIBDIR#$WORK/}/pkgconfig
+libs=$(cd "$WORK" && PKG_CONFIG_PATH=$rel pkg-config --libs pipeksp)
+echo "$libs" | grep -q -- "-Wl,-rpath,$WORK/prefix/" || { echo "FAILED: PKG_CONFIG_PATH=$rel gives the run path of: $libs"; exit 1; }
+(cd "$WORK" && PKG_CONFIG_PATH=$rel mpicc app.c -o ex1_rel $(PKG_CONFIG_PATH=$rel pkg-config --cflags --libs pipeksp)) || { echo "FAILED: build with a relative PKG_CONFIG_PATH"; exit 1; }
+
 # 2. CMake package
 mkdir -p "$WORK/cmk"
 cat > "$WORK/cmk/CMakeLists.txt" <<CMK
@@ -48,7 +58,8 @@ CMK
 cmake -S "$WORK/cmk" -B "$WORK/cmk/build" -DCMAKE_PREFIX_PATH="$WORK/prefix" > "$WORK/cmake.log"
 cmake --build "$WORK/cmk/build" > "$WORK/build.log"
 
-for exe in "$WORK/ex1_pc" "$WORK/cmk/build/ex1_cmake"; do
+cd /
+for exe in "$WORK/ex1_pc" "$WORK/ex1_rel" "$WORK/cmk/build/ex1_cmake"; do
   ldd "$exe" | grep -q "$WORK/prefix" || { echo "FAILED: $exe does not load the installed libpipeksp"; exit 1; }
   ldd "$exe" | grep "not found" && { echo "FAILED: $exe needs LD_LIBRARY_PATH"; exit 1; }
   [ -z "$PIPEKSP_PETSC_LIBDIR" ] || ldd "$exe" | grep -q "libpetsc.* => $PIPEKSP_PETSC_LIBDIR/" ||

@@ -12,3 +12,8 @@ add_test(NAME install-bad-petsc-dir
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/badpetsc_check.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/tests/bad-petsc-dir)
 set_tests_properties(install-bad-petsc-dir PROPERTIES PASS_REGULAR_EXPRESSION "bad PETSC_DIR refused OK"
   FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120)
+
+# the Makefile's first-hour traps: a failed configure is redone, a search that matches nothing fails
+add_test(NAME install-make-traps
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/make_traps.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${PROJECT_BINARY_DIR}/tests/make-traps)
+set_tests_properties(install-make-traps PROPERTIES PASS_REGULAR_EXPRESSION "make traps OK" FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 600)
