@@ -3,7 +3,13 @@
 # rank) on bench/smpi's fat tree, the measured MPI_Test cost (0.065 us), deterministic compute from the
 # committed bench/smpi/rates.txt. Asserts: every solve passes the accuracy check; the two repetitions of each
 # solver agree within 0.1% (the compute is deterministic); pipegv-poll is faster than cg (speedup > 1) and
-# the speedup lies in the band SMPI predicted when the test was written (1.0x measured, see below).
+# the speedup lies in a band. PROVISIONAL band [1.02, 1.15]: set from the model (cg pays 2 reductions of
+# about 7 us per iteration on this 16-host tree against about 60 us of compute (bench/smpi/rates.txt: 167k
+# flops of SpMV at 2.6e-10 s each, plus jacobi and vector work); pipegv hides its one reduction but does more
+# vector work),
+# NOT yet from an SMPI run of this test: the SMPI build of PETSc did not finish within the session that
+# wrote it (bench/smpi/README.md). Narrow it to the measured speedup +-5% once it has run
+# (PIPEKSP_SMPI_TEST_LO/HI override it meanwhile).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 command -v smpirun >/dev/null || { echo "skipped: no smpirun"; exit 77; }
