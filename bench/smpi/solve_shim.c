@@ -46,11 +46,11 @@ PetscErrorCode PetscLogLegacyCallbacksBegin(PetscErrorCode (*)(PetscLogEvent, in
 #define MAXRD   64
 
 /* ---------------------------------------------------------------- deterministic compute */
-static char           rate_name[MAXRATE][64];
-static double         rate_spf[MAXRATE], rate_default = 1e-9, speed = 1e9, charged_flops = 0, test_s = 0;
-static int            nrate = 0, rates_loaded = 0, ev_stack[MAXDEP], ev_depth = 0, in_charge = 0;
-static double         ev_spf_cache[4096];
-static unsigned char  ev_cached[4096];
+static char          rate_name[MAXRATE][64];
+static double        rate_spf[MAXRATE], rate_default = 1e-9, speed = 1e9, charged_flops = 0, test_s = 0;
+static int           nrate = 0, rates_loaded = 0, ev_stack[MAXDEP], ev_depth = 0, in_charge = 0;
+static double        ev_spf_cache[4096];
+static unsigned char ev_cached[4096];
 
 static void LoadRates(void)
 {
@@ -103,7 +103,7 @@ static void Charge(void)
   if (PetscGetFlops(&f) == PETSC_SUCCESS) {
     d = f - charged_flops;
     if (d > 0) {
-      double spf = ev_depth > 0 ? EventSpf(ev_stack[ev_depth - 1]) : rate_default;
+      double spf    = ev_depth > 0 ? EventSpf(ev_stack[ev_depth - 1]) : rate_default;
       charged_flops = f;
       smpi_execute_flops(d * spf * speed);
     }

@@ -36,7 +36,7 @@ int PetscInitialize(int *a, char ***b, const char *c, const char *d)
   return 0;
 }
 
-static int rank, size, fails = 0;
+static int  rank, size, fails = 0;
 static void check(int ok, const char *what)
 {
   int all = 0;
