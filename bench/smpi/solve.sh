@@ -14,7 +14,7 @@
 # cg run on the same fat tree with 0 latency, under the emulator cg-limit (-bench_latency_free).
 # usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
 #   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic),
-#   PIPEKSP_SMPI_SOLVE_EMU_REPS [15], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
+#   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
 #   PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
@@ -35,7 +35,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 ps=${PIPEKSP_SMPI_SOLVE_P:-"64 256 1024"}
 pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic"}
 reps=${PIPEKSP_SMPI_SOLVE_REPS:-3}
-ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-15}
+ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
 test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
 solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-"cg pipecg pipelcg pipegv-none pipegv-poll pipeplcg"}
 what=${PIPEKSP_SMPI_SOLVE_WHAT:-"smpi emu"}
