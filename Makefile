@@ -16,7 +16,7 @@ PETSC_LATEST ?= 3.26.1
 LATEST_BUILD ?= build-petsc-$(PETSC_LATEST)
 export PETSC_LATEST
 
-.PHONY: all deps configure build run test test-petsc-latest petsc-latest bench bench-long bench-smpi fuzz install clean
+.PHONY: all deps configure build run test test-petsc-latest petsc-latest petsc-smpi test-smpi bench bench-long bench-smpi bench-smpi-solve fuzz install clean
 
 all: build
 
@@ -81,6 +81,23 @@ bench-long: deps
 bench-smpi: deps
 	@$(MAKE) --no-print-directory build
 	@bash bench/smpi/run.sh $(BUILD)
+
+# PETSc $(PETSC_LATEST) built for SimGrid's SMPI and PipeKSP's SMPI driver, in the cache (config/petsc-smpi.sh;
+# about 12 minutes the first time, then reused; needs libsimgrid-dev: apt-get install libsimgrid-dev). Not in CI
+# yet: no whole solve has run under SMPI so far (bench/smpi/README.md)
+petsc-smpi: deps
+	@bash config/petsc-smpi.sh >/dev/null
+
+# the ctest tests labelled smpi (a whole solve under SMPI), after building what they need
+test-smpi: petsc-smpi
+	@$(MAKE) --no-print-directory build
+	@cd $(BUILD) && ctest --output-on-failure -L smpi --timeout 600
+
+# optional: whole solves under SMPI (SIMULATED) side by side with the emulator (EMULATED); skipped with a
+# message when SimGrid is not installed
+bench-smpi-solve: deps
+	@$(MAKE) --no-print-directory build
+	@bash bench/smpi/solve.sh $(BUILD)
 
 # a short summary, the logs in $(BUILD) (the sub-makes' "Entering/Leaving directory" filled screens)
 install: configure

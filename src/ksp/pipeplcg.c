@@ -444,6 +444,7 @@ static PetscErrorCode PLCGStep(PLCGRec *rc, PetscScalar b, PetscScalar s, PetscB
     if (pupd) /* VecAXPBY()'s arithmetic */
       for (i = i0; i < i1; i++) pp[i] = pa * q0[i] + pb * pp[i];
     DotsRows(nw, i0, i1, wu, ww, wy, d, &yy);
+    PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + 2.0 * (nw + (y ? 1 : 0))) * (i1 - i0))); /* per chunk, before its poll (bench/smpi/solve_shim.c charges compute by it) */
     PetscCall(PipeKSPProgressPoll());
   }
   if (y) PetscCall(VecRestoreArrayRead(y, &wy));
@@ -463,7 +464,6 @@ static PetscErrorCode PLCGStep(PLCGRec *rc, PetscScalar b, PetscScalar s, PetscB
     if (rc->vx[j] != rc->vo[j]) PetscCall(VecRestoreArrayRead(rc->vx[j], &rc->x[j]));
     PetscCall(VecRestoreArray(rc->vo[j], &rc->o[j]));
   }
-  PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + 2.0 * (nw + (y ? 1 : 0))) * n));
   PetscFunctionReturn(0);
 }
 
@@ -485,6 +485,7 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
   for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
     DotsRows(nw, i0, i1, a, b, c, s, &yy);
+    PetscCall(PetscLogFlops(2.0 * (i1 - i0) * (nw + (y ? 1 : 0)))); /* per chunk, as above */
     PetscCall(PipeKSPProgressPoll());
   }
   for (k = 0; k < nw; k++) {
@@ -496,7 +497,6 @@ static PetscErrorCode LocalDots(Vec u, PetscInt nw, Vec w[], Vec y, PetscScalar 
     dots[nw] = yy;
   }
   PetscCall(VecRestoreArrayRead(u, &a));
-  PetscCall(PetscLogFlops(2.0 * n * (nw + (y ? 1 : 0))));
   PetscFunctionReturn(0);
 }
 

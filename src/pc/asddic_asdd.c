@@ -33,11 +33,12 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(PetscLogEventBegin(PCASDDIC_Sweep, pc, r, z, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArrayWrite(z, &za));
-  if (a->kernel == PCASDDIC_KERNEL_REFERENCE) PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
-  else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent || a->nparts > 1 ? PCASDDICThreads_Private(a, a->nb * a->bs) : 1, ra, za)); /* threads share colours or local blocks */
+  if (a->kernel == PCASDDIC_KERNEL_REFERENCE) {
+    PetscCall(PCASDDICSolveLocalReference_Private(a, ra, za));
+    PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
+  } else PetscCall(PCASDDICSolveLocalTuned_Private(a, a->independent || a->nparts > 1 ? PCASDDICThreads_Private(a, a->nb * a->bs) : 1, ra, za)); /* threads share colours or local blocks; logs its flops */
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
-  PetscCall(PetscLogFlops(2.0 * a->nnzb * a->bs * a->bs));
   PetscCall(PetscLogEventEnd(PCASDDIC_Sweep, pc, r, z, 0));
   PetscFunctionReturn(0);
 }

@@ -157,6 +157,10 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
   FwdFn          fwd  = a->bs == 1 ? Fwd1 : a->bs == 2 ? Fwd2 : a->bs == 3 ? Fwd3 : FwdN;
   BwdFn          bwd  = a->bs == 1 ? Bwd1 : a->bs == 2 ? Bwd2 : a->bs == 3 ? Bwd3 : BwdN;
   PetscErrorCode perr = 0;
+  /* the sweep's flops (2 per stored entry), logged before the poll that follows them where one thread
+     sweeps (a simulator that charges compute by the flop counter then places each poll after its rows,
+     bench/smpi/solve_shim.c), at the end with a thread team */
+  const PetscLogDouble ftot = 2.0 * a->nnzb * a->bs * a->bs;
 
   PetscFunctionBegin;
   if (a->nparts > 1) { /* local blocks: each thread sweeps whole blocks, forward then backward, no barrier */
@@ -176,6 +180,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
       const PetscInt step = master ? ASDDIC_POLL_ROWS : pp[q + 1] - pp[q] + 1;
       for (PetscInt lo = pp[q]; lo < pp[q + 1]; lo += step) {
         fwd(a, lo, PetscMin(pp[q + 1], lo + step), r);
+        if (nt <= 1) perr = perr ? perr : PetscLogFlops(0.5 * ftot * (PetscMin(pp[q + 1], lo + step) - lo) / pp[np]);
         if (master) {
           PetscErrorCode e = nt > 1 ? PipeKSPProgressPollMaster_Private() : PipeKSPProgressPoll();
           if (e) perr = e;
@@ -183,6 +188,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
       }
       for (PetscInt hi = pp[q + 1]; hi > pp[q]; hi -= step) {
         bwd(a, PetscMax(pp[q], hi - step), hi, z);
+        if (nt <= 1) perr = perr ? perr : PetscLogFlops(0.5 * ftot * (hi - PetscMax(pp[q], hi - step)) / pp[np]);
         if (master) {
           PetscErrorCode e = nt > 1 ? PipeKSPProgressPollMaster_Private() : PipeKSPProgressPoll();
           if (e) perr = e;
@@ -190,6 +196,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
       }
     }
     PetscCall(perr);
+    if (nt > 1) PetscCall(PetscLogFlops(ftot));
     PetscFunctionReturn(0);
   }
 #if defined(PIPEKSP_HAVE_OPENMP)
@@ -210,12 +217,14 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
       }
     }
     PetscCall(perr);
+    PetscCall(PetscLogFlops(ftot));
     PetscFunctionReturn(0);
   }
 #endif
   (void)nt;
   fwd(a, 0, cp[nc], r);
   bwd(a, 0, cp[nc], z);
+  PetscCall(PetscLogFlops(ftot));
   PetscCall(PipeKSPProgressPoll());
   PetscFunctionReturn(0);
 }

@@ -1,0 +1,47 @@
+#!/bin/bash
+# The cost per flop of each PETSc/PipeKSP event on this machine, for the deterministic compute of the SMPI
+# solves (bench/smpi/solve_shim.c): the native bench_cube on ONE rank with the SMPI runs' rows per rank
+# (7 x 7 x 7 nodes, 1,029 rows; one rank, so no event holds a wait for a message or a reduction), every solver
+# of solve.sh on jacobi, bjacobi+icc and asddic, -log_view; per event its time over its flops, the smallest
+# of 3 launches (the least disturbed on a shared machine). Events that hold others (KSPSolve, PCApply, ...)
+# are left out: flops logged directly inside them cost the "*" default, the median of the vector kernels.
+# usage: bash bench/smpi/rates.sh <builddir> <output file>
+set -u
+build=$1 outf=$2
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+drv=$build/bench/bench_cube
+cfg=$(mktemp) logs=$(mktemp)
+trap 'rm -f "$cfg" "$logs"' EXIT
+for run in 1 2 3; do
+for pc in "-pc_type jacobi" "-pc_type bjacobi -sub_pc_type icc" "-pc_type asddic"; do
+  c="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned $pc"
+  printf '%s\n' "cg|-ksp_type cg $c" "pipecg|-ksp_type pipecg $c" "pipelcg|-ksp_type pipelcg -ksp_rtol 1e-8 -ksp_norm_type natural $pc" \
+    "pipegv-none|-ksp_type pipegv -ksp_pipe_progress none $c" "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll $c" "pipeplcg|-ksp_type pipeplcg $c" > "$cfg"
+  { echo "=== launch $run"; nice -n 15 mpiexec -n 1 "$drv" -bench_config "$cfg" -bench_reps 5 -cube_n 7 -log_view 2>&1; } >> "$logs" || { tail "$logs"; exit 1; }
+done
+done
+python3 - "$logs" "$outf" <<'PY'
+import re, sys, statistics, time
+t, f, skip, run, best = {}, {}, False, None, {}
+def flush():
+    for e in t:
+        if f[e] > 0: best[e] = min(best.get(e, 1e9), t[e] / f[e])
+num = re.compile(r"^[0-9.]+e[-+][0-9]+$")
+for line in open(sys.argv[1], errors="replace"):
+    w = line.split()
+    if line.startswith("=== launch"):
+        flush(); t, f = {}, {}
+    if line.startswith("Summary of Stages"): skip = True
+    if line.startswith("-----"): skip = False
+    if skip or len(w) < 20 or not num.match(w[3]) or not num.match(w[5]): continue
+    t[w[0]] = t.get(w[0], 0) + float(w[3]); f[w[0]] = f.get(w[0], 0) + float(w[5])
+flush()
+drop = {"KSPSolve", "PCApply", "KSPSetUp", "PCSetUp", "PCSetUpOnBlocks", "MatMultAdd"}
+r = {e: v for e, v in best.items() if e not in drop}
+vec = [v for e, v in r.items() if e.startswith("Vec")]
+with open(sys.argv[2], "w") as o:
+    o.write("# seconds per flop, native bench_cube, 1 rank, 7x7x7 nodes, least of 3 launches, measured %s (bench/smpi/rates.sh)\n" % time.strftime("%Y-%m-%d"))
+    o.write("* %.4e\n" % (statistics.median(vec) if vec else 1e-9))
+    for e in sorted(r): o.write("%s %.4e\n" % (e, r[e]))
+PY
+cat "$outf"

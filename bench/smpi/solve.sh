@@ -1,0 +1,150 @@
+#!/bin/bash
+# Whole PipeKSP solves under SimGrid SMPI (SIMULATED) side by side with the emulator (EMULATED):
+# `make bench-smpi-solve`. Optional: skipped with a message when SimGrid (smpicc, smpirun) is missing.
+#   SMPI: config/petsc-smpi.sh's driver (bench_cube + bench/smpi/solve_shim.c, PETSc 3.26.1 for SMPI), P ranks on
+#     bench/smpi's fat tree (16 hosts per leaf switch, one top switch, 0.25 us and 12.5 GB/s per link), Open
+#     MPI's collectives (smpi/coll-selector:ompi), a one-round-per-call MPI_Iallreduce, recursive-doubling
+#     scans, and deterministic compute: smpi/simulate-computation:no plus PETSc's flops times a cost per flop
+#     of each event, measured once natively (rates.sh -> $out/smpi_rates.txt).
+#   emulator: the native bench_cube on 2 ranks with the same rows per rank (7 x 7 x 7 nodes, 1,029 rows, as
+#     close as a cube block gets to make bench's 9^3 on 2 ranks, 1,094), PIPEKSP_EMU_P = P, progress=calls,
+#     halo calls as points, no jitter, and the per-round alpha SMPI's fat tree gives (bench/smpi/README.md:
+#     1.0106 us inside a leaf, 2.02 us across).
+# The limit ("x limit"): cg's time per iteration with zero network latency on the same platform: under SMPI a
+# cg run on the same fat tree with 0 latency, under the emulator cg-limit (-bench_latency_free).
+# usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
+#   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic),
+#   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
+#   PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
+#   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
+#   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
+#   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
+#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [1: one real
+#   rank stands for each of the P (PIPEKSP_EMU_SELF); 2 as make bench, whose halo waits on a descheduled partner
+#   spin and count as CPU time on a loaded machine] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { echo "usage: bash bench/smpi/solve.sh <builddir>"; exit 2; }
+build=$(cd "$1" && pwd) || exit 2
+if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+  echo "bench-smpi-solve: SimGrid is not installed (smpicc/smpirun missing; Debian: apt-get install libsimgrid-dev): skipped"
+  exit 0
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+ps=${PIPEKSP_SMPI_SOLVE_P:-"64 256 1024"}
+pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic"}
+reps=${PIPEKSP_SMPI_SOLVE_REPS:-3}
+ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
+test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
+solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-"cg pipecg pipelcg pipegv-none pipegv-poll pipeplcg"}
+what=${PIPEKSP_SMPI_SOLVE_WHAT:-"smpi emu"}
+priv=${PIPEKSP_SMPI_PRIV:-mmap}
+eclock=${PIPEKSP_SMPI_EMU_CLOCK:-cpu}
+enp=${PIPEKSP_SMPI_EMU_NP:-2}
+defmax=${PIPEKSP_SMPI_DEFAULT_TEST_PMAX:-256}
+lat=0.25
+alphas="1.0106,1.0106,1.0106,1.0106,2.02"
+emu=$build/libpipeksp_emu.so
+drv=$build/bench/bench_cube
+out=$root/bench/results
+work=$build/bench/smpi-solve
+mkdir -p "$out" "$work"
+case " $what " in *" smpi "*)
+  sdrv=$(nice -n 15 bash "$root/config/petsc-smpi.sh") || { echo "bench-smpi-solve: building the SMPI PETSc/driver FAILED"; exit 1; } ;;
+esac
+rates=${PIPEKSP_SMPI_RATES:-$here/rates.txt}
+export PIPEKSP_SMPI_RATES=$rates
+[ -s "$rates" ] || bash "$here/rates.sh" "$build" "$rates" || { echo "bench-smpi-solve: measuring the compute rates FAILED"; exit 1; }
+
+pc_options() {
+  case $1 in
+    asddic) echo "-pc_type asddic" ;;
+    bjacobi) echo "-pc_type bjacobi -sub_pc_type icc" ;;
+    *) echo "-pc_type $1" ;;
+  esac
+}
+write_cfg() { # file pc-options solvers... (+ cg-limit under the emulator)
+  local f=$1 pco=$2 k common="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned"
+  shift 2
+  for k in "$@"; do
+    case $k in
+      pipelcg) echo "$k|-ksp_type pipelcg -ksp_rtol 1e-8 -ksp_norm_type natural $pco" ;;
+      cg-limit) echo "$k|-ksp_type cg $common $pco -bench_latency_free" ;;
+      *-*) echo "$k|-ksp_type ${k%%-*} -ksp_pipe_progress ${k#*-} $common $pco" ;;
+      *) echo "$k|-ksp_type $k $common $pco" ;;
+    esac
+  done > "$f"
+}
+grid() { # P -> "px py pz": powers of two, as cubic as they go
+  local P=$1 a=1 b=1 c=1
+  while [ $((a * b * c)) -lt "$P" ]; do
+    if [ $a -le $b ] && [ $a -le $c ]; then a=$((a * 2)); elif [ $b -le $c ]; then b=$((b * 2)); else c=$((c * 2)); fi
+  done
+  echo "$a $b $c"
+}
+platform() { # P latency_us -> platform file
+  local P=$1 l=$2 L=16 N f
+  [ "$P" -lt 32 ] && L=2
+  N=$((P / L))
+  f=$work/ft${P}_$l.xml
+  cat > "$f" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="ft" prefix="node-" suffix="" radical="0-$((P - 1))" speed="1Gf" bw="12.5GBps" lat="${l}us"
+           topology="FAT_TREE" topo_parameters="2;$L,$N;1,$N;1,1" loopback_bw="100GBps" loopback_lat="0"/>
+</platform>
+XML
+  seq 0 $((P - 1)) | sed 's/^/node-/' > "$work/hosts$P"
+  echo "$f"
+}
+# one SMPI launch: P pc latency_us test_s reps solvers... -> its output in $work/smpi_<tag>.log; prints wall s and peak RSS
+smpi_run() {
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 tag
+  shift 5
+  read -r px py pz <<< "$(grid "$P")"
+  tag=${pc}_${P}_lat${l}_test${ts}
+  # measured: the shim charges the cost per MPI_Test call of the program; default: SMPI's own 1e-4 s per
+  # tested request, growing with each failed test (smpi/grow-injected-times), the shim's tests included
+  if [ "$ts" = default ]; then
+    testcfg="--cfg=smpi/test:1e-4 --cfg=smpi/iprobe:1e-4"; export PIPEKSP_SMPI_TEST_S=0
+  else
+    testcfg="--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/grow-injected-times:no"; export PIPEKSP_SMPI_TEST_S=$ts
+  fi
+  write_cfg "$work/cfg_$tag" "$(pc_options "$pc")" "$@"
+  local plat
+  plat=$(platform "$P" "$l")
+  /usr/bin/time -f "%e %M" -o "$work/time_$tag" nice -n 15 smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
+    --cfg=smpi/coll-selector:ompi --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
+    $testcfg --cfg=smpi/privatization:"$priv" --log=root.thr:critical \
+    "$sdrv" -bench_config "$work/cfg_$tag" -bench_reps "$r" -bench_order rotate \
+    -bench_tag "SIMULATED,$pc,$P" -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) \
+    -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" > "$work/smpi_$tag.log" 2>&1
+  echo "$tag: exit $?, wall/RSS: $(cat "$work/time_$tag" | tail -1)" >> "$work/runs.txt"
+}
+emu_run() { # P pc -> $work/emu_<pc>_<P>.log
+  local P=$1 pc=$2
+  write_cfg "$work/cfg_emu_$pc" "$(pc_options "$pc")" $solvers cg-limit
+  nice -n 15 mpiexec -n "$enp" --bind-to none -x OMPI_MCA_mpi_yield_when_idle=1 -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alphas" \
+    -x PIPEKSP_EMU_JITTER_US=0 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_CLOCK="$eclock" \
+    "$drv" -bench_config "$work/cfg_emu_$pc" -bench_reps "$ereps" -bench_tag "EMULATED,$pc,$P" -bench_clock "$eclock" \
+    -cube_nx $((7 * enp)) -cube_ny 7 -cube_nz 7 -da_processors_x "$enp" -da_processors_y 1 -da_processors_z 1 > "$work/emu_${pc}_$P.log" 2>&1
+}
+
+echo "PipeKSP whole solves: SIMULATED (SimGrid $(smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, 2 real ranks)"
+echo "  fat tree of 16-host leaves, $lat us/link; 7^3 nodes (1,029 rows) per rank; rtol 1e-8; MPI_Test cost $test_us us (SMPI)"
+touch "$work/runs.txt"
+for P in $ps; do
+  for pc in $pcs; do
+    t0=$(date +%s)
+    case " $what " in *" smpi "*)
+      smpi_run "$P" "$pc" "$lat" "${test_us}e-6" "$reps" $solvers
+      smpi_run "$P" "$pc" 0 "${test_us}e-6" 1 cg
+      [ "$P" -le "$defmax" ] && smpi_run "$P" "$pc" "$lat" default 1 cg pipegv-none pipegv-poll ;;
+    esac
+    case " $what " in *" emu "*) emu_run "$P" "$pc" ;; esac
+    echo "  $pc P=$P: $(($(date +%s) - t0)) s"
+  done
+done
+python3 "$here/solve_report.py" "$work" | tee "$out/smpi_solve.txt"

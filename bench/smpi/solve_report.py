@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The side-by-side table of bench/smpi/solve.sh: SIMULATED (SMPI) vs EMULATED figures per P, PC and solver.
+usage: solve_report.py <work folder of solve.sh>
+Per row: time per iteration (median over repetitions, with the IQR in %), speedup against cg (cg's median
+over the solver's), x limit (the solver's time per iteration over cg's with zero network latency on the same
+platform), and each SMPI / emulator ratio; rows whose three ratios are all within 20% are marked ok."""
+import glob
+import os
+import re
+import sys
+
+LINE = re.compile(r"^# (SIMULATED|EMULATED),([^,]+),(\d+),([^:]+): median ([0-9.]+) us/it, IQR ([0-9.]+) us/it \(([0-9.]+)%\), (\d+) rep")
+
+
+def medians(path):
+    """label -> (median us/it, IQR %, repetitions); and the count of solves that missed the check (ok = 0)"""
+    out, bad = {}, 0
+    if not os.path.exists(path):
+        return out, bad
+    for line in open(path, errors="replace"):
+        m = LINE.match(line)
+        if m:
+            out[m.group(4)] = (float(m.group(5)), float(m.group(7)), int(m.group(8)))
+        elif re.match(r"^(SIMULATED|EMULATED),", line) and line.rstrip().endswith(",0," + line.rstrip().split(",")[-1]):
+            bad += 1
+    return out, bad
+
+
+def main():
+    work = sys.argv[1]
+    rows, misses = [], 0
+    keys = set()
+    for f in glob.glob(os.path.join(work, "smpi_*_lat0.25_test*.log")):
+        m = re.match(r"smpi_(.+)_(\d+)_lat0.25_test(.+)\.log$", os.path.basename(f))
+        if m:
+            keys.add((int(m.group(2)), m.group(1), m.group(3)))
+    if not keys:  # the emulated side alone (PIPEKSP_SMPI_SOLVE_WHAT=emu): its figures, SMPI's columns empty
+        for f in glob.glob(os.path.join(work, "emu_*.log")):
+            m = re.match(r"emu_(.+)_(\d+)\.log$", os.path.basename(f))
+            if m:
+                keys.add((int(m.group(2)), m.group(1), "(no SMPI run)"))
+    print("SIMULATED = SimGrid SMPI (deterministic compute); EMULATED = tools/emulator on 2 real ranks")
+    print("us/it: median time per iteration [IQR %]; speedup = cg / solver; x limit = solver / cg at zero latency; ratio = SMPI / emulator")
+    hdr = "%5s %-7s %-12s | %16s %16s %5s | %6s %6s %5s | %6s %6s %5s |" % ("P", "PC", "solver", "SIMULATED us/it", "EMULATED us/it", "ratio", "S spd", "E spd", "ratio", "S xlim", "E xlim", "ratio")
+    order = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
+    for P, pc, ts in sorted(keys, key=lambda k: (k[2], k[0], order.get(k[1], 9))):
+        s, sbad = medians(os.path.join(work, "smpi_%s_%d_lat0.25_test%s.log" % (pc, P, ts)))
+        z, _ = medians(os.path.join(work, "smpi_%s_%d_lat0_test%s.log" % (pc, P, ts)))
+        if not z:  # SMPI's default MPI_Test cost has no zero-latency run of its own: the other one's limit
+            for f in glob.glob(os.path.join(work, "smpi_%s_%d_lat0_test*.log" % (pc, P))):
+                z, _ = medians(f)
+        e, ebad = medians(os.path.join(work, "emu_%s_%d.log" % (pc, P)))
+        if not rows or rows[-1] != ts:
+            print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
+            print(hdr)
+            rows.append(ts)
+        slim = z.get("cg", (0,))[0]
+        elim = e.get("cg-limit", (0,))[0]
+        for lab in ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]:
+            if lab not in s and lab not in e:
+                continue
+            sv, siq, _ = s.get(lab, (0, 0, 0))
+            ev, eiq, _ = e.get(lab, (0, 0, 0))
+            ssp = s["cg"][0] / sv if "cg" in s and sv else 0  # noqa: E501
+            esp = e["cg"][0] / ev if "cg" in e and ev else 0
+            sxl = sv / slim if slim else 0
+            exl = ev / elim if elim else 0
+            r = [a / b if b else 0 for a, b in ((sv, ev), (ssp, esp), (sxl, exl))]
+            ok = all(0.8 <= x <= 1.2 for x in r)
+            misses += not ok and ev > 0 and sv > 0
+            print("%5d %-7s %-12s | %9.1f [%4.1f%%] %9.1f [%4.1f%%] %5.2f | %6.3f %6.3f %5.2f | %6.3f %6.3f %5.2f | %s" % (P, pc, lab, sv, siq, ev, eiq, r[0], ssp, esp, r[1], sxl, exl, r[2], "ok" if ok else ("MISS" if ev and sv else "")))
+        if sbad or ebad:
+            print("      (%s P=%d: %d SIMULATED and %d EMULATED solves missed the accuracy check)" % (pc, P, sbad, ebad))
+        print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, elim))
+    print("\nrows with a ratio outside [0.8, 1.2]: %d" % misses)
+    runs = os.path.join(work, "runs.txt")
+    if os.path.exists(runs):
+        print("\nSMPI launches (wall s, peak RSS KiB):")
+        print(open(runs).read().rstrip())
+
+
+if __name__ == "__main__":
+    main()
