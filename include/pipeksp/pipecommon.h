@@ -27,8 +27,8 @@
 /* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
    after the last true residual (replacement or restart) */
 #define PIPE_GAP_GROWTH 10.0
-/* replacement and the check of a claimed convergence act only where the gap estimate is PIPE_GAP_CG times
-   the one of cg's recurrences over the same steps: up to there the drift is what cg's contract allows */
+/* the check of a claimed convergence acts only where the gap estimate is PIPE_GAP_CG times the one of cg's
+   recurrences over the same steps: up to there the drift is what cg's contract allows */
 #define PIPE_GAP_CG      4.0
 #define PIPE_GAP_SPACING 50
 /* the estimated gap, relative to the recursive residual, above which a convergence claimed by the

@@ -190,7 +190,7 @@ PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, Pe
    iteration (gamma, delta and the norm packed into one MPI_Allreduce).
 
    Options Database Keys:
-+  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x when the estimated gap to the true residual asks for it (auto, default), every n iterations, or never (0)
++  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x every n iterations, or never (0, and auto, the default: these recurrences drift as cg's)
 -  -ksp_pipe_progress, -ksp_pipe_poll_interval - validated, but do not apply: the one reduction is blocking (-ksp_view says so)
 
    Notes:

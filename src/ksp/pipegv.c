@@ -287,7 +287,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
-  ksp->ops->setup = KSPSetUp_PipeGV;
-  ksp->ops->solve = KSPSolve_PipeGV;
+  ((KSP_Pipe *)ksp->data)->pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
+  ksp->ops->setup                    = KSPSetUp_PipeGV;
+  ksp->ops->solve                    = KSPSolve_PipeGV;
   PetscFunctionReturn(0);
 }
