@@ -62,7 +62,7 @@ test-petsc-latest: petsc-latest
 
 
 # the differential fuzzer with cg as the oracle (tests/fuzz): N cases of seed SEED on 1-4 ranks, a table of
-# cases and failures by family, each failure with a one-line reproducer (make test runs seed 1, 60 cases)
+# cases and failures by family, each failure with a one-line reproducer (make test runs seed 1, 150 cases)
 SEED ?= 1
 N    ?= 500
 fuzz: deps

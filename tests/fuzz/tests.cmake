@@ -7,7 +7,7 @@ target_link_libraries(pipefuzz PRIVATE pipeksp)
 set_target_properties(pipefuzz PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PIPEKSP_FUZZ_DIR})
 add_test(NAME fuzz-cg-oracle-seed1
   COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/fuzz.py --mpiexec ${PIPEKSP_MPIEXEC} --exe $<TARGET_FILE:pipefuzz>
-          --seed 1 --cases 60 --leakcheck)
+          --seed 1 --cases 150 --leakcheck)
 set_tests_properties(fuzz-cg-oracle-seed1 PROPERTIES LABELS fuzz TIMEOUT 900
   PASS_REGULAR_EXPRESSION "fuzz: [0-9]+ passed, 0 failed" FAIL_REGULAR_EXPRESSION "FUZZFAIL")
 # the contract's fixed cases: capped solves (-ksp_max_it 1..10, cube and ex2) at cg's A-norm error within 1.1,
