@@ -3,7 +3,7 @@
    convergence guards, and the pieces in src/ksp:
      pipecommon.c  create, set-up, reset, destroy, options, view, the start of a solve
      pipetype.c    the public KSPPipe* API
-     pipeguard.c   the convergence guards: gap estimate, replacement, restarts, floor, best iterate
+     pipeguard.c   the convergence guards: gap estimate, replacement, restarts, floor, kept iterate
      pipestep.c    one iteration's scalars: norm, convergence test, breakdown tests, CG coefficients
      pipeapply.c   the operator and PC applications with poll points
    The vector passes they share run on the thread team (src/sys/vecpass.c, pipeksp/vecpassimpl.h). */
@@ -130,7 +130,7 @@ PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
-/* at a solve's start: ||A|| when A changed, the gap bounds, the best iterate and the guards' state */
+/* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */
 PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
 /* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
    energy is lower (one SpMV into the work vector T, one reduction) */
@@ -146,7 +146,7 @@ PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
 PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
 /* *now: iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
 PETSC_INTERN PetscErrorCode KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal, PetscBool *);
-/* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the best iterate */
+/* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the least true residual */
 PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
 /* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
    residual, stops at the floor when a restart brought no progress, flags wild growth */
@@ -166,14 +166,14 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
    guess), in a solve that another type started (pipeplcg lowered to depth 1): no
-   KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the best iterate */
+   KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
 
 /* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
-   Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the best iterate */
+   Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
 
-/* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the best iterate */
+/* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt, PetscBool);
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the

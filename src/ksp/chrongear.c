@@ -202,7 +202,8 @@ PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, Pe
    solver restarts from it, and ends converged, as cg would, when that brings no progress. A breakdown that
    comes back after such restarts far above the rounding floor ends with its reason, as cg's. Under
    `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. The x returned
-   is never worse than the best iterate whose true residual the solver measured.
+   is the last iterate, as cg's (with -ksp_max_it k, the k-th); only after a restart it is the iterate
+   of least energy x'Ax/2 - b'x among those whose true residual the solver formed (docs/algorithms.md).
 
    Level: intermediate
 

@@ -1,6 +1,6 @@
 /* The convergence guards of the pipelined KSP types: the estimate of the gap between the recursive and
    the true residual, residual replacement, the restarts from the true residual after a breakdown or wild
-   growth, the stop at the rounding floor, and the best iterate measured. Their thresholds are the
+   growth, the stop at the rounding floor, and the kept iterate (least energy) after a loss of stability. Their thresholds are the
    PIPE_* constants of pipeksp/pipecommon.h, shared with pipeplcg.c. */
 #include <pipeksp/pipecommon.h>
 

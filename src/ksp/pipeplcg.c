@@ -111,7 +111,7 @@ typedef struct {
   PetscInt  lrun;                             /* depth in use: l, lowered by breakdowns for the rest of the solve */
   PetscInt  nbreak;                           /* breakdown restarts at depth lrun in this solve */
   PetscInt  nupd_lucky;                       /* iterate updates at the last invariant-space (lucky) restart */
-  PetscBool early;                            /* an early breakdown sent the depth to 1: restart from the best iterate */
+  PetscBool early;                            /* an early breakdown sent the depth to 1: restart from the kept iterate */
   PetscBool brokeearly;                       /* ... at some point of this solve */
   /* Simon's omega recurrence over the current segment: its alpha (gamma), beta (delta) and three rows */
   PetscReal oma[PLCG_OMEGA_N], omb[PLCG_OMEGA_N + 1], omw[3][PLCG_OMEGA_N + 2], ompsi;
@@ -155,7 +155,7 @@ static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
 
 /* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, for the
    unpreconditioned norm the M-images of the auxiliary bases (3 each); KSPPipeSetUpWork_Private() adds the
-   best iterate after them */
+   kept iterate after them */
 static PetscInt NZ(PetscInt l)
 {
   return PetscMax(3, l + 1);
@@ -596,7 +596,7 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
   if (PetscIsInfOrNanScalar(g0[RS_RZ])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
   KSPCheckDot(ksp, g0[RS_RZ]);
   dp = KSPPipeNorm_Private(ksp, g0[RS_RR], g0[RS_ZZ], g0[RS_RZ]);
-  tn = PetscSqrtReal(PetscAbsScalar(g0[RS_RR])); /* ||b - A x||, what the best iterate is judged by */
+  tn = PetscSqrtReal(PetscAbsScalar(g0[RS_RR])); /* ||b - A x||, the least one is the progress tests' reference */
   if (st->first) {
     PetscCall(PLCGTest(ksp, 0, dp));
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
@@ -622,8 +622,8 @@ static PetscErrorCode PLCGStartPoint(KSP ksp, PLCGStart *st, PetscInt nz, Vec z[
     }
     st->check = PETSC_FALSE;
     if (st->replacing && !ksp->reason) {
-      /* b - A x measured: keep the best iterate; PIPE_STALLS times in a row no better than the best is the
-         attainable accuracy of the restarted recurrences: stop there (with the best iterate), converged as cg
+      /* b - A x measured: compare with the kept iterate; PIPE_STALLS times in a row no better than the best is the
+         attainable accuracy of the restarted recurrences: stop there (with the kept iterate), converged as cg
          would. Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted
          recurrence gains little per period, far from the floor */
       if (tn < PLCG_GAIN * pipe->best) pipe->stalls = 0;
@@ -863,7 +863,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
   for (;;) {           /* (re)start: from the true residual, at the depth in use (the work vectors of depth l hold those
-                of every lower depth, the best iterate after them) */
+                of every lower depth, the kept iterate after them) */
     PetscInt base = st.nupd;
 
     if (d->lrun == 0) { /* no pipelining: chrongear's blocking reductions, the norm's first (nothing lower to fall back on) */
@@ -889,7 +889,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
          Gropp's (p, A p) is a dot product, not a recurrence */
       pipe->depth_end = 1;
       if (d->early && !st.first) {
-        /* from the best iterate measured, the segment's last among them: an early segment whose true
+        /* from the kept iterate (least energy), the segment's last among them: an early segment whose true
            residual grew (the nu = 0.4999 cube: cg restarted from it needed more iterations than the segment
            had taken) gives way to the start (docs/pipeplcg.md). One SpMV and one reduction, once */
         PetscReal tn;
@@ -1055,7 +1055,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 
           if (om > PLCG_OMEGA && pipe->rn0 > 0 && zi > PLCG_EARLY * pipe->rn0) {
             /* the basis is losing orthogonality while the solve has got nowhere: depth 1 now, as after an
-               early breakdown (from the best iterate measured), but the steps to that breakdown sooner */
+               early breakdown (from the kept iterate), but the steps to that breakdown sooner */
             PetscCall(PetscInfo(ksp, "loss of orthogonality estimated at %g at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual, natural residual %g (%g of r_0's): depth 1 for the rest of the solve\n", (double)om, d->lrun, i, (double)zi,
                                 (double)(zi / pipe->rn0)));
             pipe->nrestart_solve++;
@@ -1179,7 +1179,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   d->retrying = PETSC_FALSE;
   if (d->estpcfail) pipe->depth_end = l;
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
-  PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* x is never worse than the best iterate measured */
+  PetscCall(KSPPipeSolveEnd_Private(ksp, A, z[0])); /* cg's iterate; after a loss of stability the kept one when lower in energy */
   PetscFunctionReturn(0);
 }
 
@@ -1452,7 +1452,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    invariant space met again within l steps), or one that recurs, restarts from b - A x at a lower depth for
    the rest of the solve: depth 1 (Gropp's CG, pipegropp) at once after a breakdown with slow progress
    before the residual fell tenfold, one less otherwise; an estimate that fails runs depth 1 from the
-   start. It ends only with a reason cg gives, and with the best iterate measured. -info reports each
+   start. It ends only with a reason cg gives, and with cg's iterate (docs/algorithms.md, the cg contract). -info reports each
    change, -ksp_view and `KSPPipeGetStats()` (depth_changes, depth) the last solve's (docs/pipeplcg.md).
    Before it breaks, a segment still far from convergence whose Lanczos vectors are losing orthogonality
    (Simon's estimate from the tridiagonal p(l)-CG builds, above 1e-4) goes to depth 1 in the same way.
