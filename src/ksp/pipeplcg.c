@@ -117,7 +117,8 @@ typedef struct {
   PetscReal oma[PLCG_OMEGA_N], omb[PLCG_OMEGA_N + 1], omw[3][PLCG_OMEGA_N + 2], ompsi;
   PetscInt  omn; /* the step expected next (a step not in sequence is skipped, as PLCGRitzAdd() does) */
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
-     matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again */
+     matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again,
+     until PLCG_RETRY (then twice as many) healthy solves have passed */
   PetscBool capped;    /* later solves on capkey's matrices start at depth 1 */
   PLCGOpKey capkey;    /* the matrices and PC type of the early breakdown (the values aside) */
   PetscInt  ncapped;   /* solves started at depth 1 for it (all solves) */
