@@ -49,6 +49,6 @@ set_tests_properties(python-readme-example PROPERTIES ENVIRONMENT "${_py_env};PE
   PASS_REGULAR_EXPRESSION "README example: [0-9]+ iterations, error .*: OK" FAIL_REGULAR_EXPRESSION "${_py_fail}" TIMEOUT 120 LABELS "python;petsc4py")
 
 # tutorials/ex1.py's usage line, and the one-line answer of an interpreter without petsc4py
-add_test(NAME python-ex1-usage COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/ex1_usage.sh ${PROJECT_SOURCE_DIR} ${PIPEKSP_MPIEXEC})
+add_test(NAME python-ex1-usage COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/ex1_usage.sh ${PROJECT_SOURCE_DIR} ${PIPEKSP_MPIEXEC} ${PIPEKSP_PYTHON})
 set_tests_properties(python-ex1-usage PROPERTIES ENVIRONMENT "${_py_env}" PASS_REGULAR_EXPRESSION "ex1.py usage OK"
   FAIL_REGULAR_EXPRESSION "FAILED;Traceback" TIMEOUT 300 LABELS "python;petsc4py")
