@@ -500,21 +500,21 @@ def test_pipeplcg_retries_the_deep_pipeline_after_healthy_solves(comm):
         reason, st = _plcg_solve(A, hard.b, ksp)
         assert reason > 0 and st["depth_changes"] >= 1 and st["depth"] < 3, st
         A.shift(100.0)
-        depths = []
-        for _ in range(5):
+        deep = []  # each solve started deep: it ended at depth >= 2, or lowered its depth on the way (a capped
+        for _ in range(4):  # solve starts at depth 1 and changes nothing)
             reason, st = _plcg_solve(A, hard.b, ksp)
             assert reason > 0
-            depths.append(st["depth"])
-        assert depths[:3] == [1, 1, 1] and depths[3] >= 2 and depths[4] >= 2, depths  # back-off 3, then the retry holds
+            deep.append(st["depth"] >= 2 or st["depth_changes"] > 0)
+        assert deep == [False, False, False, True], deep  # back-off 3, then depth 3 is tried again
         # broken again on the hard values, then an explicit depth retries at once
         hard.A.copy(A)
         _plcg_solve(A, hard.b, ksp)
         A.shift(100.0)
         reason, st = _plcg_solve(A, hard.b, ksp)
-        assert reason > 0 and st["depth"] == 1, st
+        assert reason > 0 and st["depth"] == 1 and st["depth_changes"] == 0, st
         pipeksp.set_depth(ksp, 3)
         reason, st = _plcg_solve(A, hard.b, ksp)
-        assert reason > 0 and st["depth"] >= 2, st
+        assert reason > 0 and (st["depth"] >= 2 or st["depth_changes"] > 0), st
     finally:
         A.destroy()
         ksp.destroy()
