@@ -7,7 +7,7 @@
 #   and exits 0), and a bare program name (search=ex3) selects that program's tests.
 # usage: make_traps.sh <source dir> <build dir> <scratch dir>
 SRC=$1 BUILD=$2 WORK=$3
-unset MAKEFLAGS MFLAGS MAKELEVEL
+unset MAKEFLAGS MFLAGS MAKELEVEL CMAKE_FLAGS # make test-petsc-latest exports its -DPETSC_DIR, which would mend the bad one
 rm -rf "$WORK" && mkdir -p "$WORK"
 fail() { echo "FAILED: $*"; exit 1; }
 bad=$WORK/build-bad
