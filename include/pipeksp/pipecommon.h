@@ -93,7 +93,6 @@ typedef struct {
   PetscBool          frombreak;    /* ... after a restart caused by a breakdown */
   PetscBool          suspect;      /* the recursive residual grew wildly: restart */
   PetscReal          rmin;         /* least recursive ||r|| since the last true one */
-  PetscReal          rlast;        /* the last tested recursive ||r|| (-1: no test since the solve's start) */
   PetscInt           stalls;       /* restarts in a row that brought no progress */
   KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */
   PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the

@@ -128,7 +128,6 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->gsign = pipe->dsign = 0.0;
   pipe->suspect             = PETSC_FALSE;
   pipe->rmin                = PETSC_MAX_REAL;
-  pipe->rlast               = -1.0;
   pipe->dp1 = pipe->dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
   pipe->rn0             = -1.0;
   pipe->stalls          = 0;
@@ -249,8 +248,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
        touch with b - A x, so check the true one (and stop at the floor if it brought no progress) */
     else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->gf) pipe->suspect = PETSC_TRUE;
   }
-  pipe->rmin  = PetscMin(pipe->rmin, rn);
-  pipe->rlast = rn;
+  pipe->rmin = PetscMin(pipe->rmin, rn);
   PetscFunctionReturn(0);
 }
 
