@@ -13,9 +13,10 @@ CACHE=${PIPEKSP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pipeksp}
 PREFIX=$CACHE/petsc-$VERSION-smpi
 DRVDIR=$CACHE/pipeksp-smpi
 DRIVER=$DRVDIR/bench_cube_smpi
-# static (smpirun loads the program as one shared object), no Fortran, no C++, SimGrid's malloc left alone
-CONFIGURE="--with-cc=smpicc --with-cxx=0 --with-fc=0 --with-shared-libraries=0 --with-debugging=0 --with-x=0 --with-ssl=0 COPTFLAGS=-O2 CFLAGS=-DSMPI_NO_OVERRIDE_MALLOC --with-mpiexec=smpirun"
-STAMP="petsc $VERSION smpi: $CONFIGURE"
+# static, -fPIC (smpirun loads the program as one shared object, which links libpetsc.a in), no Fortran, no C++, SimGrid's malloc left alone
+CONFIGURE=(--with-cc=smpicc --with-cxx=0 --with-fc=0 --with-shared-libraries=0 --with-debugging=0 --with-x=0 --with-ssl=0
+  COPTFLAGS=-O2 "CFLAGS=-DSMPI_NO_OVERRIDE_MALLOC -fPIC" --with-mpiexec=smpirun)
+STAMP="petsc $VERSION smpi: ${CONFIGURE[*]}"
 JOBS=${JOBS:-2}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -52,8 +53,7 @@ if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = 
   cd "$bdir/petsc-$VERSION"
   log "configuring PETSc $VERSION for SMPI (log: $bdir/petsc-$VERSION/configure.log)"
   # SMPI_PRETEND_CC: smpicc builds plain executables, so configure can run its test programs
-  # shellcheck disable=SC2086
-  SMPI_PRETEND_CC=1 /usr/bin/python3 ./configure --prefix="$PREFIX" $CONFIGURE PETSC_ARCH=arch-smpi >"$bdir/configure.out" 2>&1 ||
+  SMPI_PRETEND_CC=1 /usr/bin/python3 ./configure --prefix="$PREFIX" "${CONFIGURE[@]}" PETSC_ARCH=arch-smpi >"$bdir/configure.out" 2>&1 ||
     { tail -30 "$bdir/configure.out" >&2; exit 1; }
   log "building PETSc $VERSION for SMPI"
   SMPI_PRETEND_CC=1 make PETSC_DIR="$PWD" PETSC_ARCH=arch-smpi MAKE_NP="$JOBS" all >"$bdir/make.out" 2>&1 ||
@@ -77,7 +77,7 @@ if [ ! -x "$DRIVER" ] || [ "$newest" -nt "$DRIVER" ]; then
   objs=""
   for s in $srcs; do
     o=$DRVDIR/obj/$(echo "${s#"$here"/}" | tr / _).o
-    smpicc -O2 -DSMPI_NO_OVERRIDE_MALLOC -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
+    smpicc -O2 -fPIC -DSMPI_NO_OVERRIDE_MALLOC -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
     [ -s "$o" ] || { log "compiling $s FAILED"; exit 1; }
     objs="$objs $o"
   done

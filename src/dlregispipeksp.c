@@ -100,9 +100,16 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscFunctionReturn(0);
 }
 
-/* Called by PETSc when the library is loaded with -dll_append (name from the file name). */
+/* Called by PETSc when the library is loaded with -dll_append (name from the file name). A library built
+   for another PETSc (its own libpetsc loads beside the program's) refuses here, before any PETSc macro
+   touches the other version's internals; a program linked with us has the right one by construction. */
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_pipeksp(void)
 {
+  int64_t v[4] = {0, 0, 0, 0}; /* wide and zeroed: right whatever the other PETSc's PetscInt size */
+
+  if (PetscGetVersionNumber((PetscInt *)&v[0], (PetscInt *)&v[1], (PetscInt *)&v[2], (PetscInt *)&v[3])) return PETSC_ERR_LIB;
+  if (v[0] != PETSC_VERSION_MAJOR || v[1] != PETSC_VERSION_MINOR)
+    return PetscError(PETSC_COMM_SELF, __LINE__, "PetscDLLibraryRegister_pipeksp", __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "libpipeksp was built for PETSc %d.%d.%d, but this program runs PETSc %d.%d.%d: rebuild PipeKSP against it (cmake -DPETSC_DIR=...)", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)v[0], (int)v[1], (int)v[2]);
   PetscFunctionBegin;
   PetscCall(PipeKSPInitializePackage());
   PetscFunctionReturn(0);

@@ -792,9 +792,9 @@ int main(int argc, char **argv)
          args: -s_pc_asddic_iterations 0
          filter: Error: grep -oE "number of ASDD iterations must be at least 1" | sort -u
       test:
-         suffix: pc_asddic_bad_threads0
-         args: -s_pc_asddic_threads 0
-         filter: Error: grep -oE "number of threads must be at least 1" | sort -u
+         suffix: pc_asddic_bad_threads_neg
+         args: -s_pc_asddic_threads -1
+         filter: Error: grep -oE "number of threads must be at least 1, or 0 for the default" | sort -u
       test:
          suffix: pc_asddic_bad_ordering
          args: -s_pc_asddic_ordering foo

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsHasName(NULL, NULL, opts[k], &flg));
     bad = (PetscBool)(bad || flg);
   }
-  PetscCheck(bad, PETSC_COMM_WORLD, PETSC_ERR_USER, "give one bad hybrid option, e.g. -pipeksp_threads 0");
+  PetscCheck(bad, PETSC_COMM_WORLD, PETSC_ERR_USER, "give one bad hybrid option, e.g. -pipeksp_threads -1");
   PetscCall(TestCubeSystem(PETSC_FALSE, &cube, &A, &b, &x));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &y));
@@ -141,11 +141,11 @@ int main(int argc, char **argv)
       output_file: output/ex17_threads_bad.out
       test:
          suffix: threads_bad_nt_np1
-         args: -pipeksp_threads 0
+         args: -pipeksp_threads -1
       test:
          suffix: threads_bad_nt_np2
          nsize: 2
-         args: -pipeksp_threads 0
+         args: -pipeksp_threads -1
       test:
          suffix: threads_bad_schedule_np2
          nsize: 2

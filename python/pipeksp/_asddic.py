@@ -26,10 +26,10 @@ def _pc_handle(pc, who, need_asddic=False):
     return ctypes.c_void_p(pc.handle)
 
 
-def _count(name, v):
+def _count(name, v, least=1):
     v = _loader.petsc_int_arg("set_asddic", name, v)
-    if v < 1:
-        raise ValueError("set_asddic: %s must be >= 1, got %d" % (name, v))
+    if v < least:
+        raise ValueError("set_asddic: %s must be >= %d, got %d" % (name, least, v))
     return v
 
 
@@ -77,7 +77,7 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     shift = None if shift is None else _choice("shift", shift, "PCASDDICShiftTypes")
     colors = None if colors is None else _count("colors", colors)
     iterations = None if iterations is None else _count("iterations", iterations)
-    threads = None if threads is None else _count("threads", threads)
+    threads = None if threads is None else _count("threads", threads, 0)  # 0: the process's, as -pc_asddic_threads 0
     local_blocks = None if local_blocks is None else _count("local_blocks", local_blocks)
     names = _enum_names("PCASDDICOrderingTypes")
     colour = (names.index("cmrcm"), names.index("mc"))

@@ -1307,6 +1307,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscReal f    = d->eig_factor;
   PetscReal b[2] = {d->user_eig ? d->lmin : 0.0, d->user_eig ? d->lmax : 0.0};
   PetscInt  nb   = 2;
+  char      sb[64], sbnew[64];
   PetscBool flg, reuse = d->eig_reuse;
 
   PetscFunctionBegin;
@@ -1329,7 +1330,11 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
     }
     PetscCall(KSPPipePLCGSetDepth(ksp, l));
   }
-  PetscCall(PetscOptionsRealArray("-ksp_pipe_eig_bounds", "lmin,lmax: interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated; 0,0 estimates)", "KSPPipePLCGSetEigenvalueBounds", b, &nb, &flg));
+  /* read as a string so that -help shows the pair (PETSc's real-array help shows only its first entry),
+     then parsed by PETSc's own real-array reader */
+  PetscCall(PetscSNPrintf(sb, sizeof(sb), "%g,%g", (double)b[0], (double)b[1]));
+  PetscCall(PetscOptionsString("-ksp_pipe_eig_bounds", "lmin,lmax: interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated; 0,0 estimates)", "KSPPipePLCGSetEigenvalueBounds", sb, sbnew, sizeof(sbnew), &flg));
+  if (flg) PetscCall(PetscOptionsGetRealArray(((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_pipe_eig_bounds", b, &nb, &flg));
   if (flg) {
     PetscCheck(nb == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "-ksp_pipe_eig_bounds needs two values lmin,lmax");
     PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, b[0], b[1]));

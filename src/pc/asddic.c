@@ -238,7 +238,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOpt
   if (flg) PetscCall(PCASDDICSetDamping(pc, omega));
   PetscCall(PetscOptionsEnum("-pc_asddic_shift", "On a non-positive pivot: none (PC fails) or diagonal (retry with A + alpha diag(A))", "PCASDDICSetShiftType", PCASDDICShiftTypes, (PetscEnum)sh, (PetscEnum *)&sh, &flg));
   if (flg) PetscCall(PCASDDICSetShiftType(pc, sh));
-  PetscCall(PipeKSPOptionsInt("-pc_asddic_threads", "OpenMP threads of the sweeps, sharing a colour or the local blocks (default: -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
+  PetscCall(PipeKSPOptionsInt("-pc_asddic_threads", "OpenMP threads of the sweeps, sharing a colour or the local blocks (0: the default, -pipeksp_threads, the process's one thread count)", "PCASDDICSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PCASDDICSetThreads(pc, nt));
   PetscCall(PetscOptionsEnum("-pc_asddic_kernel", "Triangular sweeps: tuned (unrolled, threaded) or reference (plain, one thread)", "PCASDDICSetKernelType", PCASDDICKernelTypes, (PetscEnum)ker, (PetscEnum *)&ker, &flg));
   if (flg) PetscCall(PCASDDICSetKernelType(pc, ker));
@@ -428,7 +428,7 @@ static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
 
   PetscFunctionBegin;
 #if !defined(PIPEKSP_HAVE_OPENMP)
-  nt = 1;
+  if (nt) nt = 1; /* 0 stays the default */
 #endif
   if (!a->orderingset && a->threads != nt) ASDDICChanged(pc); /* the default ordering follows the threads */
   a->threads = nt;
@@ -617,7 +617,7 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
 .  -pc_asddic_eigenvalues <emin,emax> - bounds on the eigenvalues of M^{-1} A given by hand (no estimate; emax in [1e-6, 1e6], emax/emin <= 1e12), see `PCASDDICSetEigenvalues()`
 .  -pc_asddic_damping <w> - Richardson damping given by hand (default: from the bounds; in [1e-6, 2)), see `PCASDDICSetDamping()`
 .  -pc_asddic_shift <none,diagonal> - on a non-positive pivot, retry with A + alpha diag(A) (default) or fail, see `PCASDDICSetShiftType()`
-.  -pc_asddic_threads <t> - OpenMP threads of the sweeps, sharing a colour or the local blocks (default: `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
+.  -pc_asddic_threads <t> - OpenMP threads of the sweeps, sharing a colour or the local blocks (0: the default, `-pipeksp_threads`, the process's one thread count), see `PCASDDICSetThreads()`
 .  -pc_asddic_check - check at set-up that every colour is an independent set, see `PCASDDICSetCheck()`
 -  -pc_asddic_kernel <tuned,reference> - the tuned triangular sweeps (default) or the plain reference ones, see `PCASDDICSetKernelType()`
 

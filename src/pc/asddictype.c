@@ -289,7 +289,7 @@ PetscErrorCode PCASDDICGetBlock(PC pc, PetscBool *blk)
 
    Input Parameters:
 +  pc - the preconditioner context
--  nt - threads, at least 1 (default: the process's `-pipeksp_threads`; always 1 without OpenMP)
+-  nt - threads, at least 1; 0 the default: the process's `-pipeksp_threads` (always 1 without OpenMP)
 
    Options Database Key:
 .  -pc_asddic_threads <nt> - the threads
@@ -307,7 +307,7 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, nt, 2);
-  PetscCheck(nt >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, got %" PetscInt_FMT, nt);
+  PetscCheck(nt >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, or 0 for the default, got %" PetscInt_FMT, nt);
   PetscCheck(nt <= PIPEKSP_THREADS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: at most %d threads per process, got %" PetscInt_FMT, PIPEKSP_THREADS_MAX, nt);
   PetscTryMethod(pc, "PCASDDICSetThreads_C", (PC, PetscInt), (pc, nt));
   PetscFunctionReturn(0);

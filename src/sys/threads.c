@@ -179,7 +179,7 @@ PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sche
 . comm - communicator for the options block (-help output)
 
   Options Database Keys:
-+ -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)
++ -pipeksp_threads <t> - OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (0: the default, OMP_NUM_THREADS, else 1)
 . -pipeksp_spmv_schedule <static,dynamic,guided> - how the SpMV's interior row chunks go to the threads (default dynamic)
 - -pipeksp_threads_min_rows <n> - fewer local rows than this run on one thread (default 5000 when the threads have cores of their own, else 20000: see `PipeKSPSetThreadsMinRows()`)
 
@@ -201,7 +201,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   PetscFunctionBegin;
   PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
   PetscOptionsBegin(comm, NULL, "PipeKSP hybrid MPI+OpenMP options", "KSP");
-  PetscCall(PipeKSPOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (default OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
+  PetscCall(PipeKSPOptionsInt("-pipeksp_threads", "OpenMP threads of the SpMV, the pipelined KSPs' vector kernels and asddic's sweeps (0: the default, OMP_NUM_THREADS, else 1)", "PipeKSPSetThreads", nt, &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PetscOptionsEnum("-pipeksp_spmv_schedule", "Schedule of the threaded SpMV's interior row chunks", "PipeKSPSetSpMVSchedule", PipeKSPScheduleTypes, (PetscEnum)sched, (PetscEnum *)&sched, &flg));
   if (flg) PetscCall(PipeKSPSetSpMVSchedule(sched));
@@ -217,7 +217,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   Not Collective
 
   Input Parameter:
-. nt - threads (1 to 4096); 1 keeps the single-threaded kernels. Ignored (1) when built without OpenMP
+. nt - threads (1 to 4096); 1 keeps the single-threaded kernels; 0 the default below. Ignored (1) when built without OpenMP
 
   Options Database Key:
 . -pipeksp_threads <t> - the same
@@ -237,8 +237,9 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
 PetscErrorCode PipeKSPSetThreads(PetscInt nt)
 {
   PetscFunctionBegin;
-  PetscCheck(nt >= 1 && nt <= PIPEKSP_THREADS_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be 1 to %d", nt, PIPEKSP_THREADS_MAX);
+  PetscCheck(nt >= 0 && nt <= PIPEKSP_THREADS_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads %" PetscInt_FMT ": the number of threads must be 1 to %d, or 0 for the default", nt, PIPEKSP_THREADS_MAX);
   if (!Thr.read) PetscCall(ThreadsReadOptions()); /* first, so that this call wins over them */
+  if (!nt) PetscCall(DefaultThreads(&nt));        /* 0 as with -pc_asddic_threads 0: the default, whatever the KSP */
 #if defined(PIPEKSP_HAVE_OPENMP)
   Thr.nt = nt;
 #else

@@ -163,7 +163,7 @@ def test_bad_arguments(comm):
         pc.setType("asddic")
         with pytest.raises(ValueError, match="unknown ordering 'zigzag'.*cmrcm, rcm, mc, natural"):
             pipeksp.set_asddic(pc, ordering="zigzag")
-        for key, val, exc in (("colors", 0, ValueError), ("iterations", -2, ValueError), ("threads", 0, ValueError),
+        for key, val, exc in (("colors", 0, ValueError), ("iterations", -2, ValueError), ("threads", -1, ValueError),
                               ("local_blocks", 0, ValueError),
                               ("colors", 2.5, TypeError), ("block", "yes", TypeError), ("ordering", 1, TypeError)):
             with pytest.raises(exc, match=key if key != "ordering" else "ordering"):

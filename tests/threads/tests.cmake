@@ -41,5 +41,17 @@ if(OpenMP_C_FOUND)
   add_test(NAME threads-option-huge
     COMMAND ${PIPEKSP_MPIEXEC} -n 2 ${PIPEKSP_TUTDIR}/ex1 -cube_n 5 -ksp_type pipegv -pipeksp_threads 5000)
   set_tests_properties(threads-option-huge PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
-    PASS_REGULAR_EXPRESSION "-pipeksp_threads 5000: the number of threads must be 1 to 4096")
+    PASS_REGULAR_EXPRESSION "-pipeksp_threads 5000: the number of threads must be 1 to 4096, or 0 for the default")
+endif()
+
+# -pipeksp_threads 0 (and -pc_asddic_threads 0) is the default, OMP_NUM_THREADS here, whatever the KSP: PETSc's
+# cg, which never reads the option, and ours, which refused it before, sweep asddic with the same 2 threads
+if(OpenMP_C_FOUND)
+  foreach(ksp cg pipegropp pipegv chrongear pipeplcg)
+    add_test(NAME threads-zero-default-${ksp}
+      COMMAND ${PIPEKSP_MPIEXEC} -n 1 ${PIPEKSP_TUTDIR}/ex1 -cube_n 6 -ksp_type ${ksp} -pc_type asddic
+              -pipeksp_threads 0 -pc_asddic_threads 0 -ksp_view)
+    set_tests_properties(threads-zero-default-${ksp} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV};OMP_NUM_THREADS=2" TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "threads 2 \\(OpenMP, -pipeksp_threads\\).*converged after" FAIL_REGULAR_EXPRESSION "ERROR|diverged")
+  endforeach()
 endif()
