@@ -208,8 +208,10 @@ int main(int argc, char **argv)
   PetscMPIInt         rank, size;
   FILE               *fp;
 
-  /* the thread progress policy needs MPI_THREAD_MULTIPLE */
+#if !defined(PIPEKSP_SMPI)
+  /* the thread progress policy needs MPI_THREAD_MULTIPLE (SMPI has no thread support: not run there) */
   PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
+#endif
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PipeKSPInitializePackage());

@@ -19,6 +19,7 @@ CONFIGURE=(--with-cc=smpicc --with-cxx=0 --with-fc=0 --with-shared-libraries=0 -
 STAMP="petsc $VERSION smpi: ${CONFIGURE[*]}"
 JOBS=${JOBS:-2}
 here=$(cd "$(dirname "$0")/.." && pwd)
+self=$here/config/$(basename "$0") # $0 may be relative, and the build cd-s away
 
 log() { echo "petsc-smpi: $*" >&2; }
 
@@ -69,7 +70,7 @@ fi
 # the driver: PipeKSP's sources, bench_cube and the shim, one shared object for smpirun (no OpenMP: one
 # thread per simulated rank). Every MPI call the shim takes over is wrapped at link time.
 srcs=$(ls "$here"/src/*.c "$here"/src/sys/*.c "$here"/src/mat/*.c "$here"/src/ksp/*.c "$here"/src/pc/*.c "$here"/src/mesh/*.c "$here"/bench/bench_cube.c "$here"/bench/smpi/solve_shim.c)
-newest=$(ls -t $srcs "$here/bench/smpi/solve_shim.wraps" "$here"/include/*.h "$here"/include/pipeksp/*.h "$PREFIX/.pipeksp-stamp" "$0" | head -1)
+newest=$(ls -t $srcs "$here/bench/smpi/solve_shim.wraps" "$here"/include/*.h "$here"/include/pipeksp/*.h "$PREFIX/.pipeksp-stamp" "$self" | head -1)
 if [ ! -x "$DRIVER" ] || [ "$newest" -nt "$DRIVER" ]; then
   mkdir -p "$DRVDIR/obj"
   wraps=$(sed 's/^/-Wl,--wrap=/' "$here/bench/smpi/solve_shim.wraps" | tr '\n' ' ')
@@ -77,7 +78,7 @@ if [ ! -x "$DRIVER" ] || [ "$newest" -nt "$DRIVER" ]; then
   objs=""
   for s in $srcs; do
     o=$DRVDIR/obj/$(echo "${s#"$here"/}" | tr / _).o
-    smpicc -O2 -fPIC -DSMPI_NO_OVERRIDE_MALLOC -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
+    smpicc -O2 -fPIC -DSMPI_NO_OVERRIDE_MALLOC -DPIPEKSP_SMPI -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
     [ -s "$o" ] || { log "compiling $s FAILED"; exit 1; }
     objs="$objs $o"
   done

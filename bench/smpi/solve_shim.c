@@ -5,11 +5,11 @@
    1. Deterministic compute (run with --cfg=smpi/simulate-computation:no). SMPI does not time the host: the
       compute between two MPI calls costs what PETSc's flop counter says it did, times a cost per flop for
       the innermost PETSc event that logged it ("rates": seconds per flop measured once on this machine by
-      bench/smpi/rates.sh, e.g. MatMult, MatSolve, VecAXPY, PipeVecPass). The flops logged since the last
-      charge are charged (smpi_execute_flops at the platform's 1 Gf/s) at every PETSc event boundary (legacy
-      log callbacks), at the entry of every wrapped MPI call and at every clock read (the poll interval of
-      PipeKSP reads the clock), so a poll point inside a kernel sees the compute done before it (PipeKSP's
-      chunked kernels log their flops per chunk).
+      bench/smpi/rates.sh, e.g. MatMult, MatSolve, VecAXPY, PipeVecPass). The flops logged are priced at every
+      PETSc event boundary (legacy log callbacks) and run (smpi_execute_flops at the platform's 1 Gf/s) at
+      the entry of every wrapped MPI call and at every clock read (the poll interval of PipeKSP reads the
+      clock), so a poll point inside a kernel sees the compute done before it (PipeKSP's chunked kernels log
+      their flops per chunk).
    2. MPI_Iallreduce as Open MPI 4.1 without asynchronous progress: a recursive-doubling allreduce over
       MPI_Isend/MPI_Irecv that advances ONE round per MPI call (as bench/smpi/rd_bench.c and the emulator's
       progress=calls with halo calls as points): the start posts round 1; every completion call, send,
@@ -91,8 +91,11 @@ static double EventSpf(int e)
   return v;
 }
 
-/* charge the flops logged since the last charge at the innermost event's cost */
-static void Charge(void)
+/* price the flops logged since the last call at the innermost event's cost; the simulated compute runs
+   (one simcall) only where it can be observed: at an MPI call or a clock read. Event boundaries only price,
+   which keeps the simulated time and saves most simcalls (wall time) */
+static double pending_s = 0;
+static void   Price(int execute)
 {
   PetscLogDouble f = 0;
   double         d;
@@ -103,12 +106,19 @@ static void Charge(void)
   if (PetscGetFlops(&f) == PETSC_SUCCESS) {
     d = f - charged_flops;
     if (d > 0) {
-      double spf    = ev_depth > 0 ? EventSpf(ev_stack[ev_depth - 1]) : rate_default;
+      pending_s += d * (ev_depth > 0 ? EventSpf(ev_stack[ev_depth - 1]) : rate_default);
       charged_flops = f;
-      smpi_execute_flops(d * spf * speed);
     }
   }
+  if (execute && pending_s > 0) {
+    smpi_execute_flops(pending_s * speed);
+    pending_s = 0;
+  }
   in_charge = 0;
+}
+static void Charge(void)
+{
+  Price(1);
 }
 
 /* the cost of one MPI_Test-like call of the program (PIPEKSP_SMPI_TEST_S seconds; run with smpi/test:0, whose
@@ -122,7 +132,7 @@ static void TestCost(void)
 static PetscErrorCode EvBegin(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
 {
   (void)t, (void)a, (void)b, (void)c, (void)d;
-  Charge();
+  Price(0);
   if (ev_depth < MAXDEP) ev_stack[ev_depth] = e;
   ev_depth++;
   return PETSC_SUCCESS;
@@ -130,7 +140,7 @@ static PetscErrorCode EvBegin(PetscLogEvent e, int t, PetscObject a, PetscObject
 static PetscErrorCode EvEnd(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
 {
   (void)e, (void)t, (void)a, (void)b, (void)c, (void)d;
-  Charge();
+  Price(0);
   if (ev_depth > 0) ev_depth--;
   return PETSC_SUCCESS;
 }
