@@ -3,8 +3,8 @@
 # Idempotent and quiet when everything is already there.
 set -euo pipefail
 
-# Optional, never installed here: libsimgrid-dev (SimGrid SMPI) for `make bench-smpi`, which skips itself without it.
-PKGS="petsc-dev libpetsc3.18-dev-examples python3-petsc4py libhypre-dev cmake pkg-config make gcc python3-pytest python3-numpy python3-matplotlib python3-venv clang-format"
+# libsimgrid-dev: SimGrid's SMPI, for the whole solve under simulation that make test-petsc-latest runs
+PKGS="petsc-dev libpetsc3.18-dev-examples python3-petsc4py libhypre-dev cmake pkg-config make gcc python3-pytest python3-numpy python3-matplotlib python3-venv clang-format libsimgrid-dev"
 
 missing=""
 for p in $PKGS; do

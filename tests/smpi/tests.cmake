@@ -1,7 +1,7 @@
 # Two tests labelled smpi. A whole solve under SimGrid SMPI (SIMULATED, bench/smpi/solve.sh's set-up): cg against pipegv-poll on 16
 # simulated ranks. Needs smpirun (Debian libsimgrid-dev) and the SMPI driver that config/petsc-smpi.sh builds
-# into the cache (`make petsc-smpi`; not in .ci/run yet): without smpirun the test is disabled, without the
-# driver it reports itself skipped.
+# into the cache (`make petsc-smpi`, which make test-petsc-latest runs first): without smpirun the test is
+# disabled, without the driver it reports itself skipped.
 find_program(PIPEKSP_SMPIRUN smpirun)
 if(NOT PIPEKSP_SMPIRUN)
   list(APPEND PIPEKSP_MISSING_FEATURES smpi)
