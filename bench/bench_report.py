@@ -284,7 +284,9 @@ def print_limit_table(summary, keys, order, pcs):
 def style(label):
     base, pol = split_label(label)
     if is_petsc(label):
-        return dict(color="0.35", linestyle="--", marker={"groppcg": "s", "pipecg": "v"}.get(label, "x"), markerfacecolor="white")
+        # cg darker than PETSc's pipelined KSPs, and a marker of each its own: they share the grey dashes
+        return dict(color="black" if label == BASELINE else "0.4", linestyle="--",
+                    marker={"groppcg": "s", "pipecg": "v", BASELINE: "D"}.get(label, "x"), markerfacecolor="white")
     return dict(color=SOLVER_COLOURS.get(base, "tab:purple"), linestyle="-", marker=POLICY_MARKERS.get(pol, "o"),
                 alpha=0.55 if pol == "AR" else 1.0)
 
@@ -335,12 +337,12 @@ def plot_speedup(plt, summary, keys, order, pcs, title, outdir, name, what):
                                 linestyle="none", markersize=5, **st1)
             if metric == "speedup":
                 ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="PETSc cg = 1.0 (baseline)")
-                ax.set_ylabel("speedup per iteration vs PETSc cg\n(median of per-repetition ratios; bars: IQR)")
+                ax.set_ylabel("speedup per iteration vs PETSc cg (higher is better)")
                 ax.set_title("PC %s" % pc)
             else:
                 ax.axhline(1.0, color="black", linewidth=1.0, linestyle=":", label="1.0 = the limit (cg, emulator off, same launch)")
                 ax.axhline(GOAL, color="tab:green", linewidth=0.8, linestyle="--", label="goal %.2f" % GOAL)
-                ax.set_ylabel("x limit: us/it / PETSc cg's with the emulator off\nin the same launch and repetition (median; bars: IQR; lower is better)")
+                ax.set_ylabel("x limit: us/it over cg's without latency (lower is better)")
                 ax.set_title("PC %s: distance to the latency-free limit" % pc)
             ax.set_xscale("log", base=2)
             if emu:
@@ -353,12 +355,20 @@ def plot_speedup(plt, summary, keys, order, pcs, title, outdir, name, what):
             m = [v for v in meds.get(metric, []) if v == v] + [1.0]
             ax.set_ylim(max(0.0, min(m) - 0.15 * (max(m) - min(m) + 0.2)), max(m) + 0.25 * (max(m) - min(m) + 0.2))
             ax.grid(True, which="major", axis="y", color="0.9")
-            ax.legend(fontsize=7, ncol=2, loc="upper left")
-    notes = [what, "y-range from the medians: a bar beyond it is clipped"]
+    notes = [what, "points: medians of the per-repetition ratios, bars: their IQR; x limit: us/it over PETSc cg's with the emulator off in the same launch and repetition",
+             "y-range from the medians: a bar beyond it is clipped"]
     notes += ["cg-again: cg run twice, the noise check; all rows in summary.csv and the printed tables. Grey dashed: PETSc's KSPs; colour: ours."]
-    fig.suptitle(title, fontsize=9)
-    fig.text(0.01, 0.01, "; ".join(notes), fontsize=7)
-    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
+    # one legend for the figure, below the panels: inside them it covered curves
+    seen = {}
+    for ax in axes.flat:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(l, h)
+    ncol = min(len(seen), 7)
+    rows = -(-len(seen) // ncol)
+    fig.legend(list(seen.values()), list(seen), loc="lower center", ncol=ncol, fontsize=9, bbox_to_anchor=(0.5, 0.03))
+    fig.suptitle(title, fontsize=11)
+    fig.text(0.01, 0.01, "; ".join(notes), fontsize=8)
+    fig.tight_layout(rect=(0, 0.04 + 0.028 * rows, 1, 0.97))
     png = os.path.join(outdir, name)
     fig.savefig(png, dpi=110)
     plt.close(fig)
