@@ -36,3 +36,15 @@ foreach(np 1 2)
   set_tests_properties(pc_asddic_api_np${np} PROPERTIES ENVIRONMENT "${PIPEKSP_PC_ENV}" PASS_REGULAR_EXPRESSION "all checks passed"
     FAIL_REGULAR_EXPRESSION "FAIL|[0-9]+ bytes" TIMEOUT 60 LABELS pc PROCESSORS ${np})
 endforeach()
+
+# asddic's view follows PETSc's levels: a few lines at any size by default, the per-rank lines (one per rank)
+# only under ::ascii_info_detail (8 ranks)
+add_test(NAME pc_asddic_view_levels_np8
+  COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 8 ${PIPEKSP_TUTDIR}/ex1 -cube_n 9 -ksp_type pipegv -pc_type asddic -ksp_view)
+set_tests_properties(pc_asddic_view_levels_np8 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 300 PROCESSORS 2
+  PASS_REGULAR_EXPRESSION "factor block size 3, colours used.*converged after"
+  FAIL_REGULAR_EXPRESSION "\\[[0-9]\\] [0-9]+ block rows;estimated by 10 CG steps;ERROR")
+add_test(NAME pc_asddic_view_detail_np8
+  COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 8 ${PIPEKSP_TUTDIR}/ex1 -cube_n 9 -ksp_type pipegv -pc_type asddic -ksp_view ::ascii_info_detail)
+set_tests_properties(pc_asddic_view_detail_np8 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 300 PROCESSORS 2
+  PASS_REGULAR_EXPRESSION "\\[0\\] [0-9]+ block rows.*\\[7\\] [0-9]+ block rows.*converged after" FAIL_REGULAR_EXPRESSION "ERROR")
