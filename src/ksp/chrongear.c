@@ -1,6 +1,6 @@
 /* KSP chrongear: Chronopoulos-Gear CG (docs/algorithms.md, section 1). One blocking reduction per
    iteration with gamma = (r,u), delta = (w,u) and the norm packed; the 4 updates share one pass. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 enum {
@@ -148,17 +148,17 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       continue;
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
-    pipe->restart = PETSC_FALSE;
-    coef.gammaold = gamma;
-    coef.alphaold = coef.alpha;
+    PetscCall(FusedUpdate(ksp, pipe->guard.restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta, rn, xn, un, pipe->guard.restart ? un : pn, 0.0);
+    pipe->guard.restart = PETSC_FALSE;
+    coef.gammaold       = gamma;
+    coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
     if (replace) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_P], v[CG_S]));
-      pipe->truenow = PETSC_TRUE;
+      pipe->guard.truenow = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(0);

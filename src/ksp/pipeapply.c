@@ -1,7 +1,7 @@
 /* The operator and preconditioner applications of the pipelined KSP types: the SpMV and the PC with
    poll points (an error inside work overlapped with a pending reduction completes the reduction before
    it goes up), the residual b - A x, and PCJACOBI applied on the thread team. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <pipeksp/threadsimpl.h>
 

@@ -1,7 +1,7 @@
 /* The shared base of the pipelined KSP types pipegropp, pipegv, chrongear and pipeplcg (as PETSc's cg.c
    for its family): create, set-up, reset, destroy, options and view, the methods behind the public
    KSPPipe* API (src/ksp/pipetype.c) and the start of a solve. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 /* the progress settings live in the engine only: these go straight through to it */
@@ -92,18 +92,6 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
 }
 
 /* the view's line on auto replacement; a type whose rule differs sets its own (pipe->ops.viewautoreplace) */
-static PetscErrorCode KSPPipeViewAutoReplace_Pipe(KSP ksp, PetscViewer viewer)
-{
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
-  PetscFunctionBegin;
-  if (!pipe->pipelined)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
-  else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
-  PetscFunctionReturn(0);
-}
-
 /* ---- KSP ops shared by the four types ---- */
 static PetscErrorCode KSPReset_Pipe(KSP);
 
@@ -114,8 +102,8 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pipe));
   pipe->replace             = PETSC_DECIDE; /* auto */
-  pipe->cgref               = PETSC_TRUE;   /* pipeplcg sets its own */
-  pipe->ops.viewautoreplace = KSPPipeViewAutoReplace_Pipe;
+  pipe->guard.cgref         = PETSC_TRUE;   /* pipeplcg sets its own */
+  pipe->ops.viewautoreplace = KSPPipeGuardViewAutoReplace_Private;
   ksp->data                 = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */
   PetscCall(PipeKSPRedCreate_Private(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
@@ -159,7 +147,7 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
-  PetscCall(MatDestroy(&pipe->amat));
+  PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
   PetscFunctionReturn(0);
 }
@@ -170,7 +158,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedDestroy_Private(&pipe->red));
-  PetscCall(MatDestroy(&pipe->amat));
+  PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));

@@ -1,7 +1,7 @@
 /* KSP pipegropp: Gropp's CG (docs/algorithms.md, section 1). Two non-blocking reductions per
    iteration: delta = (p,s) overlapped with q = M^{-1} s, and gamma = (r,u) plus the norm overlapped
    with w = A u. The vector updates and the local dot products share one pass over memory. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 /* the two packed reductions of an iteration, named slots:
@@ -208,10 +208,10 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
     }
-    beta  = pipe->restart ? 0.0 : gammanew / gamma;
+    beta  = pipe->guard.restart ? 0.0 : gammanew / gamma;
     gamma = gammanew;
     /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
-    PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
+    PetscCall(FusedUpdate2(pipe->guard.restart, beta, P, S, U, W, loc1));
     replace = PETSC_FALSE;
     if (its) PetscCall(KSPPipeReplaceNow_Private(ksp, its, rn, &replace));
     if (replace) { /* true residual and auxiliaries; gamma rides in R1 */
@@ -246,7 +246,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
         break;
       }
     }
-    if (KSPPipeSignChanged_Private(&pipe->dsign, delta)) {
+    if (KSPPipeSignChanged_Private(&pipe->guard.dsign, delta)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
@@ -258,7 +258,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     }
     alpha = gamma / delta;
     KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
-    pipe->restart = PETSC_FALSE;
+    pipe->guard.restart = PETSC_FALSE;
 
     /* x += alpha p; r -= alpha s; u -= alpha q; local gamma', the norms and (x,x) in the same pass */
     PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));

@@ -1,7 +1,7 @@
 /* KSP pipegv: pipelined CG of Ghysels and Vanroose (docs/algorithms.md, section 1). One non-blocking
    reduction per iteration (gamma, delta and the norm packed) overlapped with m = M^{-1} w and n = A m;
    the 8 AXPY-type updates and the next local dot products run in one fused pass over memory. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 enum {
@@ -216,11 +216,11 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_W], v[GV_M]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_M], v[GV_N]));
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, qn);
-    pipe->restart = PETSC_FALSE;
-    coef.gammaold = gamma;
-    coef.alphaold = coef.alpha;
+    PetscCall(FusedUpdate(ksp, pipe->guard.restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta, rn, xn, un, pipe->guard.restart ? un : pn, qn);
+    pipe->guard.restart = PETSC_FALSE;
+    coef.gammaold       = gamma;
+    coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
     if (replace) { /* r = b - A x and the auxiliaries from it and from p */
@@ -229,7 +229,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_Q], v[GV_Z]));
       PetscCall(FreshDots(ksp, loc));
-      pipe->truenow = PETSC_TRUE;
+      pipe->guard.truenow = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(0);
@@ -288,8 +288,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
-  ((KSP_Pipe *)ksp->data)->pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
-  ksp->ops->setup                    = KSPSetUp_PipeGV;
-  ksp->ops->solve                    = KSPSolve_PipeGV;
+  ((KSP_Pipe *)ksp->data)->guard.pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
+  ksp->ops->setup                          = KSPSetUp_PipeGV;
+  ksp->ops->solve                          = KSPSolve_PipeGV;
   PetscFunctionReturn(0);
 }

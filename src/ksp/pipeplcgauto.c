@@ -2,7 +2,7 @@
    solve, and again for new matrix objects, measure on the KSP's communicator what a pipeline hides (the
    latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
    vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeplcgimpl.h>
 
 #define AUTO_REPS 7 /* timed repetitions of each measurement; the median counts (noise, a descheduled rank) */
 #define AUTO_NRED 7 /* scalars of the measured reduction: depth 5's packed one (6 dot products and a norm) */
@@ -11,9 +11,8 @@
    choice's: the model leaves out what a deeper pipeline adds once per solve or per operator (l start-up
    iterations per solve, the eigenvalue estimate's CG iterations, restarts after breakdowns) and the polls */
 #define AUTO_MARGIN 0.05
-/* the deepest depth auto chooses: depths 4-5 break down more often and have needed up to 1.5x cg's iterations
-   (ex2 at depth 5: 112 against 77, tests/plcg), which the per-iteration model does not see, and bench/plcg.sh
-   found depth 4 never faster than 3 up to P_sim 131,072 (docs/pipeplcg.md) */
+/* the deepest depth auto chooses: depths 4-5 break down more often and need more iterations, which the
+   per-iteration model does not see, and were measured no faster than 3 (docs/pipeplcg.md) */
 #define AUTO_DEEPEST 3
 /* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
    the code: depth 0 (chrongear) the fused update (6 read, 4 written), the dots (3 read) and the norm's (1-2

@@ -1,7 +1,7 @@
 /* The public API of KSPPIPEPLCG (as PETSc's cgtype.c): depth, the interval of the shifts and its
    estimate, with their man pages. Each calls the method pipeplcg.c composed; on other KSP types a setter
    is a no-op and a getter an error, PETSc style. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 
 /*@
    KSPPipePLCGSetDepth - Sets the pipeline depth l of `KSPPIPEPLCG`: each reduction overlaps the SpMVs and

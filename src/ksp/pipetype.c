@@ -1,7 +1,7 @@
 /* The public KSPPipe* API of the pipelined KSP types (as PETSc's cgtype.c): the setters and getters
    with their man pages. Each calls the method its type composed (src/ksp/pipecommon.c); on other KSP
    types a setter is a no-op and a getter an error, PETSc style. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 
 /*@
    KSPPipeSetProgress - Sets how a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPPIPEPLCG` makes its nonblocking reductions progress
