@@ -15,7 +15,9 @@
 # usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
 #   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic),
 #   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
-#   PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
+#   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver], PIPEKSP_SMPI_TIMEOUT [none: seconds
+#   per SMPI launch], PIPEKSP_SMPI_MAXIT [none: -ksp_max_it of the SMPI solves, for large P], PIPEKSP_SMPI_DRIVER [built by config/petsc-smpi.sh] and PIPEKSP_SMPIRUN [smpirun] (to run a driver
+#   built elsewhere, e.g. on a machine without smpicc), PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
@@ -27,7 +29,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: bash bench/smpi/solve.sh <builddir>"; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+smpirun=${PIPEKSP_SMPIRUN:-smpirun}
+if { [ -z "${PIPEKSP_SMPI_DRIVER:-}" ] && ! command -v smpicc >/dev/null; } || ! command -v "$smpirun" >/dev/null; then
   echo "bench-smpi-solve: SimGrid is not installed (smpicc/smpirun missing; Debian: apt-get install libsimgrid-dev): skipped"
   exit 0
 fi
@@ -49,9 +52,10 @@ emu=$build/libpipeksp_emu.so
 drv=$build/bench/bench_cube
 out=$root/bench/results
 work=$build/bench/smpi-solve
-mkdir -p "$out" "$work"
+mkdir -p "$out" "$work/one"
+jobs=${PIPEKSP_SMPI_JOBS:-$(nproc)}
 case " $what " in *" smpi "*)
-  sdrv=$(nice -n 15 bash "$root/config/petsc-smpi.sh") || { echo "bench-smpi-solve: building the SMPI PETSc/driver FAILED"; exit 1; } ;;
+  sdrv=${PIPEKSP_SMPI_DRIVER:-$(nice -n 15 bash "$root/config/petsc-smpi.sh")} || { echo "bench-smpi-solve: building the SMPI PETSc/driver FAILED"; exit 1; } ;;
 esac
 rates=${PIPEKSP_SMPI_RATES:-$here/rates.txt}
 export PIPEKSP_SMPI_RATES=$rates
@@ -99,12 +103,13 @@ XML
   seq 0 $((P - 1)) | sed 's/^/node-/' > "$work/hosts$P"
   echo "$f"
 }
-# one SMPI launch: P pc latency_us test_s reps solvers... -> its output in $work/smpi_<tag>.log; prints wall s and peak RSS
-smpi_run() {
-  local P=$1 pc=$2 l=$3 ts=$4 r=$5 tag
-  shift 5
+# one SMPI launch per solver: P pc latency_us test_s reps solver -> $work/one/smpi_<tag>__<solver>.log, its wall s
+# and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute
+# (pipegv-poll's first solve at P = 16 takes 0.8% longer per iteration: its first-use costs).
+smpi_one() {
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag wu=1
   read -r px py pz <<< "$(grid "$P")"
-  tag=${pc}_${P}_lat${l}_test${ts}
+  tag=${pc}_${P}_lat${l}_test${ts}__$k
   # measured: the shim charges the cost per MPI_Test call of the program; default: SMPI's own 1e-4 s per
   # tested request, growing with each failed test (smpi/grow-injected-times), the shim's tests included
   if [ "$ts" = default ]; then
@@ -112,16 +117,42 @@ smpi_run() {
   else
     testcfg="--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/grow-injected-times:no"; export PIPEKSP_SMPI_TEST_S=$ts
   fi
-  write_cfg "$work/cfg_$tag" "$(pc_options "$pc")" "$@"
-  local plat
-  plat=$(platform "$P" "$l")
-  /usr/bin/time -f "%e %M" -o "$work/time_$tag" nice -n 15 smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
+  # PIPEKSP_SMPI_MAXIT: each SMPI solve stops there (time per iteration over its first iterations; the accuracy
+  # check then fails and the report says so), for P whose whole solves take longer than the time there is
+  write_cfg "$work/one/cfg_$tag" "$(pc_options "$pc")${PIPEKSP_SMPI_MAXIT:+ -ksp_max_it $PIPEKSP_SMPI_MAXIT}" "$k"
+  local plat=$work/ft${P}_$l.xml
+  local t0=$SECONDS timer=(/usr/bin/time -f "%e %M" -o "$work/one/time_$tag")
+  [ -x /usr/bin/time ] || timer=() # elsewhere: wall seconds below, no RSS
+  "${timer[@]}" ${PIPEKSP_SMPI_TIMEOUT:+timeout $PIPEKSP_SMPI_TIMEOUT} nice -n 15 $smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
     --cfg=smpi/coll-selector:ompi --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
     $testcfg --cfg=smpi/privatization:"$priv" --log=root.thr:critical \
-    "$sdrv" -bench_config "$work/cfg_$tag" -bench_reps "$r" -bench_order rotate \
+    "$sdrv" -bench_config "$work/one/cfg_$tag" -bench_reps "$r" -bench_warmup "$wu" -bench_order rotate \
     -bench_tag "SIMULATED,$pc,$P" -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) \
-    -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" > "$work/smpi_$tag.log" 2>&1
-  echo "$tag: exit $?, wall/RSS: $(cat "$work/time_$tag" | tail -1)" >> "$work/runs.txt"
+    -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" > "$work/one/smpi_$tag.log" 2>&1
+  local rc=$?
+  [ ${#timer[@]} -gt 0 ] || echo "$((SECONDS - t0)) n/a" > "$work/one/time_$tag"
+  echo "$tag: exit $rc, wall/RSS: $(tail -1 "$work/one/time_$tag")" >> "$work/runs.txt"
+}
+# P pc latency_us test_s reps solvers...: one launch per solver in the background, at most $jobs at once; merge()
+# after the last joins each group's logs into one
+merges=()
+smpi_run() {
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k
+  shift 5
+  platform "$P" "$l" > /dev/null
+  for k in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    smpi_one "$P" "$pc" "$l" "$ts" "$r" "$k" &
+  done
+  merges+=("smpi_${pc}_${P}_lat${l}_test${ts} $*")
+}
+merge() {
+  local m g k
+  wait
+  for m in "${merges[@]}"; do
+    read -r g k <<< "$m"
+    for k in $k; do cat "$work/one/${g}__$k.log" 2>/dev/null; done > "$work/$g.log"
+  done
 }
 emu_run() { # P pc -> $work/emu_<pc>_<P>.log
   local P=$1 pc=$2
@@ -132,7 +163,7 @@ emu_run() { # P pc -> $work/emu_<pc>_<P>.log
     -cube_nx $((7 * enp)) -cube_ny 7 -cube_nz 7 -da_processors_x "$enp" -da_processors_y 1 -da_processors_z 1 > "$work/emu_${pc}_$P.log" 2>&1
 }
 
-echo "PipeKSP whole solves: SIMULATED (SimGrid $(smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, 2 real ranks)"
+echo "PipeKSP whole solves: SIMULATED (SimGrid $($smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, 2 real ranks)"
 echo "  fat tree of 16-host leaves, $lat us/link; 7^3 nodes (1,029 rows) per rank; rtol 1e-8; MPI_Test cost $test_us us (SMPI)"
 touch "$work/runs.txt"
 for P in $ps; do
@@ -144,7 +175,8 @@ for P in $ps; do
       [ "$P" -le "$defmax" ] && smpi_run "$P" "$pc" "$lat" default 1 cg pipegv-none pipegv-poll ;;
     esac
     case " $what " in *" emu "*) emu_run "$P" "$pc" ;; esac
-    echo "  $pc P=$P: $(($(date +%s) - t0)) s"
+    echo "  $pc P=$P: $(($(date +%s) - t0)) s (SMPI launches started; they run on in the background)"
   done
 done
+merge
 python3 "$here/solve_report.py" "$work" | tee "$out/smpi_solve.txt"
