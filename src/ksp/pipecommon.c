@@ -9,14 +9,14 @@ static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
   PetscCall(PipeKSPRedSetType_Private(((KSP_Pipe *)ksp->data)->red, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetProgress_Pipe(KSP ksp, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
   PetscCall(PipeKSPRedGetType_Private(((KSP_Pipe *)ksp->data)->red, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
@@ -26,7 +26,7 @@ static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
   PetscFunctionBegin;
   PetscCall(PipeKSPRedSetInterval_Private(pipe->red, us));
   pipe->red->interval_set = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeSetReplacePeriod_Pipe(KSP ksp, PetscInt n)
@@ -36,7 +36,7 @@ static PetscErrorCode KSPPipeSetReplacePeriod_Pipe(KSP ksp, PetscInt n)
   PetscFunctionBegin;
   PetscCheck(n >= 0 || n == PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Residual replacement period %" PetscInt_FMT " must be >= 0 (0 turns replacement off) or PETSC_DECIDE (auto)", n);
   pipe->replace = n;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
@@ -45,7 +45,7 @@ static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
 
   PetscFunctionBegin;
   *n = pipe->replace;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the engine counts over its life; a solve's counters are the difference from the snapshot at its start */
@@ -53,7 +53,7 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(st, sizeof(*st)));
-  if (!pipe->nsolves) PetscFunctionReturn(0);
+  if (!pipe->nsolves) PetscFunctionReturn(PETSC_SUCCESS);
   st->reductions       = pipe->red->stats.reductions - pipe->stats0.reductions;
   st->polls            = pipe->red->stats.polls - pipe->stats0.polls;
   st->done_before_wait = pipe->red->stats.done_before_wait - pipe->stats0.done_before_wait;
@@ -64,14 +64,14 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
   st->depth_changes    = pipe->ndepth_solve;
   st->depth            = pipe->depth_end;
   st->waited_first     = pipe->nfirst_solve;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetStats_Pipe(KSP ksp, PipeKSPStats *stats)
 {
   PetscFunctionBegin;
   PetscCall(StatsLastSolve((KSP_Pipe *)ksp->data, stats));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, PetscInt *nsolves)
@@ -88,7 +88,7 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
     stats->waited_first  = pipe->nfirst_total;
   }
   if (nsolves) *nsolves = pipe->nsolves;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the view's line on auto replacement; a type whose rule differs sets its own (pipe->ops.viewautoreplace) */
@@ -125,7 +125,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetStats_C", KSPPipeGetStats_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", KSPPipeGetTotalStats_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", KSPPipeGetReplacePeriod_Pipe));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
@@ -137,7 +137,7 @@ PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here, before KSPSolve touches x */
   PetscCall(PipeKSPRedSetUp_Private(pipe->red));
   PetscCall(KSPSetWorkVecs(ksp, nwork + PIPE_NKEEP)); /* last: the kept iterate (src/ksp/pipeguard.c) */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* KSPReset: a reduction an error left pending is completed, so the policy can change afterwards */
@@ -149,7 +149,7 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPDestroy_Pipe(KSP ksp)
@@ -168,7 +168,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the operator's poll-point SpMV settings: read its options, or view them (chrongear too: its products
@@ -180,11 +180,11 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
 
   PetscFunctionBegin;
   PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
-  if (!set) PetscFunctionReturn(0);
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   if (setfromoptions) PetscCall(setfromoptions(A));
   if (viewer) PetscCall(PipeKSPMatViewSpMV(A, viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
@@ -221,7 +221,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsOb
   PetscOptionsHeadEnd();
   PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL));        /* -pipeksp_spmv_chunk */
   PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
@@ -232,7 +232,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (pipe->replace == PETSC_DECIDE) PetscCall(pipe->ops.viewautoreplace(ksp, viewer));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
@@ -252,7 +252,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
                                        pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
   }
   PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A PETSc call that fails inside (a PC or a matrix raising an error) returns before it pops the read lock it
@@ -267,7 +267,7 @@ static PetscErrorCode WorkUnlock(KSP ksp)
     PetscCall(VecLockGet(ksp->work[i], &state));
     for (; state > 0; state--) PetscCall(VecLockReadPop(ksp->work[i]));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
@@ -292,5 +292,5 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   PetscCall(KSPPipePCSetUp_Private(ksp));
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,7 +29,7 @@ static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeSetUpWork_Private(ksp, 6)); /* r, u, w, p, s, q */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local (r,u), (r,r), (u,u), (x,x): R2 */
@@ -43,7 +43,7 @@ static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
   d[GR_R2_RR]    = d4[PIPEKSP_DOT_RR];
   d[GR_R2_UU]    = d4[PIPEKSP_DOT_UU];
   PetscCall(PipeKSPVecLocalNormSq_Private(X, &d[GR_R2_XX]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local (p,s) */
@@ -61,7 +61,7 @@ static PetscErrorCode LocalDot(Vec P, Vec S, PetscScalar *d)
   PetscCall(VecRestoreArrayRead(P, &p));
   PetscCall(VecRestoreArrayRead(S, &s));
   *d = ps;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The two fused passes below run in blocks on the process's threads; the blocks' sums are added in
@@ -116,7 +116,7 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecRestoreArrayRead(S, &c.s));
   PetscCall(VecRestoreArrayRead(Q, &c.q));
   PetscCall(PetscLogFlops(20.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* p = u + b p; s = w + b s (first pass: plain copies); the local (p,s), (p,p) */
@@ -166,7 +166,7 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecRestoreArrayRead(U, &c.u));
   PetscCall(VecRestoreArrayRead(W, &c.w));
   PetscCall(PetscLogFlops(8.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations from iteration its on, from the current x, with r = b - A x and u = M^{-1} r in place */
@@ -264,7 +264,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));
     its++;
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
@@ -277,7 +277,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, ksp->work[0], ksp->work[1])); /* u = M^{-1} r */
   PetscCall(PipeGroppIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[2]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
@@ -289,7 +289,7 @@ PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[0]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -319,5 +319,5 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP ksp)
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   ksp->ops->setup = KSPSetUp_PipeGropp;
   ksp->ops->solve = KSPSolve_PipeGropp;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -138,7 +138,7 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.rn0                   = -1.0;
   pipe->guard.stalls                = 0;
   pipe->guard.itrue                 = 0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a gap carried over by a recurrence adds to the next one as it is; the new rounding error of a step is
@@ -202,7 +202,7 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
     pipe->nrep_total++;
     PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->guard.gf));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
@@ -215,7 +215,7 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
   pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
   pipe->guard.itrue                                = ksp->its;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn)
@@ -232,7 +232,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
       else pipe->guard.stalls = 0;
       if (pipe->guard.stalls >= PIPE_STALLS) {
         PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
-        if (ksp->reason) PetscFunctionReturn(0);
+        if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
@@ -255,7 +255,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->guard.gf) pipe->guard.suspect = PETSC_TRUE;
   }
   pipe->guard.rmin = PetscMin(pipe->guard.rmin, rn);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
@@ -274,7 +274,7 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
     *restart = PETSC_TRUE;
   }
   pipe->guard.suspect = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
@@ -296,7 +296,7 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   if (far && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) {
     ksp->reason = pipe->guard.breakreason;
     PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->guard.best, (double)bn));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
      with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
@@ -304,17 +304,17 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   if (ksp->converged == KSPConvergedSkip) {
     pipe->guard.stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->guard.best, why));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (far) { /* slow progress (short restarts), not the floor */
     pipe->guard.stalls = 0;
     PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->guard.best, why, (double)pipe->guard.anorm, (double)xn, (double)bn));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
   else ksp->reason = (ksp->rtol * pipe->guard.rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
   PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->guard.best, why));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
@@ -333,7 +333,7 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
   pipe->guard.gsign = pipe->guard.dsign = 1.0;
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
   else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
@@ -345,5 +345,5 @@ PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,7 +32,7 @@ static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeSetUpWork_Private(ksp, GV_NWORK));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The 8 updates (first: z = n, q = m, s = w, p = u), then the local dots of the next reduction from the
@@ -136,7 +136,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecRestoreArrayRead(v[GV_M], &c.m));
   PetscCall(VecRestoreArrayRead(v[GV_N], &c.nn));
   PetscCall(PetscLogFlops(30.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the local dots of a reduction from r, u, w computed afresh (start, replacement, restart) */
@@ -149,7 +149,7 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   PetscCall(PipeKSPVecLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* r = b - A x, u = M^{-1} r, w = A u */
@@ -161,7 +161,7 @@ static PetscErrorCode TrueResidual(KSP ksp, Mat A)
   PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[GV_R]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations from iteration i on, the start's r, u, w in the work vectors */
@@ -232,7 +232,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       pipe->guard.truenow = PETSC_TRUE;
     }
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
@@ -247,7 +247,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(PipeGVIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
@@ -260,7 +260,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(PipeGVIterate(ksp, A, its));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -291,5 +291,5 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
   ((KSP_Pipe *)ksp->data)->guard.pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
   ksp->ops->setup                          = KSPSetUp_PipeGV;
   ksp->ops->solve                          = KSPSolve_PipeGV;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -66,7 +66,7 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(PetscMax(d->l, 0), mq))); /* auto: depth 0's until the choice */
   d->nwork_l  = d->l;
   d->nwork_mq = mq;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* auto chose depth 1: p(1)-CG with a zero shift, run as pipegv's recurrences (no shifts, no estimate) */
@@ -149,7 +149,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
     }
   }
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 chrongear's
@@ -166,12 +166,12 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 0) {
     pipe->depth_end = 0;
     PetscCall(KSPPipeChronGearContinue_Private(ksp, r->A, 0, PETSC_TRUE));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
     pipe->depth_end = 1;
     PetscCall(KSPPipeGVContinue_Private(ksp, r->A, 0));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (d->lrun == 1 && d->l > 1) {
     pipe->depth_end = 1;
@@ -187,10 +187,10 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
     }
     PetscCall(PetscInfo(ksp, "continuing with Gropp's CG (pipegropp, depth 1) at iteration %" PetscInt_FMT "\n", r->st.nupd));
     PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a (re)start from the true residual at the depth in use (the work vectors of depth l hold those of every
@@ -227,7 +227,7 @@ static PetscErrorCode PLCGSegmentStart(KSP ksp, PLCGRun *r)
      the solve: the l start-up iterations would be spent for nothing */
   r->defer = (PetscBool)!r->st.check;
   if (!r->defer) PetscCall(KSPPipePLCGStartPoint_Private(ksp, &r->st, 1, &ZV(0), 1, &UV(0), 1, q, mq));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a breakdown at step i that restarts the segment (KSPPipePLCGBreakdown_Private's rule) */
@@ -239,7 +239,7 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   PetscFunctionBegin;
   PetscCall(KSPPipePLCGBreakdown_Private(ksp, what, why, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), lower, fresh, &stop));
   r->upd_at_restart = -1;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* column c = it - l + 1 of G, whose reduction started l iterations ago: its Cholesky step, the checks of
@@ -276,7 +276,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   for (k = PetscMax(0, c - 2 * l); k < c; k++) t -= Gget(d, k, c) * Gget(d, k, c);
   if (PetscIsInfOrNanScalar(t)) {
     PetscCall(PLCGBreak(ksp, r, "Inf or NaN in the basis", KSP_DIVERGED_NANORINF, i, PETSC_TRUE, (PetscBool)(i == 0)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]));
   if (r->extra && c > l && !tiny) { /* norm of r_{c-l}, |zeta| ||v|| or |zeta| ||M v||: tested before a breakdown
@@ -286,9 +286,9 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscCall(KSPPipePLCGTest_Private(ksp, r->base + c - l, dp));
     if ((r->st.check = KSPPipePLCGCheckClaim_Private(ksp))) {
       r->st.claimits = ksp->its;
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (ksp->reason) PetscFunctionReturn(0);
+    if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!tiny && !(PetscRealPart(t) > 0) && r->upd_at_restart == r->st.nupd) {
     /* the same breakdown with no step since the restart: the basis cannot be extended from this residual
@@ -300,7 +300,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     /* invariant again within l steps: a basis collapsed onto its first vector (an interval far off the
        spectrum), not an invariant space */
     PetscCall(PLCGBreak(ksp, r, "invariant space again within l steps", KSP_DIVERGED_BREAKDOWN, i, PETSC_TRUE, PETSC_FALSE));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (tiny) { /* z_c in the span of the earlier basis, delta_{c-1} = 0: the last CG step, then the true residual decides */
     PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT "): the last CG step, then a restart\n", c, l, r->st.nupd));
@@ -317,14 +317,14 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
       PetscCall(KSPPipePLCGBreakdown_Private(ksp, "square-root breakdown", KSP_DIVERGED_BREAKDOWN, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), PETSC_FALSE, PETSC_FALSE, &stop));
       if (d->lrun != l) r->upd_at_restart = -1;
     }
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!r->lucky) Gset(d, c, c, PetscSqrtScalar(t));
   for (d->nzc = 0, k = PetscMax(0, c - 2 * l); k <= c; k++) d->nzc += PetscSqr(PetscAbsScalar(Gget(d, k, c)));
   d->nzc = PetscSqrtReal(d->nzc);
   if (l > 1 && c > l && !r->lucky && d->nzc > PLCG_GROWTH * ChebBound(d, l)) { /* ||P_l(B) v_{c-l}|| far above max |P_l| on the interval: the spectrum is outside it */
     PetscCall(PLCGBreak(ksp, r, "growth of the basis", KSP_DIVERGED_BREAKDOWN, i, PETSC_TRUE, PETSC_FALSE));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* gamma_i, delta_i from T G = G Bhat */
   gi = Gget(d, i, i);
@@ -337,7 +337,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   }
   if (PetscIsInfOrNanScalar(GAM(i)) || PetscIsInfOrNanScalar(DEL(i))) {
     PetscCall(PLCGBreak(ksp, r, "Inf or NaN in the Lanczos coefficients", KSP_DIVERGED_NANORINF, i, PETSC_TRUE, (PetscBool)(i == 0)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   KSPPipePLCGRitzAdd_Private(d, i, GAM(i), DEL(i));
   if (d->lrun > 1) {
@@ -352,11 +352,11 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
       pipe->nrestart_total++;
       KSPPipePLCGLowerDepth_Private(d, 1, PETSC_TRUE);
       r->upd_at_restart = -1;
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
   *brk = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the CG iterate x_{i+1} = x_i + zeta_i p_i, i = it - l (LDL^T of the Lanczos tridiagonal), the fused step
@@ -383,14 +383,14 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
   }
   if (PetscIsInfOrNanScalar(r->eta)) {
     PetscCall(PLCGBreak(ksp, r, "Inf or NaN pivot", KSP_DIVERGED_NANORINF, i, PETSC_TRUE, (PetscBool)(i == 0)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!(PetscRealPart(r->eta) > 0)) { /* the pivot is cg's (p,Ap) up to a positive factor */
     char what[64];
 
     PetscCall(PetscSNPrintf(what, sizeof(what), "non-positive pivot %g", (double)PetscRealPart(r->eta)));
     PetscCall(PLCGBreak(ksp, r, what, KSP_DIVERGED_INDEFINITE_MAT, i, PETSC_FALSE, (PetscBool)(i == 0)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!r->lucky) {
     /* one pass: z and u = M z, the auxiliary bases q^(k) (q^(l)_i = z_{i+l}, q^(0) = v) and their M-images, p,
@@ -421,13 +421,13 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
     PetscCall(KSPPipePLCGTest_Private(ksp, r->base + i + 1, ksp->normtype == KSP_NORM_NONE ? 0.0 : PetscAbsScalar(ZETA(i + 1))));
     if ((r->st.check = KSPPipePLCGCheckClaim_Private(ksp))) {
       r->st.claimits = ksp->its;
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (ksp->reason) PetscFunctionReturn(0);
+    if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->lucky) { /* restart from the true residual, judged as a replacement: no gain twice is the floor */
     r->st.replacing = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   KSPPipePLCGGapStep_Private(ksp, i, PetscRealPart(r->eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
   /* a fixed period, or auto: pipeguard.c's rule once the gap estimate is near the recursive residual. A
@@ -438,11 +438,11 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
     PetscCall(KSPPipeReplaceNow_Private(ksp, r->st.nupd, PetscAbsScalar(ZETA(i + 1)), &now));
     if (now) {
       r->st.replacing = PETSC_TRUE;
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
   *brk = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations of one segment at depth l: each SpMV and PC application overlaps up to l reductions */
@@ -487,7 +487,7 @@ static PetscErrorCode PLCGSegment(KSP ksp, PLCGRun *r)
     }
   }
   PetscCall(PipeKSPRedWaitAll_Private(d->pipe.red)); /* reductions still in flight belong to iterations not needed */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #undef ZV
@@ -509,7 +509,7 @@ static PetscErrorCode PLCGSolveEnd(KSP ksp, PLCGRun *r)
   if (d->estpcfail) pipe->depth_end = r->l;
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
   PetscCall(KSPPipeSolveEnd_Private(ksp, r->A, r->z[0]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* segments from the true residual until the solve ends, each at the depth in use; below depth 2 another
@@ -532,7 +532,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
     if (ksp->reason) break;
   }
   PetscCall(PLCGSolveEnd(ksp, &r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A PETSc error inside (of the PC, in the estimate or the iterations) returns through KSPSolve() without its
@@ -556,7 +556,7 @@ static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
         if (VecLockReadPop(ksp->vec_rhs)) break;
   }
   PetscCall(ierr);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
@@ -570,20 +570,20 @@ static PetscErrorCode KSPPipePLCGSetDepth_PLCG(KSP ksp, PetscInt l)
       d->autod.done = PETSC_FALSE;
       d->l          = PETSC_DECIDE;
     }
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(l >= 0 && l <= PLCG_MAXL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Pipeline depth %" PetscInt_FMT " must be 0..%d, or PETSC_DECIDE (auto)", l, PLCG_MAXL);
   d->capped = PETSC_FALSE; /* a depth set explicitly is tried, even the one that broke down */
   d->lauto  = PETSC_FALSE;
   d->l      = l;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGGetDepth_PLCG(KSP ksp, PetscInt *l)
 {
   PetscFunctionBegin;
   *l = ((KSP_PLCG *)ksp->data)->l;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGSetEigenvalueBounds_PLCG(KSP ksp, PetscReal lmin, PetscReal lmax)
@@ -594,14 +594,14 @@ static PetscErrorCode KSPPipePLCGSetEigenvalueBounds_PLCG(KSP ksp, PetscReal lmi
   if (lmax == 0.0 && lmin == 0.0) { /* back to the estimate */
     d->user_eig   = PETSC_FALSE;
     d->nestimates = 0;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(KSPPipePLCGUsableBounds_Private(lmin, lmax), PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue interval [%g, %g] of M^{-1}A must be finite with 0 <= lmin < lmax, %g <= lmax <= %g and lmax/lmin <= %g (0, 0: estimate it)", (double)lmin, (double)lmax, (double)PLCG_EIG_MIN, (double)PLCG_EIG_MAX, (double)PLCG_EIG_RATIO);
   d->user_eig  = PETSC_TRUE;
   d->estfailed = PETSC_FALSE;
   d->lmin      = lmin;
   d->lmax      = lmax;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGGetEigenvalueBounds_PLCG(KSP ksp, PetscReal *lmin, PetscReal *lmax)
@@ -611,7 +611,7 @@ static PetscErrorCode KSPPipePLCGGetEigenvalueBounds_PLCG(KSP ksp, PetscReal *lm
   PetscFunctionBegin;
   if (lmin) *lmin = d->lmin;
   if (lmax) *lmax = d->lmax;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGSetEstimateIterations_PLCG(KSP ksp, PetscInt n)
@@ -622,7 +622,7 @@ static PetscErrorCode KSPPipePLCGSetEstimateIterations_PLCG(KSP ksp, PetscInt n)
   PetscCheck(n >= PLCG_EIG_ITS_MIN, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate needs at least %d CG iterations, not %" PetscInt_FMT, PLCG_EIG_ITS_MIN, n);
   if (n != d->eig_its) d->nestimates = 0;
   d->eig_its = n;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
@@ -633,21 +633,21 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
   PetscCheck(f > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be > 0", (double)f);
   if (f != d->eig_factor) d->nestimates = 0;
   d->eig_factor = f;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGSetEstimateReuse_PLCG(KSP ksp, PetscBool flg)
 {
   PetscFunctionBegin;
   ((KSP_PLCG *)ksp->data)->eig_reuse = flg;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipePLCGGetEstimateReuse_PLCG(KSP ksp, PetscBool *flg)
 {
   PetscFunctionBegin;
   *flg = ((KSP_PLCG *)ksp->data)->eig_reuse;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
@@ -697,7 +697,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscCall(PetscOptionsBool("-ksp_pipe_eig_reuse", "A changed operator takes its interval from the previous solve's Ritz values (no estimate)", "KSPPipePLCGSetEstimateReuse", d->eig_reuse, &reuse, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateReuse(ksp, reuse));
   PetscOptionsHeadEnd();
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* -ksp_view's line on auto replacement: here a replacement is a restart, and a claimed convergence is checked */
@@ -705,7 +705,7 @@ static PetscErrorCode KSPPipeViewAutoReplace_PipePLCG(KSP ksp, PetscViewer viewe
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a restart from the true residual when the estimated gap reaches %g of the requested residual and the recursive residual, at least %d iterations after the last true residual; a convergence claimed by the recursive norm is checked against the true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
@@ -716,7 +716,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
   if (d->l == 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, %s)\n", ksp->normtype == KSP_NORM_NONE ? "one blocking reduction per iteration (no norm to reduce first)" : "two blocking reductions per iteration: the norm's first"));
@@ -746,7 +746,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth 1 from the start on these matrices (%" PetscInt_FMT " solves so far): an earlier solve broke down early at depth >= 2; depth %" PetscInt_FMT " is tried again after %" PetscInt_FMT " more healthy solves (back-off %" PetscInt_FMT "), on new matrices, or when a depth is set\n", d->ncapped, d->l, d->capleft, d->capwait));
   if (d->nretry) PetscCall(PetscViewerASCIIPrintf(viewer, "retries of depth %" PetscInt_FMT " after early breakdowns: %" PetscInt_FMT "\n", d->l, d->nretry));
   PetscCall(KSPView_Pipe(ksp, viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
@@ -761,7 +761,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateReuse_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEstimateReuse_C", NULL));
   PetscCall(KSPDestroy_Pipe(ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -855,5 +855,5 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateFactor_C", KSPPipePLCGSetEstimateFactor_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEstimateReuse_C", KSPPipePLCGSetEstimateReuse_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetEstimateReuse_C", KSPPipePLCGGetEstimateReuse_PLCG));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

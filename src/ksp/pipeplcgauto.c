@@ -117,7 +117,7 @@ static PetscErrorCode Measure(KSP ksp, Mat Amat, Vec x, Vec y, Vec z, PetscReal 
     if (r >= 0) tw[r] = (PetscReal)(MPI_Wtime() - t1);
   }
   pipe->red->stats = st0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
@@ -145,7 +145,7 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
       a->nswitch++;
       PetscCall(PetscInfo(ksp, "auto depth: %" PetscInt_FMT " instead of %" PetscInt_FMT ", with the %" PetscInt_FMT " iterations of the last solve\n", a->depth, was, a->its));
     }
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecDuplicate(ksp->vec_rhs, &x));
   PetscCall(VecDuplicate(ksp->vec_rhs, &y));
@@ -180,7 +180,7 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   a->nchoices++;
   PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, one iteration hides %g us of it, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat,
                       1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewer)
@@ -190,7 +190,7 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   PetscFunctionBegin;
   if (!a->done) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto (chosen at the first solve from the measured reduction latency and compute)\n"));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, of which one iteration hides %.3g us; SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth,
                                    1e6 * (double)a->lat, 1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec));
@@ -201,5 +201,5 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   if (a->its > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "with its SpMVs and PC applications per solve over the last solve's %" PetscInt_FMT " iterations, the choice moved %" PetscInt_FMT " times)\n", a->its, a->nswitch));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "per-solve work not counted before a solve has converged)\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -80,7 +80,7 @@ static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, Pe
   ((KSP_PLCG *)ksp->data)->estpcfail = (PetscBool)(ir == KSP_DIVERGED_PC_FAILED);
   if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, emax, emin));
   else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePLCGOpKeyGet_Private(KSP ksp, KSPPipePLCGOpKey *k)
@@ -96,7 +96,7 @@ PetscErrorCode KSPPipePLCGOpKeyGet_Private(KSP ksp, KSPPipePLCGOpKey *k)
   PetscCall(PetscObjectStateGet((PetscObject)P, &k->ps));
   PetscCall(PCGetType(ksp->pc, &pct));
   PetscCall(PetscStrncpy(k->pc, pct ? pct : "", sizeof(k->pc)));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the same matrix objects and PC type (values: also the same states) */
@@ -117,7 +117,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPPipePLCGOpKeyGet_Private(ksp, &cur));
-  if (d->nestimates && KSPPipePLCGOpKeySame_Private(&cur, &d->est, PETSC_TRUE)) PetscFunctionReturn(0);
+  if (d->nestimates && KSPPipePLCGOpKeySame_Private(&cur, &d->est, PETSC_TRUE)) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->eig_reuse && d->theta > 0 && KSPPipePLCGOpKeySame_Private(&cur, &d->ritz, PETSC_FALSE) && KSPPipePLCGUsableBounds_Private(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
     /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
        solve's largest Ritz value of M^{-1}A stands in for the estimate, with no SpMV or PC application; a
@@ -132,7 +132,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
     d->fromritz  = PETSC_TRUE;
     d->nritz++;
     PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &inner));
   { /* a prefix of its own: the outer solve's options (-ksp_converged_reason, -ksp_monitor) are not for it */
@@ -159,7 +159,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   if (d->estpcfail) { /* the PC failed, not the depth: no interval kept, the solve meets the failure as cg does */
     PetscCall(PetscInfo(ksp, "eigenvalue estimate: the PC failed\n"));
     d->estfailed = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   d->nestimates++;
   d->fromritz  = PETSC_FALSE;
@@ -174,7 +174,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   d->lmin = 0.0;
   d->lmax = d->eig_factor * emax;
   PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g]; shifts on [%g, %g]\n", d->eig_its, (double)emin, (double)emax, (double)d->lmin, (double)d->lmax));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* closes the segment of Lanczos coefficients since the last (re)start: its largest Ritz value joins the
@@ -244,9 +244,9 @@ PetscErrorCode KSPPipePLCGRitzKeep_Private(KSP ksp)
 
   PetscFunctionBegin;
   PLCGRitzClose(d);
-  if (d->user_eig || !(d->theta_solve > 0) || d->rnmax < (ksp->reason > 0 ? PLCG_EIG_ITS_MIN : d->eig_its)) PetscFunctionReturn(0);
+  if (d->user_eig || !(d->theta_solve > 0) || d->rnmax < (ksp->reason > 0 ? PLCG_EIG_ITS_MIN : d->eig_its)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipePLCGOpKeyGet_Private(ksp, &d->ritz));
   d->theta   = d->theta_solve;
   d->thetalo = PetscMax(0.0, d->thetalo_solve);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -125,7 +125,7 @@ PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *rc, PetscScalar b, PetscS
     if (rc->vx[j] != rc->vo[j]) PetscCall(VecRestoreArrayRead(rc->vx[j], &rc->x[j]));
     PetscCall(VecRestoreArray(rc->vo[j], &rc->o[j]));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local dots d[k] = (u, w[k]), k < nw, then (y, y) when y is given: one pass over memory */
@@ -158,5 +158,5 @@ PetscErrorCode KSPPipePLCGLocalDots_Private(Vec u, PetscInt nw, Vec w[], Vec y, 
     dots[nw] = yy;
   }
   PetscCall(VecRestoreArrayRead(u, &a));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -24,7 +24,7 @@ PetscErrorCode KSPPipePLCGTest_Private(KSP ksp, PetscInt its, PetscReal dp)
   PetscFunctionBegin;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* auto: a convergence the recursive norm claims is checked against the true residual before the solve
@@ -135,9 +135,9 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     if (!ksp->reason && st->nupd >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   }
   st->first = PETSC_FALSE;
-  if (ksp->reason) PetscFunctionReturn(0);
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipeCheckGamma_Private(ksp, g0[PLCG_RS_RZ], PETSC_TRUE)); /* its Lanczos basis is scaled by sqrt((r,M^{-1}r)) */
-  if (ksp->reason) PetscFunctionReturn(0);
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   st->beta   = PetscSqrtScalar(g0[PLCG_RS_RZ]);
   st->gamma0 = PetscRealPart(g0[PLCG_RS_RZ]);
   d->zeta[0] = st->beta;
@@ -151,7 +151,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     PetscCall(VecScale(q[3 * k], sc));
     if (mq) PetscCall(VecScale(mq[3 * k], sc));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the depth lnew for the rest of the solve, after a restart from the true residual (early: from the best
@@ -193,7 +193,7 @@ PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConver
     PetscCall(PetscInfo(ksp, "%s at depth 1, %s: %s, as cg\n", what, fresh ? "from the true residual" : "again without progress", KSPConvergedReasons[why]));
     ksp->reason = why;
     *stop       = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   pipe->nrestart_solve++;
   pipe->nrestart_total++;
@@ -208,11 +208,11 @@ PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConver
     PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual (%" PetscInt_FMT " earlier breakdowns at this depth; natural residual %g, %g of rtol ||r_0||): restart from the true residual at depth %" PetscInt_FMT " for the rest of the solve\n", what, d->lrun, i, d->nbreak, (double)zi,
                         pipe->guard.rn0 > 0 ? (double)(zi / (ksp->rtol * pipe->guard.rn0)) : -1.0, lnew));
     KSPPipePLCGLowerDepth_Private(d, lnew, early);
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscInfo(ksp, "%s at depth %" PetscInt_FMT ", step %" PetscInt_FMT " since the last true residual: restart from it\n", what, d->lrun, i));
   d->nbreak++;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* an early breakdown in an earlier solve on these matrices: depth 1, which needs no shifts, until the
@@ -224,7 +224,7 @@ PetscErrorCode KSPPipePLCGCapBegin_Private(KSP ksp)
   KSPPipePLCGOpKey cur;
 
   PetscFunctionBegin;
-  if (!d->capped) PetscFunctionReturn(0);
+  if (!d->capped) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipePLCGOpKeyGet_Private(ksp, &cur));
   d->capped = KSPPipePLCGOpKeySame_Private(&cur, &d->capkey, PETSC_FALSE);
   if (!d->capped) d->capwait = 0;
@@ -237,7 +237,7 @@ PetscErrorCode KSPPipePLCGCapBegin_Private(KSP ksp)
     d->retrying = PETSC_TRUE;
     d->nretry++;
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* at a solve's end: an early breakdown caps these matrices (the first time, or a retry that broke again:
@@ -256,5 +256,5 @@ PetscErrorCode KSPPipePLCGCapEnd_Private(KSP ksp)
   } else if (d->capped && d->retrying) d->capped = PETSC_FALSE;
   else if (d->capped && d->lrun == 1 && ksp->reason > 0 && !d->pipe.nrestart_solve) d->capleft--;
   d->retrying = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,7 +22,7 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
   PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
   pipe->guard.dp2 = pipe->guard.dp1;
   pipe->guard.dp1 = dp;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
@@ -76,7 +76,7 @@ PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma, PetscBool s
     ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g%s\n", (double)PetscRealPart(gamma), strict ? "" : " after values of the other sign"));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
@@ -91,22 +91,22 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
     if (gammaold == 0.0 || alphaold == 0.0) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
     *beta = gamma / gammaold;
     den   = delta - *beta * gamma / alphaold; /* = (p,Ap) */
   }
   if (PetscIsInfOrNanScalar(den)) {
     ksp->reason = KSP_DIVERGED_NANORINF;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->guard.dsign, den)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   *alpha = gamma / den;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
@@ -116,7 +116,7 @@ PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, Pe
   PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   *stop = (PetscBool)(ksp->reason != KSP_CONVERGED_ITERATING);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
@@ -128,16 +128,16 @@ PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPi
   PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
   if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
     *stop = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (coef && !ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->guard.restart, gamma, coef->delta, coef->gammaold, coef->alphaold, &coef->alpha, &coef->beta));
   if (ksp->reason == KSP_DIVERGED_NANORINF) { /* no restart can mend an Inf or NaN in the data */
     *stop = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
   if (ksp->reason) *stop = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
@@ -146,5 +146,5 @@ PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar r
   *restart = PETSC_FALSE;
   PetscCall(KSPPipeTestNorm_Private(ksp, its, rr, uu, gamma, rn, xn, stop));
   if (!*stop) PetscCall(KSPPipeTestCoefficients_Private(ksp, gamma, coef, stop, restart));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
