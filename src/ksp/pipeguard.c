@@ -1,7 +1,8 @@
 /* The convergence guards of the pipelined KSP types: the estimate of the gap between the recursive and
    the true residual, residual replacement, the restarts from the true residual after a breakdown or wild
-   growth, the stop at the rounding floor, and the kept iterate (least energy) after a loss of stability. Their thresholds are the
-   PIPE_* constants of pipeksp/pipeguard.h, shared with pipeplcg. */
+   growth, the stop at the rounding floor, the kept iterate (least energy) after a loss of stability, the
+   end of a solve and -ksp_view's line on auto replacement. This file owns pipeksp/pipeguard.h: the
+   thresholds (PIPE_*, which pipeplcg applies too) and the calls; it calls only pipeapply.c. */
 #include <pipeksp/pipeguard.h>
 
 /* the reason set by the coefficients or the gamma check is a breakdown to verify */
