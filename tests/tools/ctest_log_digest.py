@@ -18,6 +18,8 @@ import sys
 KEEP = re.compile(r"iteration|\bits?\b|converged|diverged|reason|residual|error|\bnorm|restart|breakdown|depth"
                   r"|\bok\b|not ok|\bPassed\b|\*\*\*|Failed|Skipped", re.I)
 DROP = re.compile(r"^(Test command|Working Directory|Environment variables|Test timeout|  ?[A-Z_]+=)")
+MPI_NOTE = re.compile(r"^-+$|MPI_ABORT|invoking MPI_ABORT|other processes, depending|exactly when Open MPI|"
+                      r"with errorcode|help message|orte_base_help_aggregate|ORTE_ERROR_LOG|^\s*$|^-+[^-]*-+$|for trouble shooting")
 TIMED = re.compile(r"median|IQR|ratio|noise|per_it|speedup|faster|slower|GB/s|hidden", re.I)
 MASKS = [
     (re.compile(r"/work/[\w.-]+/"), "ROOT/"),                           # the checkout
@@ -35,6 +37,8 @@ MASKS = [
 
 
 def mask(text):
+    # a harness loop's run names list its variables in an order that varies between configures
+    text = re.sub(r"^(\s*(?:not )?ok (?:diff-)?\S+?)\+\S+", r"\1+VARIANT", text)
     for rx, rep in MASKS:
         text = rx.sub(rep, text)
     if TIMED.search(text):  # a line of measured times (the benchmarks' medians and ratios): every number
@@ -49,8 +53,16 @@ def harness(build):
         for x in sorted(names):
             if x.endswith(".tmp"):
                 print(f"== harness {os.path.relpath(os.path.join(d, x), top)}")
-                for line in open(os.path.join(d, x), errors="replace"):
-                    print("   " + mask(line.rstrip("\n")))
+                # the set of lines, sorted: the ranks' stderr and stdout (error banners) interleave differently
+                # per run, and Open MPI's notes on an abort come and go
+                lines = set()
+                for t in open(os.path.join(d, x), errors="replace"):
+                    for part in re.split(r"(?=\[\d+\]PETSC ERROR:)", t.rstrip("\n")):
+                        part = re.sub(r"^\[\d+\]PETSC ERROR: ?", "", part).strip()
+                        if part and not MPI_NOTE.search(part):
+                            lines.add(mask(part))
+                for line in sorted(lines):
+                    print("   " + line)
 
 
 def main():
@@ -71,7 +83,7 @@ def main():
         out.setdefault(m.group(1), []).append(mask(m.group(2)))
     for num in sorted(name, key=lambda n: name[n]):
         print(f"== {name[num]}: {status.get(name[num], 'not run')}")
-        for text in out.get(num, []):
+        for text in sorted(out.get(num, [])) if any("+VARIANT" in t for t in out.get(num, [])) else out.get(num, []):
             print("   " + text)
     if len(sys.argv) > 2:
         harness(sys.argv[2])
