@@ -31,6 +31,7 @@ MASKS = [
     (re.compile(r"(\.[ch]):\d+"), r"\1:L"),                             # source lines of error traces
     (re.compile(r" on a .*named \S+ by .*"), " on HOST"),               # PETSc's error banner: host, user, date
     (re.compile(r"Configure options .*"), "Configure options"),
+    (re.compile(r"\b\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4}\b"), "DATE"),
     (re.compile(r"\b\d+ (polls|tests|spins|wakeups)\b"), r"N \1"),        # counts of progress calls: timing
     (re.compile(r"(time|wall|elapsed|latency|speedup|load)\S*\s*[:=]?\s*[-+]?\d[\d.e+-]*", re.I), r"\1 T"),
 ]
