@@ -26,6 +26,15 @@ def medians(path):
     return out, bad
 
 
+def capped(work, pc, P):
+    """the -ksp_max_it of this group's SMPI launches (PIPEKSP_SMPI_MAXIT), or None"""
+    for f in glob.glob(os.path.join(work, "one", "cfg_%s_%d_lat0.25_*" % (pc, P))):
+        m = re.search(r"-ksp_max_it (\d+)", open(f).read())
+        if m:
+            return m.group(1)
+    return None
+
+
 def main():
     work = sys.argv[1]
     rows, misses = [], 0
@@ -69,7 +78,11 @@ def main():
             ok = all(0.8 <= x <= 1.2 for x in r)
             misses += not ok and ev > 0 and sv > 0
             print("%5d %-7s %-12s | %9.1f [%4.1f%%] %9.1f [%4.1f%%] %5.2f | %6.3f %6.3f %5.2f | %6.3f %6.3f %5.2f | %s" % (P, pc, lab, sv, siq, ev, eiq, r[0], ssp, esp, r[1], sxl, exl, r[2], "ok" if ok else ("MISS" if ev and sv else "")))
-        if sbad or ebad:
+        cap = capped(work, pc, P)
+        if cap:
+            print("      (%s P=%d: SIMULATED solves capped at %s iterations (PIPEKSP_SMPI_MAXIT): time per iteration over those;"
+                  " the accuracy check cannot pass)" % (pc, P, cap))
+        elif sbad or ebad:
             print("      (%s P=%d: %d SIMULATED and %d EMULATED solves missed the accuracy check)" % (pc, P, sbad, ebad))
         print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, elim))
     print("\nrows with a ratio outside [0.8, 1.2]: %d" % misses)
