@@ -32,7 +32,8 @@ MASKS = [
     (re.compile(r" on a .*named \S+ by .*"), " on HOST"),               # PETSc's error banner: host, user, date
     (re.compile(r"Configure options .*"), "Configure options"),
     (re.compile(r"\b\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4}\b"), "DATE"),
-    (re.compile(r"\b\d+ (polls|tests|spins|wakeups)\b"), r"N \1"),        # counts of progress calls: timing
+    (re.compile(r"\b\d+ (polls|tests|spins|wakeups|done before wait)\b"), r"N \1"),
+    (re.compile(r"\b(polls|done before wait|polls outer/inner)\s*(\d+|\[[\d, ]+\])"), r"\1 N"),        # counts of progress calls: timing
     (re.compile(r"(time|wall|elapsed|latency|speedup|load)\S*\s*[:=]?\s*[-+]?\d[\d.e+-]*", re.I), r"\1 T"),
 ]
 
@@ -84,7 +85,7 @@ def main():
         out.setdefault(m.group(1), []).append(mask(m.group(2)))
     for num in sorted(name, key=lambda n: name[n]):
         print(f"== {name[num]}: {status.get(name[num], 'not run')}")
-        for text in sorted(out.get(num, [])) if any("+VARIANT" in t for t in out.get(num, [])) else out.get(num, []):
+        for text in sorted(out.get(num, [])):  # stdout and stderr interleave differently per run
             print("   " + text)
     if len(sys.argv) > 2:
         harness(sys.argv[2])
