@@ -35,7 +35,7 @@ PetscErrorCode PipeKSPFinalizePackage(void)
   PetscCall(PipeKSPProgressReset_Private());
   PetscCall(PipeKSPThreadsReset_Private());
   PIPEKSP_CLASSID = 0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
@@ -64,7 +64,7 @@ PetscErrorCode PipeKSPInitializePackage(void)
   PetscBool opt, pkg = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (PIPEKSP_CLASSID) PetscFunctionReturn(0);
+  if (PIPEKSP_CLASSID) PetscFunctionReturn(PETSC_SUCCESS);
   /* KSP/PC must have their own registries in place before we add to them */
   PetscCall(KSPInitializePackage());
   PetscCall(PCInitializePackage());
@@ -97,7 +97,7 @@ PetscErrorCode PipeKSPInitializePackage(void)
   if (opt) PetscCall(PetscStrInList("pipeksp", logList, ',', &pkg));
   if (pkg) PetscCall(PetscLogEventExcludeClass(PIPEKSP_CLASSID));
   PetscCall(PetscRegisterFinalize(PipeKSPFinalizePackage));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Called by PETSc when the library is loaded with -dll_append (name from the file name). A library built
@@ -112,5 +112,5 @@ PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_pipeksp(void)
     return PetscError(PETSC_COMM_SELF, __LINE__, "PetscDLLibraryRegister_pipeksp", __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "libpipeksp was built for PETSc %d.%d.%d, but this program runs PETSc %d.%d.%d: rebuild PipeKSP against it (cmake -DPETSC_DIR=...)", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, (int)v[0], (int)v[1], (int)v[2]);
   PetscFunctionBegin;
   PetscCall(PipeKSPInitializePackage());
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -54,7 +54,7 @@ static PetscErrorCode CheckBadInput(void)
   PetscCall(PipeKSPCubeSetUp(c));
   EXPECT_FAIL(PipeKSPCubeSetSizes(c, 4, 4, 4), "before PipeKSPCubeSetUp");
   PetscCall(PipeKSPCubeDestroy(&c));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PipeKSPCubeAssembleOnDM on caller-owned objects, non-unit spacing: A x_exact = b, RHS total = load x area;
@@ -104,7 +104,7 @@ static PetscErrorCode CheckAssembleOnDM(void)
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Bitwise independence of the partition: rank 0 gathers A (as AIJ) and b in natural order and compares
@@ -198,7 +198,7 @@ static PetscErrorCode CheckPartitionIndependent(DM da, Mat Aaij, Vec b, PetscInt
   PetscCall(VecDestroy(&bn));
   PetscCall(MatDestroySubMatrices(1, &sub));
   PetscCall(ISDestroy(&is));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

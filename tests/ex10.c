@@ -62,7 +62,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *prefix, 
   PetscCall(VecDestroy(&x));
   if (kspout) *kspout = ksp;
   else PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MakePC(Mat A, const char *prefix, PC *pc)
@@ -70,7 +70,7 @@ static PetscErrorCode MakePC(Mat A, const char *prefix, PC *pc)
   PetscFunctionBegin;
   PetscCall(TestPCASDDIC(A, prefix, pc));
   PetscCall(PCSetUp(*pc));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestColoring(Mat A)
@@ -115,7 +115,7 @@ static PetscErrorCode TestColoring(Mat A)
   PetscCall(PetscFree(col));
   PetscCall(MatDestroy(&Aconv));
   PetscCall(PCDestroy(&pc));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestSymmetry(Mat A, PetscReal tol)
@@ -152,7 +152,7 @@ static PetscErrorCode TestSymmetry(Mat A, PetscReal tol)
   PetscCall(VecDestroy(&Mx));
   PetscCall(VecDestroy(&My));
   PetscCall(PCDestroy(&pc));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestThreads(Mat A)
@@ -187,7 +187,7 @@ static PetscErrorCode TestThreads(Mat A)
   PetscCall(VecDestroy(&z1));
   PetscCall(VecDestroy(&z2));
   PetscCall(PCDestroy(&pc));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local blocks (-pc_asddic_local_blocks k >= 2): the local kernel is block diagonal over the blocks (a
@@ -258,7 +258,7 @@ static PetscErrorCode TestBlocks(Mat A)
   PetscCall(VecDestroy(&z1));
   PetscCall(VecDestroy(&z2));
   PetscCall(PCDestroy(&pc));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestICC(PipeKSPCube cube, Mat A, Vec b)
@@ -276,7 +276,7 @@ static PetscErrorCode TestICC(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(Solve(cube, A, b, "i_", &i2, &r2, &e2, NULL, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg+asddic(natural, 1 iteration): %" PetscInt_FMT " iterations, cg+icc: %" PetscInt_FMT " iterations; equal +-1: %s; both errors < 1e-5: %s\n", i1, i2, PetscAbsInt(i1 - i2) <= 1 ? "yes" : "no", e1 < 1e-5 && e2 < 1e-5 ? "yes" : "no"));
   if (r1 <= 0 || r2 <= 0 || PetscAbsInt(i1 - i2) > 1 || !(e1 < 1e-5 && e2 < 1e-5)) PetscCall(Fail("asddic(natural) does not match icc"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestReuse(PipeKSPCube cube, Mat A, Vec b)
@@ -319,7 +319,7 @@ static PetscErrorCode TestReuse(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(MatScale(A, 0.5));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Makes a coupling a_ij (a_ji too) in the middle of rank 0's rows 10 sqrt(a_ii a_jj): the diagonal stays
@@ -350,7 +350,7 @@ static PetscErrorCode BreakPivot(Mat A)
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestPivot(Mat A)
@@ -386,7 +386,7 @@ static PetscErrorCode TestPivot(Mat A)
   PetscCall(PCDestroy(&pc));
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&z));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestBJacobi(PipeKSPCube cube, Mat A, Vec b)
@@ -406,7 +406,7 @@ static PetscErrorCode TestBJacobi(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cg+asddic(2 ASDD iterations) needs fewer iterations than cg+bjacobi/icc: %s\n", i1 < i2 ? "yes" : "no"));
   PetscCall(PetscInfo(NULL, "asddic %" PetscInt_FMT " its %g s, bjacobi/icc %" PetscInt_FMT " its %g s\n", i1, t1, i2, t2));
   if (r1 <= 0 || r2 <= 0 || i1 >= i2 || !(e1 < 1e-5)) PetscCall(Fail("asddic not better than bjacobi+icc"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestLayouts(Mat A, Vec b)
@@ -438,7 +438,7 @@ static PetscErrorCode TestLayouts(Mat A, Vec b)
   if (!(worst <= 1e-12)) PetscCall(Fail("the matrix layouts give different preconditioners"));
   PetscCall(VecDestroy(&z0));
   PetscCall(VecDestroy(&z));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
@@ -459,7 +459,7 @@ static PetscErrorCode TestSPD(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(PetscInfo(NULL, "Lanczos estimates of M_loc^-1 A: %g .. %g\n", (double)emin, (double)emax));
   if (!(emax < 2)) PetscCall(Fail("lambda_max >= 2: ASDD(2) is not positive definite here"));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
@@ -540,7 +540,7 @@ static PetscErrorCode TestTranspose(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(VecDestroy(&Pty));
   PetscCall(VecDestroy(&x1));
   PetscCall(VecDestroy(&x2));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestReestimate(PipeKSPCube cube, Mat A, Vec b)
@@ -580,7 +580,7 @@ static PetscErrorCode TestReestimate(PipeKSPCube cube, Mat A, Vec b)
   PetscCall(VecDestroy(&d));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

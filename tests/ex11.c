@@ -25,7 +25,7 @@ static PetscErrorCode MakeCube(PetscReal nu, PipeKSPCube *cube)
   PetscCall(PipeKSPCubeSetFromOptions(*cube));
   PetscCall(PipeKSPCubeSetMaterial(*cube, 1.0, nu));
   PetscCall(PipeKSPCubeSetUp(*cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the PC under test: asddic with the options of the command line, then these settings */
@@ -39,7 +39,7 @@ static PetscErrorCode ConfigurePC(PC pc, PCASDDICOrderingType ord, PetscInt K, P
   PetscCall(PCASDDICSetLocalType(pc, loc));
   if ((int)sw >= 0) PetscCall(PCASDDICSetSweepType(pc, sw));
   PetscCall(PCASDDICSetEstimateSteps(pc, undamped ? 0 : -1));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
@@ -76,7 +76,7 @@ static PetscErrorCode SolveOne(PipeKSPCube cube, PetscReal rtol, PCASDDICOrderin
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&t));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestMatrix(void)
@@ -157,7 +157,7 @@ static PetscErrorCode TestMatrix(void)
   if (bad) PetscCall(Fail("some solves did not converge"));
   if (expectfail && !undampedfail) PetscCall(Fail("no undamped solve failed: the cube is too small to show the safeguard"));
   if (slower) PetscCall(Fail("the safeguard costs iterations in the easy case"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestSPD(void)
@@ -196,7 +196,7 @@ static PetscErrorCode TestSPD(void)
   if (!(rmin > 0) || neg) PetscCall(Fail("the safeguarded preconditioner is not positive definite"));
   PetscCall(PCDestroy(&pc));
   PetscCall(PipeKSPCubeDestroy(&cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -31,7 +31,7 @@ static PetscErrorCode KronMatrix(PetscInt n, PetscInt bs, Mat *A)
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One kernel: M^{-1} b into z and the cg iterations to 1e-8 */
@@ -58,7 +58,7 @@ static PetscErrorCode RunKernel(Mat A, Vec b, PCASDDICKernelType kernel, PCASDDI
   if (reason <= 0) *its = -1;
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
@@ -84,7 +84,7 @@ static PetscErrorCode Compare(const char *name, Mat A, Vec b, PetscBool block)
     }
   PetscCall(VecDestroy(&zt));
   PetscCall(VecDestroy(&zr));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

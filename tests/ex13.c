@@ -52,7 +52,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, const char *
   PetscCall(TestResultCollect(ksp, ours, cube, A, b, x, res));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Report(const char *pc, const char *name, const char *pol, Result *r)
@@ -60,7 +60,7 @@ static PetscErrorCode Report(const char *pc, const char *name, const char *pol, 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %-11s %-9s its %4" PetscInt_FMT "  true res %.2e  error %.2e  %s  (%" PetscInt64_FMT " reductions, %" PetscInt64_FMT " polls)\n", pc, name, pol, r->its, (double)r->res, (double)r->err, KSPConvergedReasons[r->reason],
                         r->stats.reductions, r->stats.polls));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

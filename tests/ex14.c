@@ -10,7 +10,7 @@ static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
   PetscFunctionBeginUser;
   PetscCall(VecCopy(x, y));
   PetscCall(VecScale(y, -1.0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a PC that fails at its 6th application: the error unwinds a solve with reductions in flight */
@@ -20,7 +20,7 @@ static PetscErrorCode FailApply(PC pc, Vec x, Vec y)
   PetscFunctionBeginUser;
   PetscCheck(++napply != 6, PETSC_COMM_SELF, PETSC_ERR_USER, "planned PC failure");
   PetscCall(VecCopy(x, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPConvergedReason expect, PetscInt *fails)
@@ -86,7 +86,7 @@ static PetscErrorCode RunCase(PetscInt depth, const char *pol, PetscInt c, KSPCo
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a setter that refuses must raise an error (collective, clear message) */
@@ -97,7 +97,7 @@ static PetscErrorCode Refused(PetscErrorCode ierr, const char *what, PetscInt *f
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %s was accepted\n", what));
     (*fails)++;
   } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refused: %s\n", what));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* an error in the middle of a solve (reductions pending): the KSP must solve the next system */
@@ -146,7 +146,7 @@ static PetscErrorCode ErrorThenReuse(PetscInt depth, const char *pol, PetscInt *
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

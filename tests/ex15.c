@@ -30,7 +30,7 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, const char
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s l=%" PetscInt_FMT " replace %-4s its %5" PetscInt_FMT "  true res %.3e (%.2f x rtol)  %-16s replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", type, l, replace, o->its, (double)o->res, (double)(o->res / rtol), KSPConvergedReasons[o->reason],
                         o->st.replacements, o->st.restarts));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -26,7 +26,7 @@ static PetscErrorCode Check(MPI_Comm comm, PetscBool ok, const char *what)
     Fails++;
     PetscCall(PetscPrintf(comm, "FAIL: %s\n", what));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static Mat TheA; /* the matrix whose chunk SetThreads() sets */
@@ -37,7 +37,7 @@ static PetscErrorCode SetThreads(PetscInt nt, PipeKSPScheduleType sched, PetscIn
   PetscCall(PipeKSPSetThreads(nt));
   PetscCall(PipeKSPSetSpMVSchedule(sched));
   PetscCall(PipeKSPMatSetSpMVChunk(TheA, chunk));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
@@ -57,7 +57,7 @@ static PetscErrorCode CountingMult(Mat A, Vec x, Vec y)
   PetscFunctionBeginUser;
   SerialMults++;
   PetscCall(OrigMult(A, x, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscInt LocalBlocks = 1; /* -local_blocks: asddic's local blocks (threads share blocks, not colours) */
@@ -127,7 +127,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, const char *ksptype,
   }
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The KSPs apply PCJACOBI on the thread team with its diagonal read as M^{-1} 1: every variant must
@@ -185,7 +185,7 @@ static PetscErrorCode CheckJacobiVariants(Mat A, Vec b, const char *mt)
   PetscCall(PetscSNPrintf(what, sizeof(what), "%s jacobi: rowsum and the null space change the history", mt));
   PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(h[2][1][5] != h[0][1][5] && h[3][1][5] != h[0][1][5] && h[4][1][5] != h[0][1][5]), what));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s jacobi variants: checked\n", mt));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
@@ -226,7 +226,7 @@ static PetscErrorCode CheckSpMV(Mat A, Vec b, const char *mt)
   PetscCall(VecDestroy(&y0));
   PetscCall(VecDestroy(&y1));
   PetscCall(VecDestroy(&y2));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* on several ranks the master thread polls while its halo messages are in flight (inside the wait, not
@@ -245,7 +245,7 @@ static PetscErrorCode CheckHaloPolls(const char *mt)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  if (size == 1 || NoOpenMP) PetscFunctionReturn(0);
+  if (size == 1 || NoOpenMP) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SetThreads(2, PIPEKSP_SCHEDULE_DYNAMIC, 64));
   PetscCall(PipeKSPCubeCreate(PETSC_COMM_WORLD, &cube));
   PetscCall(PipeKSPCubeSetSizes(cube, 14, 14, 14));
@@ -265,7 +265,7 @@ static PetscErrorCode CheckHaloPolls(const char *mt)
   PetscCall(Check(PETSC_COMM_WORLD, (PetscBool)(all > 0), "the master thread polls inside its halo wait"));
   PetscCall(VecDestroy(&y));
   PetscCall(PipeKSPCubeDestroy(&cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -14,7 +14,7 @@ static PetscErrorCode Check(PetscBool ok, const char *what)
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s\n", ok ? "ok" : "FAIL", what));
   if (!ok) Fails++;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* true on every rank when ierr is nonzero on every rank */
@@ -25,7 +25,7 @@ static PetscErrorCode AllFailed(PetscErrorCode ierr, PetscBool *all)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
   *all = every ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* true when every entry of v is c */
@@ -37,7 +37,7 @@ static PetscErrorCode AllEqual(Vec v, PetscScalar c, PetscBool *same)
   PetscCall(VecMin(v, NULL, &lo));
   PetscCall(VecMax(v, NULL, &hi));
   *same = (lo == PetscRealPart(c) && hi == PetscRealPart(c)) ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

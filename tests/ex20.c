@@ -33,7 +33,7 @@ static PetscErrorCode Laplacian(PetscInt n, PetscReal sign, PetscInt negate, Mat
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestNotSPD(void)
@@ -107,7 +107,7 @@ static PetscErrorCode TestNotSPD(void)
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&r));
   PetscCall(MatDestroy(&A));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* e: the setter's error code; refused: whether it must be PETSC_ERR_ARG_OUTOFRANGE (else 0) */
@@ -118,7 +118,7 @@ static PetscErrorCode Expect(PetscErrorCode e, PetscBool refused, const char *wh
     (*bad)++;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: %s (error %d)\n", what, refused ? "not refused" : "refused", (int)e));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestRanges(void)
@@ -198,7 +198,7 @@ static PetscErrorCode TestRanges(void)
   PetscCall(PetscPopErrorHandler());
   PetscCall(PCDestroy(&pc));
   if (!bad) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode TestSPD(void)
@@ -240,7 +240,7 @@ static PetscErrorCode TestSPD(void)
   if (!bad) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(PCDestroy(&pc));
   PetscCall(PipeKSPCubeDestroy(&cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -34,7 +34,7 @@ static PetscErrorCode Solve(PipeKSPCube cube, Mat A, Vec b, Vec x0, KSPType type
   PetscCall(TestResultCollect(ksp, ours, cube, A, b, x, res));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -60,7 +60,7 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *type, const char *pc, Pets
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static const char *ReplName(PetscInt rep)

@@ -15,7 +15,7 @@ static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
   PetscFunctionBeginUser;
   PetscCall(VecCopy(x, y));
   PetscCall(VecScale(y, -1.0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* indefinite: -1 on the first quarter of the rows, +1 on the rest */
@@ -32,7 +32,7 @@ static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
   for (PetscInt i = rs; i < re; i++)
     if (i < n / 4) a[i - rs] = -a[i - rs];
   PetscCall(VecRestoreArray(y, &a));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef enum {
@@ -111,7 +111,7 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a bad setting must be refused with an error, not accepted */
@@ -185,7 +185,7 @@ static PetscErrorCode CheckRefused(PetscInt *fails)
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPPipeSetReplacePeriod(ksp, 7));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* thread policy without MPI_THREAD_MULTIPLE (this program asks PETSc for the default level):
@@ -213,7 +213,7 @@ static PetscErrorCode CheckThreadFallback(PetscInt *fails)
   }
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* one jacobi solve of A x = b on the cube from x = 0 (fixed iterations under skip), judged by
@@ -239,7 +239,7 @@ static PetscErrorCode JacobiSolve(PipeKSPCube cube, Mat A, Vec b, KSPType type, 
   PetscCall(TestResultCollect(ksp, (PetscBool)!cg, cube, A, b, x, res));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A breakdown the recurrences meet again after restarts from b - A x is cg's, not rounding: the cube with
@@ -295,7 +295,7 @@ static PetscErrorCode CheckCubeEdges(PetscInt *fails)
   }
   PetscCall(MatDestroy(&A));
   PetscCall(PipeKSPCubeDestroy(&cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,7 @@ new size after KSPReset()) and it solves again: each solve must match a fresh KS
 residual, so KSPSetUp()/KSPSolve() redo what a changed operator needs.\n";
 
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h> /* PETSC_SUCCESS before PETSc 3.19 */
 static PetscErrorCode Lap(PetscInt n, PetscReal shift, Mat *A)
 {
   PetscInt i, Istart, Iend;
@@ -16,7 +17,7 @@ static PetscErrorCode Lap(PetscInt n, PetscReal shift, Mat *A)
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode Solve(KSP ksp, Mat A, PetscInt *its, PetscReal *res)
 {
@@ -34,7 +35,7 @@ static PetscErrorCode Solve(KSP ksp, Mat A, PetscInt *its, PetscReal *res)
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 int main(int argc, char **argv)
 {

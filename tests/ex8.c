@@ -52,7 +52,7 @@ static PetscErrorCode BuildRandom(MPI_Comm comm, MatType type, PetscInt bs, Pets
   PetscCall(PetscFree2(cols, vals));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ||PipeKSPMatMult(A,x) - MatMult(A,x)||_inf / ||MatMult(A,x)||_inf, and the path taken */
@@ -83,7 +83,7 @@ static PetscErrorCode Compare(const char *name, Mat A, Vec x, PipeKSPSpMVPath ex
   PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "%-28s rel diff %8.1e  path %s  polls %s  -> %s\n", name, (double)diff, anybad & 1 ? "WRONG" : "ok", anybad & 2 ? "TOO FEW" : "ok", (diff > TOL || anybad) ? "FAIL" : "ok"));
   PetscCall(VecDestroy(&y1));
   PetscCall(VecDestroy(&y2));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* polls the chunked product must make on this rank: one between chunks of the local rows
@@ -108,7 +108,7 @@ static PetscErrorCode ExpectError(const char *name, Mat A, Vec x, Vec y, PetscEr
   PetscCall(PetscPopErrorHandler());
   if (ierr != code) nfail++;
   PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "%-28s error code %s -> %s\n", name, ierr == code ? "as expected" : "WRONG", ierr == code ? "ok" : "FAIL"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ShellMult(Mat S, Vec x, Vec y)
@@ -118,7 +118,7 @@ static PetscErrorCode ShellMult(Mat S, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(S, &A));
   PetscCall(MatMult(A, x, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

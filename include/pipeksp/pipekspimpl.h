@@ -31,6 +31,6 @@ PETSC_INTERN PetscErrorCode PipeKSPOptionsCheckInt_Private(MPI_Comm, PetscOption
 
 /* Entry check of the modules' constructors: a clear error instead of unregistered log events */
 #define PipeKSPCheckInitialized(comm) \
-  (PIPEKSP_CLASSID ? 0 : PetscError((comm), __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_ORDER, PETSC_ERROR_INITIAL, "PipeKSP is not initialized: call PipeKSPInitializePackage() after PetscInitialize(), or load the library with -dll_append"))
+  (PIPEKSP_CLASSID ? PETSC_SUCCESS : PetscError((comm), __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_ORDER, PETSC_ERROR_INITIAL, "PipeKSP is not initialized: call PipeKSPInitializePackage() after PetscInitialize(), or load the library with -dll_append"))
 
 #endif

@@ -1,6 +1,6 @@
 /* KSP chrongear: Chronopoulos-Gear CG (docs/algorithms.md, section 1). One blocking reduction per
    iteration with gamma = (r,u), delta = (w,u) and the norm packed; the 4 updates share one pass. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 enum {
@@ -28,7 +28,7 @@ static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s (first: p = u, s = w); local (x,x) and
@@ -87,7 +87,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecRestoreArrayRead(v[CG_U], &c.u));
   PetscCall(VecRestoreArrayRead(v[CG_W], &c.w));
   PetscCall(PetscLogFlops(12.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations from iteration i on, the start's r = b - A x in the work vectors. split: the norm's
@@ -148,20 +148,20 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       continue;
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, 0.0);
-    pipe->restart = PETSC_FALSE;
-    coef.gammaold = gamma;
-    coef.alphaold = coef.alpha;
+    PetscCall(FusedUpdate(ksp, pipe->guard.restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta, rn, xn, un, pipe->guard.restart ? un : pn, 0.0);
+    pipe->guard.restart = PETSC_FALSE;
+    coef.gammaold       = gamma;
+    coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
     if (replace) { /* true residual; s = A p keeps the recurrence consistent */
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_P], v[CG_S]));
-      pipe->truenow = PETSC_TRUE;
+      pipe->guard.truenow = PETSC_TRUE;
     }
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
@@ -173,7 +173,7 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PetscCall(KSPPipeResidual_Private(ksp, A, ksp->work[CG_R])); /* r = b - A x */
   PetscCall(ChronGearIterate(ksp, A, 0, PETSC_FALSE));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[CG_U]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool split)
@@ -182,7 +182,7 @@ PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, Pe
   PetscCheck(ksp->nwork >= CG_NWORK + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the kept iterate's", ksp->nwork, (int)CG_NWORK);
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, ksp->work[CG_R]));
   PetscCall(ChronGearIterate(ksp, A, its, split));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -215,5 +215,5 @@ PETSC_INTERN PetscErrorCode KSPCreate_ChronGear(KSP ksp)
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_TRUE));
   ksp->ops->setup = KSPSetUp_ChronGear;
   ksp->ops->solve = KSPSolve_ChronGear;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 /* The operator and preconditioner applications of the pipelined KSP types: the SpMV and the PC with
    poll points (an error inside work overlapped with a pending reduction completes the reduction before
    it goes up), the residual b - A x, and PCJACOBI applied on the thread team. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <pipeksp/threadsimpl.h>
 
@@ -14,7 +14,7 @@ static PetscErrorCode KSPPipeOverlapError(KSP ksp, PetscErrorCode ierr)
   PetscFunctionBegin;
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(ierr);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeMatMult_Private(KSP ksp, Mat A, Vec x, Vec y)
@@ -22,7 +22,7 @@ PetscErrorCode KSPPipeMatMult_Private(KSP ksp, Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   if (ksp->transpose_solve) PetscCall(KSP_MatMult(ksp, A, x, y));
   else PetscCall(PipeKSPMatMult(A, x, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
@@ -32,7 +32,7 @@ PetscErrorCode KSPPipeApplyOperator_Private(KSP ksp, Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   ierr = KSPPipeMatMult_Private(ksp, A, x, y);
   if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PETSc 3.18's PCJACOBI multiplies on one thread: in a hybrid run that is a serial pass over three
@@ -50,7 +50,7 @@ PetscErrorCode KSPPipePCSetUp_Private(KSP ksp)
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jac));
   if (!jac || PipeKSPThreadsFor_Private(n) < 2) {
     PetscCall(VecDestroy(&pipe->pcdiag));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (pipe->pcdiag) PetscCall(VecGetLocalSize(pipe->pcdiag, &nd));
   if (nd != n) {
@@ -63,7 +63,7 @@ PetscErrorCode KSPPipePCSetUp_Private(KSP ksp)
   ones = ksp->work[0];
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(ksp->pc, ones, pipe->pcdiag));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePCApplyLoop_Private(KSP ksp, Vec x, Vec y)
@@ -73,7 +73,7 @@ PetscErrorCode KSPPipePCApplyLoop_Private(KSP ksp, Vec x, Vec y)
   PetscFunctionBegin;
   if (!pipe->pcdiag) {
     PetscCall(KSP_PCApply(ksp, x, y));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PC_Apply, ksp->pc, x, y, 0));
   PetscCall(PipeKSPVecPointwiseMult_Private(pipe->pcdiag, x, y));
@@ -81,7 +81,7 @@ PetscErrorCode KSPPipePCApplyLoop_Private(KSP ksp, Vec x, Vec y)
   /* the rest of KSP_PCApply(): the operator's null space out of the preconditioned vector */
   if (ksp->transpose_solve) PetscCall(KSP_RemoveNullSpaceTranspose(ksp, y));
   else PetscCall(KSP_RemoveNullSpace(ksp, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePCApply_Private(KSP ksp, Vec x, Vec y)
@@ -93,5 +93,5 @@ PetscErrorCode KSPPipePCApply_Private(KSP ksp, Vec x, Vec y)
   if (!ierr) ierr = KSPPipePCApplyLoop_Private(ksp, x, y);
   if (!ierr) ierr = PipeKSPProgressPoll();
   if (ierr) PetscCall(KSPPipeOverlapError(ksp, ierr));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

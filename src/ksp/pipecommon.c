@@ -1,7 +1,7 @@
 /* The shared base of the pipelined KSP types pipegropp, pipegv, chrongear and pipeplcg (as PETSc's cg.c
    for its family): create, set-up, reset, destroy, options and view, the methods behind the public
    KSPPipe* API (src/ksp/pipetype.c) and the start of a solve. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 /* the progress settings live in the engine only: these go straight through to it */
@@ -9,14 +9,14 @@ static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
 {
   PetscFunctionBegin;
   PetscCall(PipeKSPRedSetType_Private(((KSP_Pipe *)ksp->data)->red, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetProgress_Pipe(KSP ksp, PipeKSPProgressType *type)
 {
   PetscFunctionBegin;
   PetscCall(PipeKSPRedGetType_Private(((KSP_Pipe *)ksp->data)->red, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
@@ -26,7 +26,7 @@ static PetscErrorCode KSPPipeSetPollInterval_Pipe(KSP ksp, PetscReal us)
   PetscFunctionBegin;
   PetscCall(PipeKSPRedSetInterval_Private(pipe->red, us));
   pipe->red->interval_set = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeSetReplacePeriod_Pipe(KSP ksp, PetscInt n)
@@ -36,7 +36,7 @@ static PetscErrorCode KSPPipeSetReplacePeriod_Pipe(KSP ksp, PetscInt n)
   PetscFunctionBegin;
   PetscCheck(n >= 0 || n == PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Residual replacement period %" PetscInt_FMT " must be >= 0 (0 turns replacement off) or PETSC_DECIDE (auto)", n);
   pipe->replace = n;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
@@ -45,7 +45,7 @@ static PetscErrorCode KSPPipeGetReplacePeriod_Pipe(KSP ksp, PetscInt *n)
 
   PetscFunctionBegin;
   *n = pipe->replace;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the engine counts over its life; a solve's counters are the difference from the snapshot at its start */
@@ -53,7 +53,7 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(st, sizeof(*st)));
-  if (!pipe->nsolves) PetscFunctionReturn(0);
+  if (!pipe->nsolves) PetscFunctionReturn(PETSC_SUCCESS);
   st->reductions       = pipe->red->stats.reductions - pipe->stats0.reductions;
   st->polls            = pipe->red->stats.polls - pipe->stats0.polls;
   st->done_before_wait = pipe->red->stats.done_before_wait - pipe->stats0.done_before_wait;
@@ -64,14 +64,14 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
   st->depth_changes    = pipe->ndepth_solve;
   st->depth            = pipe->depth_end;
   st->waited_first     = pipe->nfirst_solve;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetStats_Pipe(KSP ksp, PipeKSPStats *stats)
 {
   PetscFunctionBegin;
   PetscCall(StatsLastSolve((KSP_Pipe *)ksp->data, stats));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, PetscInt *nsolves)
@@ -88,22 +88,10 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
     stats->waited_first  = pipe->nfirst_total;
   }
   if (nsolves) *nsolves = pipe->nsolves;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the view's line on auto replacement; a type whose rule differs sets its own (pipe->ops.viewautoreplace) */
-static PetscErrorCode KSPPipeViewAutoReplace_Pipe(KSP ksp, PetscViewer viewer)
-{
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
-  PetscFunctionBegin;
-  if (!pipe->pipelined)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
-  else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
-  PetscFunctionReturn(0);
-}
-
 /* ---- KSP ops shared by the four types ---- */
 static PetscErrorCode KSPReset_Pipe(KSP);
 
@@ -114,8 +102,8 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pipe));
   pipe->replace             = PETSC_DECIDE; /* auto */
-  pipe->cgref               = PETSC_TRUE;   /* pipeplcg sets its own */
-  pipe->ops.viewautoreplace = KSPPipeViewAutoReplace_Pipe;
+  pipe->guard.cgref         = PETSC_TRUE;   /* pipeplcg sets its own */
+  pipe->ops.viewautoreplace = KSPPipeGuardViewAutoReplace_Private;
   ksp->data                 = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */
   PetscCall(PipeKSPRedCreate_Private(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
@@ -137,7 +125,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetStats_C", KSPPipeGetStats_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", KSPPipeGetTotalStats_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", KSPPipeGetReplacePeriod_Pipe));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
@@ -149,7 +137,7 @@ PetscErrorCode KSPPipeSetUpWork_Private(KSP ksp, PetscInt nwork)
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* a bad -pipeksp_threads* option is refused here, before KSPSolve touches x */
   PetscCall(PipeKSPRedSetUp_Private(pipe->red));
   PetscCall(KSPSetWorkVecs(ksp, nwork + PIPE_NKEEP)); /* last: the kept iterate (src/ksp/pipeguard.c) */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* KSPReset: a reduction an error left pending is completed, so the policy can change afterwards */
@@ -159,9 +147,9 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
-  PetscCall(MatDestroy(&pipe->amat));
+  PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPDestroy_Pipe(KSP ksp)
@@ -170,7 +158,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedDestroy_Private(&pipe->red));
-  PetscCall(MatDestroy(&pipe->amat));
+  PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->pcdiag));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));
@@ -180,7 +168,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetTotalStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetReplacePeriod_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the operator's poll-point SpMV settings: read its options, or view them (chrongear too: its products
@@ -192,11 +180,11 @@ static PetscErrorCode KSPPipeOperatorSpMV(KSP ksp, PetscErrorCode (*setfromoptio
 
   PetscFunctionBegin;
   PetscCall(KSPGetOperatorsSet(ksp, &set, NULL));
-  if (!set) PetscFunctionReturn(0);
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   if (setfromoptions) PetscCall(setfromoptions(A));
   if (viewer) PetscCall(PipeKSPMatViewSpMV(A, viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsObject)
@@ -233,7 +221,7 @@ PetscErrorCode KSPSetFromOptions_Pipe(KSP ksp, PipeKSPOptionItems PetscOptionsOb
   PetscOptionsHeadEnd();
   PetscCall(KSPPipeOperatorSpMV(ksp, PipeKSPMatSetFromOptions, NULL));        /* -pipeksp_spmv_chunk */
   PetscCall(PipeKSPThreadsSetFromOptions(PetscObjectComm((PetscObject)ksp))); /* -pipeksp_threads, ... */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
@@ -244,7 +232,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (pipe->replace == PETSC_DECIDE) PetscCall(pipe->ops.viewautoreplace(ksp, viewer));
   else if (pipe->replace) PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: every %" PetscInt_FMT " iterations\n", pipe->replace));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: off\n"));
@@ -264,7 +252,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
                                        pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
   }
   PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A PETSc call that fails inside (a PC or a matrix raising an error) returns before it pops the read lock it
@@ -279,7 +267,7 @@ static PetscErrorCode WorkUnlock(KSP ksp)
     PetscCall(VecLockGet(ksp->work[i], &state));
     for (; state > 0; state--) PetscCall(VecLockReadPop(ksp->work[i]));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
@@ -304,5 +292,5 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   PetscCall(KSPPipePCSetUp_Private(ksp));
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

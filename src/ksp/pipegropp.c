@@ -1,7 +1,7 @@
 /* KSP pipegropp: Gropp's CG (docs/algorithms.md, section 1). Two non-blocking reductions per
    iteration: delta = (p,s) overlapped with q = M^{-1} s, and gamma = (r,u) plus the norm overlapped
    with w = A u. The vector updates and the local dot products share one pass over memory. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 /* the two packed reductions of an iteration, named slots:
@@ -29,7 +29,7 @@ static PetscErrorCode KSPSetUp_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeSetUpWork_Private(ksp, 6)); /* r, u, w, p, s, q */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local (r,u), (r,r), (u,u), (x,x): R2 */
@@ -43,7 +43,7 @@ static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
   d[GR_R2_RR]    = d4[PIPEKSP_DOT_RR];
   d[GR_R2_UU]    = d4[PIPEKSP_DOT_UU];
   PetscCall(PipeKSPVecLocalNormSq_Private(X, &d[GR_R2_XX]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* local (p,s) */
@@ -61,7 +61,7 @@ static PetscErrorCode LocalDot(Vec P, Vec S, PetscScalar *d)
   PetscCall(VecRestoreArrayRead(P, &p));
   PetscCall(VecRestoreArrayRead(S, &s));
   *d = ps;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The two fused passes below run in blocks on the process's threads; the blocks' sums are added in
@@ -116,7 +116,7 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecRestoreArrayRead(S, &c.s));
   PetscCall(VecRestoreArrayRead(Q, &c.q));
   PetscCall(PetscLogFlops(20.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* p = u + b p; s = w + b s (first pass: plain copies); the local (p,s), (p,p) */
@@ -166,7 +166,7 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecRestoreArrayRead(U, &c.u));
   PetscCall(VecRestoreArrayRead(W, &c.w));
   PetscCall(PetscLogFlops(8.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations from iteration its on, from the current x, with r = b - A x and u = M^{-1} r in place */
@@ -208,10 +208,10 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
     }
-    beta  = pipe->restart ? 0.0 : gammanew / gamma;
+    beta  = pipe->guard.restart ? 0.0 : gammanew / gamma;
     gamma = gammanew;
     /* p = u + beta p; s = w + beta s; local delta = (p,s) and (p,p) for the next R1 */
-    PetscCall(FusedUpdate2(pipe->restart, beta, P, S, U, W, loc1));
+    PetscCall(FusedUpdate2(pipe->guard.restart, beta, P, S, U, W, loc1));
     replace = PETSC_FALSE;
     if (its) PetscCall(KSPPipeReplaceNow_Private(ksp, its, rn, &replace));
     if (replace) { /* true residual and auxiliaries; gamma rides in R1 */
@@ -246,7 +246,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
         break;
       }
     }
-    if (KSPPipeSignChanged_Private(&pipe->dsign, delta)) {
+    if (KSPPipeSignChanged_Private(&pipe->guard.dsign, delta)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "(p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(delta)));
       PetscCall(KSPPipeGuardBreakdown_Private(ksp, &restart));
@@ -258,13 +258,13 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     }
     alpha = gamma / delta;
     KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
-    pipe->restart = PETSC_FALSE;
+    pipe->guard.restart = PETSC_FALSE;
 
     /* x += alpha p; r -= alpha s; u -= alpha q; local gamma', the norms and (x,x) in the same pass */
     PetscCall(FusedUpdate1(alpha, X, R, U, P, S, Q, loc2));
     its++;
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
@@ -277,7 +277,7 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, ksp->work[0], ksp->work[1])); /* u = M^{-1} r */
   PetscCall(PipeGroppIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[2]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
@@ -289,7 +289,7 @@ PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[0]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -319,5 +319,5 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGropp(KSP ksp)
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   ksp->ops->setup = KSPSetUp_PipeGropp;
   ksp->ops->solve = KSPSolve_PipeGropp;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

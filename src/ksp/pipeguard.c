@@ -1,8 +1,15 @@
 /* The convergence guards of the pipelined KSP types: the estimate of the gap between the recursive and
    the true residual, residual replacement, the restarts from the true residual after a breakdown or wild
-   growth, the stop at the rounding floor, and the kept iterate (least energy) after a loss of stability. Their thresholds are the
-   PIPE_* constants of pipeksp/pipecommon.h, shared with pipeplcg.c. */
-#include <pipeksp/pipecommon.h>
+   growth, the stop at the rounding floor, the kept iterate (least energy) after a loss of stability, the
+   end of a solve and -ksp_view's line on auto replacement. This file owns pipeksp/pipeguard.h: the
+   thresholds (PIPE_*, which pipeplcg applies too) and the calls; it calls only pipeapply.c. */
+#include <pipeksp/pipeguard.h>
+
+/* the reason set by the coefficients or the gamma check is a breakdown to verify */
+static inline PetscBool IsBreakdown(KSP ksp)
+{
+  return (PetscBool)(ksp->reason == KSP_DIVERGED_INDEFINITE_MAT || ksp->reason == KSP_DIVERGED_INDEFINITE_PC || ksp->reason == KSP_DIVERGED_BREAKDOWN);
+}
 
 /* the kept iterate, its true residual and a scratch vector: the work vectors KSPPipeSetUpWork_Private() adds
    after the type's own */
@@ -21,21 +28,21 @@ static PetscErrorCode KeepCompare(KSP ksp, Vec r)
   PetscScalar d[2];
 
   PetscFunctionBegin;
-  pipe->dphi = -1.0;
-  if (pipe->haskeep) {
+  pipe->guard.dphi = -1.0;
+  if (pipe->guard.haskeep) {
     PetscCall(VecWAXPY(KeepD(ksp), -1.0, KeepX(ksp), ksp->vec_sol));
     y[0] = r;
     y[1] = KeepR(ksp);
     PetscCall(VecMDot(KeepD(ksp), 2, y, d));
-    pipe->dphi = -0.5 * PetscRealPart(d[0] + d[1]);
+    pipe->guard.dphi = -0.5 * PetscRealPart(d[0] + d[1]);
   }
-  if (pipe->dphi <= 0) { /* lower (or the first): kept; NaN is not */
+  if (pipe->guard.dphi <= 0) { /* lower (or the first): kept; NaN is not */
     PetscCall(VecCopy(ksp->vec_sol, KeepX(ksp)));
     PetscCall(VecCopy(r, KeepR(ksp)));
-    pipe->haskeep = PETSC_TRUE;
-    pipe->bestits = ksp->its;
+    pipe->guard.haskeep = PETSC_TRUE;
+    pipe->guard.bestits = ksp->its;
   }
-  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->guard.phistate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +71,7 @@ PetscErrorCode KSPPipeBestRecord_Private(KSP ksp, PetscReal tn)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (tn < pipe->best) pipe->best = tn;
+  if (tn < pipe->guard.best) pipe->guard.best = tn;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,12 +82,12 @@ PetscErrorCode KSPPipeBestRestore_Private(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &state));
-  PetscCheck(state == pipe->phistate, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "x is compared with the kept iterate right after its true residual is formed, but x changed since");
-  if (!pipe->haskeep || pipe->dphi <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscInfo(ksp, "x has the higher energy (by %g) than the iterate of iteration %" PetscInt_FMT ": returning to that one\n", (double)pipe->dphi, pipe->bestits));
+  PetscCheck(state == pipe->guard.phistate, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "x is compared with the kept iterate right after its true residual is formed, but x changed since");
+  if (!pipe->guard.haskeep || pipe->guard.dphi <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(ksp, "x has the higher energy (by %g) than the iterate of iteration %" PetscInt_FMT ": returning to that one\n", (double)pipe->guard.dphi, pipe->guard.bestits));
   PetscCall(VecCopy(KeepX(ksp), ksp->vec_sol));
-  pipe->dphi = -1.0;
-  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->phistate));
+  pipe->guard.dphi = -1.0;
+  PetscCall(PetscObjectStateGet((PetscObject)ksp->vec_sol, &pipe->guard.phistate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,7 +98,7 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   PetscFunctionBegin;
   /* cg's contract: the last iterate, whatever the reason (an Inf or NaN too). Only where the solve lost
      stability (a restart from the true residual, a depth change) can an earlier iterate be better */
-  if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || !pipe->haskeep) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || !pipe->guard.haskeep) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipeTrueResidual_Private(ksp, A, T));
   PetscCall(KSPPipeBestRestore_Private(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -105,34 +112,34 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   PetscFunctionBegin;
   /* ||A||_inf >= ||A||_2 for symmetric A: scales the rounding errors of the SpMVs in the gap bounds */
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (A != pipe->amat || state != pipe->astate) {
+  if (A != pipe->guard.amat || state != pipe->guard.astate) {
     PetscBool has;
     PetscCall(MatHasOperation(A, MATOP_NORM, &has));
-    pipe->anorm = 0.0;
-    if (has) PetscCall(MatNorm(A, NORM_INFINITY, &pipe->anorm));
+    pipe->guard.anorm = 0.0;
+    if (has) PetscCall(MatNorm(A, NORM_INFINITY, &pipe->guard.anorm));
     PetscCall(PetscObjectReference((PetscObject)A));
-    PetscCall(MatDestroy(&pipe->amat));
-    pipe->amat   = A;
-    pipe->astate = state;
+    PetscCall(MatDestroy(&pipe->guard.amat));
+    pipe->guard.amat   = A;
+    pipe->guard.astate = state;
   }
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = pipe->gf0 = pipe->gcf = pipe->gcg = 0.0;
-  pipe->best                                                                    = PETSC_MAX_REAL;
-  pipe->bestits                                                                 = 0;
-  pipe->haskeep                                                                 = PETSC_FALSE;
-  pipe->dphi                                                                    = -1.0;
-  pipe->phistate                                                                = -1;
-  pipe->restart                                                                 = PETSC_TRUE;
-  pipe->truenow                                                                 = PETSC_TRUE;
-  pipe->frombreak                                                               = PETSC_FALSE;
-  pipe->breakreason                                                             = KSP_CONVERGED_ITERATING;
-  pipe->gsign = pipe->dsign = 0.0;
-  pipe->suspect             = PETSC_FALSE;
-  pipe->rmin                = PETSC_MAX_REAL;
-  pipe->dp1 = pipe->dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
-  pipe->rn0             = -1.0;
-  pipe->stalls          = 0;
-  pipe->itrue           = 0;
-  PetscFunctionReturn(0);
+  pipe->guard.gf = pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = pipe->guard.gf0 = pipe->guard.gcf = pipe->guard.gcg = 0.0;
+  pipe->guard.best                                                                                                        = PETSC_MAX_REAL;
+  pipe->guard.bestits                                                                                                     = 0;
+  pipe->guard.haskeep                                                                                                     = PETSC_FALSE;
+  pipe->guard.dphi                                                                                                        = -1.0;
+  pipe->guard.phistate                                                                                                    = -1;
+  pipe->guard.restart                                                                                                     = PETSC_TRUE;
+  pipe->guard.truenow                                                                                                     = PETSC_TRUE;
+  pipe->guard.frombreak                                                                                                   = PETSC_FALSE;
+  pipe->guard.breakreason                                                                                                 = KSP_CONVERGED_ITERATING;
+  pipe->guard.gsign = pipe->guard.dsign = 0.0;
+  pipe->guard.suspect                   = PETSC_FALSE;
+  pipe->guard.rmin                      = PETSC_MAX_REAL;
+  pipe->guard.dp1 = pipe->guard.dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
+  pipe->guard.rn0                   = -1.0;
+  pipe->guard.stalls                = 0;
+  pipe->guard.itrue                 = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a gap carried over by a recurrence adds to the next one as it is; the new rounding error of a step is
@@ -147,30 +154,30 @@ static inline PetscReal Q2(PetscReal a, PetscReal b)
    always, pipeplcg keeps its own rules) */
 static inline PetscBool BeyondCG(KSP_Pipe *pipe)
 {
-  return (PetscBool)(!pipe->cgref || pipe->gf > PIPE_GAP_CG * pipe->gcf);
+  return (PetscBool)(!pipe->guard.cgref || pipe->guard.gf > PIPE_GAP_CG * pipe->guard.gcf);
 }
 
 void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, PetscScalar beta, PetscReal rn, PetscReal xn, PetscReal un, PetscReal pn, PetscReal qn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal eps = PIPE_ROUND_RMS, an = pipe->anorm, a = PetscAbsScalar(alpha), b = PetscAbsScalar(beta);
+  PetscReal eps = PIPE_ROUND_RMS, an = pipe->guard.anorm, a = PetscAbsScalar(alpha), b = PetscAbsScalar(beta);
 
-  pipe->pipelined = pipelined;
+  pipe->guard.pipelined = pipelined;
   /* bounds from the recurrences, each step adding its local rounding error (Cools et al. 2018):
      s = w + beta s: g' = |beta| g + h;  r -= alpha s, x += alpha p: f' = f + |alpha| g';
      pipelined also z = n + beta z: j' = |beta| j and w -= alpha z: h' = h + |alpha| j' */
   if (pipelined) {
-    pipe->gj = Q2(b * pipe->gj, 2 * eps * an * qn);
-    pipe->gg = Q2(b * pipe->gg + pipe->gh, eps * an * (un + 2 * b * pn));
-    pipe->gh = Q2(pipe->gh + a * pipe->gj, eps * an * (un + a * qn));
+    pipe->guard.gj = Q2(b * pipe->guard.gj, 2 * eps * an * qn);
+    pipe->guard.gg = Q2(b * pipe->guard.gg + pipe->guard.gh, eps * an * (un + 2 * b * pn));
+    pipe->guard.gh = Q2(pipe->guard.gh + a * pipe->guard.gj, eps * an * (un + a * qn));
   } else {
-    pipe->gh = eps * an * un; /* w = A u computed */
-    pipe->gg = Q2(b * pipe->gg + pipe->gh, eps * an * (un + 2 * b * pn));
+    pipe->guard.gh = eps * an * un; /* w = A u computed */
+    pipe->guard.gg = Q2(b * pipe->guard.gg + pipe->guard.gh, eps * an * (un + 2 * b * pn));
   }
-  pipe->gf = Q2(pipe->gf + a * pipe->gg, eps * (rn + an * (xn + 2 * a * pn)));
+  pipe->guard.gf = Q2(pipe->guard.gf + a * pipe->guard.gg, eps * (rn + an * (xn + 2 * a * pn)));
   /* the same for cg's recurrences (s = A p computed each step): the drift cg's contract allows */
-  pipe->gcg = eps * an * (un + 2 * b * pn);
-  pipe->gcf = Q2(pipe->gcf + a * pipe->gcg, eps * (rn + an * (xn + 2 * a * pn)));
+  pipe->guard.gcg = eps * an * (un + 2 * b * pn);
+  pipe->guard.gcf = Q2(pipe->guard.gcf + a * pipe->guard.gcg, eps * (rn + an * (xn + 2 * a * pn)));
 }
 
 PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, PetscBool *now)
@@ -183,20 +190,20 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
     /* in the spirit of van der Vorst and Ye, but against the residual asked for: the gap only matters
        once it could reach the requested residual (with no norm: the floor), and only where a fresh
        residual is clearly better than the one left by the last replacement */
-    PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->rn0;
+    PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->guard.rn0;
     /* a replacement costs more than the one true residual of the check at a claimed convergence, and
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
     /* and not at all for recurrences whose gap grows as cg's (pipegropp, chrongear: cg replaces nothing, and
        replacements every 100 iterations cost pipegropp 3.5x cg's iterations at a tight tolerance) */
-    *now = (PetscBool)(pipe->anorm > 0 && its - pipe->itrue >= PIPE_GAP_SPACING && pipe->gf > target && pipe->gf > PIPE_GAP_GROWTH * pipe->gf0 && (!pipe->cgref || pipe->pipelined));
+    *now = (PetscBool)(pipe->guard.anorm > 0 && its - pipe->guard.itrue >= PIPE_GAP_SPACING && pipe->guard.gf > target && pipe->guard.gf > PIPE_GAP_GROWTH * pipe->guard.gf0 && (!pipe->guard.cgref || pipe->guard.pipelined));
   } else if (pipe->replace > 0) *now = (PetscBool) !(its % pipe->replace);
   if (*now) {
     pipe->nrep_solve++;
     pipe->nrep_total++;
-    PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->gf));
+    PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->guard.gf));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
@@ -204,12 +211,12 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  pipe->gf = pipe->gf0 = pipe->gcf = PIPE_ROUND_RMS * (tn + pipe->anorm * xn);
-  pipe->gcg                        = 0.0;
-  pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue                    = ksp->its;
+  pipe->guard.gf = pipe->guard.gf0 = pipe->guard.gcf = PIPE_ROUND_RMS * (tn + pipe->guard.anorm * xn);
+  pipe->guard.gcg                                    = 0.0;
+  pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
+  pipe->guard.itrue                                = ksp->its;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn)
@@ -217,39 +224,39 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
-  if (pipe->rn0 < 0) pipe->rn0 = rn;
-  if (pipe->truenow) {
-    if (pipe->frombreak && !ksp->reason) {
+  if (pipe->guard.rn0 < 0) pipe->guard.rn0 = rn;
+  if (pipe->guard.truenow) {
+    if (pipe->guard.frombreak && !ksp->reason) {
       /* restarted from the true residual: PIPE_STALLS times in a row no better than PIPE_GAIN of the best
          measured means the attainable accuracy is reached, iterating on cannot help */
-      if (!(rn < PIPE_GAIN * pipe->best)) pipe->stalls++;
-      else pipe->stalls = 0;
-      if (pipe->stalls >= PIPE_STALLS) {
+      if (!(rn < PIPE_GAIN * pipe->guard.best)) pipe->guard.stalls++;
+      else pipe->guard.stalls = 0;
+      if (pipe->guard.stalls >= PIPE_STALLS) {
         PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
-        if (ksp->reason) PetscFunctionReturn(0);
+        if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
-    pipe->truenow = pipe->frombreak = PETSC_FALSE;
-    pipe->rmin                      = rn;
+    pipe->guard.truenow = pipe->guard.frombreak = PETSC_FALSE;
+    pipe->guard.rmin                            = rn;
   }
-  if (!pipe->restart) {
+  if (!pipe->guard.restart) {
     if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */
-      ksp->reason   = KSP_CONVERGED_ITERATING;
-      pipe->suspect = PETSC_TRUE;
-    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->gf > PIPE_GAP_CHECK * rn && BeyondCG(pipe)) {
+      ksp->reason         = KSP_CONVERGED_ITERATING;
+      pipe->guard.suspect = PETSC_TRUE;
+    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->guard.gf > PIPE_GAP_CHECK * rn && BeyondCG(pipe)) {
       /* converged by a recursive residual the gap estimate does not vouch for, and that drifted further than
          cg's would have (whose claim cg trusts): check with the true one */
-      PetscCall(PetscInfo(ksp, "converged by the recursive residual %g, but the estimated gap is %g: checking the true residual\n", (double)rn, (double)pipe->gf));
-      ksp->reason   = KSP_CONVERGED_ITERATING;
-      pipe->suspect = PETSC_TRUE;
-    } else if (!ksp->reason && !(rn <= PIPE_GROWTH * pipe->rmin)) pipe->suspect = PETSC_TRUE; /* wild growth */
+      PetscCall(PetscInfo(ksp, "converged by the recursive residual %g, but the estimated gap is %g: checking the true residual\n", (double)rn, (double)pipe->guard.gf));
+      ksp->reason         = KSP_CONVERGED_ITERATING;
+      pipe->guard.suspect = PETSC_TRUE;
+    } else if (!ksp->reason && !(rn <= PIPE_GROWTH * pipe->guard.rmin)) pipe->guard.suspect = PETSC_TRUE; /* wild growth */
     /* with no norm nothing claims convergence: below the gap estimate the recursive residual has lost
        touch with b - A x, so check the true one (and stop at the floor if it brought no progress) */
-    else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->gf) pipe->suspect = PETSC_TRUE;
+    else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->guard.gf) pipe->guard.suspect = PETSC_TRUE;
   }
-  pipe->rmin = PetscMin(pipe->rmin, rn);
-  PetscFunctionReturn(0);
+  pipe->guard.rmin = PetscMin(pipe->guard.rmin, rn);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
@@ -258,17 +265,17 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 
   PetscFunctionBegin;
   *restart = PETSC_FALSE;
-  if ((KSPPipeIsBreakdown(ksp) || pipe->suspect) && !pipe->restart) {
-    PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
-    pipe->breakreason = KSPPipeIsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
-    ksp->reason       = KSP_CONVERGED_ITERATING;
-    pipe->restart = pipe->truenow = pipe->frombreak = PETSC_TRUE;
+  if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
+    PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->guard.suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
+    pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
+    ksp->reason             = KSP_CONVERGED_ITERATING;
+    pipe->guard.restart = pipe->guard.truenow = pipe->guard.frombreak = PETSC_TRUE;
     pipe->nrestart_solve++;
     pipe->nrestart_total++;
     *restart = PETSC_TRUE;
   }
-  pipe->suspect = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  pipe->guard.suspect = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
@@ -280,35 +287,35 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   PetscFunctionBegin;
   /* the rounding floor is about eps (||A|| ||x|| + ||b||); far above it no progress is not the floor.
      Without ||A|| (a shell operator) the floor is unknown: taken as reached */
-  if (pipe->anorm > 0) {
+  if (pipe->guard.anorm > 0) {
     PetscCall(VecNorm(ksp->vec_sol, NORM_2, &xn));
     PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bn));
-    far = (PetscBool)(pipe->best > PIPE_FLOOR_FAR * (pipe->anorm * xn + bn));
+    far = (PetscBool)(pipe->guard.best > PIPE_FLOOR_FAR * (pipe->guard.anorm * xn + bn));
   }
   /* a breakdown that comes back after restarts from b - A x, far above the floor, is the one cg meets:
      A or M is not SPD. cg ends with it, and so do we */
-  if (far && pipe->breakreason != KSP_CONVERGED_ITERATING) {
-    ksp->reason = pipe->breakreason;
-    PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->best, (double)bn));
-    PetscFunctionReturn(0);
+  if (far && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) {
+    ksp->reason = pipe->guard.breakreason;
+    PetscCall(PetscInfo(ksp, "%s again after restarts from the true residual %g (||b|| %g): not rounding, A or M is not SPD\n", KSPConvergedReasons[ksp->reason], (double)pipe->guard.best, (double)bn));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* cg's recursive residual keeps falling below the attainable accuracy until it meets the tolerance (or
      with no norm, until beta = 0): it ends converged with x at its floor. We end there now. Under
      KSPConvergedSkip cg never ends before the iteration limit, so neither do we: iterate on */
   if (ksp->converged == KSPConvergedSkip) {
-    pipe->stalls = 0;
-    PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->best, why));
-    PetscFunctionReturn(0);
+    pipe->guard.stalls = 0;
+    PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->guard.best, why));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (far) { /* slow progress (short restarts), not the floor */
-    pipe->stalls = 0;
-    PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->best, why, (double)pipe->anorm, (double)xn, (double)bn));
-    PetscFunctionReturn(0);
+    pipe->guard.stalls = 0;
+    PetscCall(PetscInfo(ksp, "true residual %g (%s) is far above the rounding floor (||A|| %g, ||x|| %g, ||b|| %g): iterating on\n", (double)pipe->guard.best, why, (double)pipe->guard.anorm, (double)xn, (double)bn));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
-  else ksp->reason = (ksp->rtol * pipe->rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
-  PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->best, why));
-  PetscFunctionReturn(0);
+  else ksp->reason = (ksp->rtol * pipe->guard.rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
+  PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->guard.best, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
@@ -317,15 +324,27 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
 
   PetscFunctionBegin;
   /* the recurrences start afresh from the true residual: the guards' state of a restart */
-  pipe->restart = pipe->truenow = PETSC_TRUE;
-  pipe->suspect                 = PETSC_FALSE;
-  pipe->rmin                    = PETSC_MAX_REAL;
-  pipe->gf = pipe->gg = pipe->gh = pipe->gj = 0.0;
-  pipe->itrue                               = its;
+  pipe->guard.restart = pipe->guard.truenow = PETSC_TRUE;
+  pipe->guard.suspect                       = PETSC_FALSE;
+  pipe->guard.rmin                          = PETSC_MAX_REAL;
+  pipe->guard.gf = pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
+  pipe->guard.itrue                                                 = its;
   /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
      not the sign of a negative definite pair that the method alone would accept */
-  pipe->gsign = pipe->dsign = 1.0;
+  pipe->guard.gsign = pipe->guard.dsign = 1.0;
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
   else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!pipe->guard.pipelined)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

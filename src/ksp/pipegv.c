@@ -1,7 +1,7 @@
 /* KSP pipegv: pipelined CG of Ghysels and Vanroose (docs/algorithms.md, section 1). One non-blocking
    reduction per iteration (gamma, delta and the norm packed) overlapped with m = M^{-1} w and n = A m;
    the 8 AXPY-type updates and the next local dot products run in one fused pass over memory. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
 enum {
@@ -32,7 +32,7 @@ static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeSetUpWork_Private(ksp, GV_NWORK));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The 8 updates (first: z = n, q = m, s = w, p = u), then the local dots of the next reduction from the
@@ -136,7 +136,7 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecRestoreArrayRead(v[GV_M], &c.m));
   PetscCall(VecRestoreArrayRead(v[GV_N], &c.nn));
   PetscCall(PetscLogFlops(30.0 * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the local dots of a reduction from r, u, w computed afresh (start, replacement, restart) */
@@ -149,7 +149,7 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   PetscCall(PipeKSPVecLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* r = b - A x, u = M^{-1} r, w = A u */
@@ -161,7 +161,7 @@ static PetscErrorCode TrueResidual(KSP ksp, Mat A)
   PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[GV_R]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the iterations from iteration i on, the start's r, u, w in the work vectors */
@@ -216,11 +216,11 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_W], v[GV_M]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_M], v[GV_N]));
     }
-    PetscCall(FusedUpdate(ksp, pipe->restart, coef.alpha, coef.beta, loc));
-    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->restart ? 0.0 : coef.beta, rn, xn, un, pipe->restart ? un : pn, qn);
-    pipe->restart = PETSC_FALSE;
-    coef.gammaold = gamma;
-    coef.alphaold = coef.alpha;
+    PetscCall(FusedUpdate(ksp, pipe->guard.restart, coef.alpha, coef.beta, loc));
+    KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta, rn, xn, un, pipe->guard.restart ? un : pn, qn);
+    pipe->guard.restart = PETSC_FALSE;
+    coef.gammaold       = gamma;
+    coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
     if (replace) { /* r = b - A x and the auxiliaries from it and from p */
@@ -229,10 +229,10 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_Q], v[GV_Z]));
       PetscCall(FreshDots(ksp, loc));
-      pipe->truenow = PETSC_TRUE;
+      pipe->guard.truenow = PETSC_TRUE;
     }
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
@@ -247,7 +247,7 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(PipeGVIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
@@ -260,7 +260,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
   PetscCall(PipeGVIterate(ksp, A, its));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -288,8 +288,8 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
-  ((KSP_Pipe *)ksp->data)->pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
-  ksp->ops->setup                    = KSPSetUp_PipeGV;
-  ksp->ops->solve                    = KSPSolve_PipeGV;
-  PetscFunctionReturn(0);
+  ((KSP_Pipe *)ksp->data)->guard.pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
+  ksp->ops->setup                          = KSPSetUp_PipeGV;
+  ksp->ops->solve                          = KSPSolve_PipeGV;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,7 +2,7 @@
    solve, and again for new matrix objects, measure on the KSP's communicator what a pipeline hides (the
    latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
    vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeplcgimpl.h>
 
 #define AUTO_REPS 7 /* timed repetitions of each measurement; the median counts (noise, a descheduled rank) */
 #define AUTO_NRED 7 /* scalars of the measured reduction: depth 5's packed one (6 dot products and a norm) */
@@ -11,9 +11,8 @@
    choice's: the model leaves out what a deeper pipeline adds once per solve or per operator (l start-up
    iterations per solve, the eigenvalue estimate's CG iterations, restarts after breakdowns) and the polls */
 #define AUTO_MARGIN 0.05
-/* the deepest depth auto chooses: depths 4-5 break down more often and have needed up to 1.5x cg's iterations
-   (ex2 at depth 5: 112 against 77, tests/plcg), which the per-iteration model does not see, and bench/plcg.sh
-   found depth 4 never faster than 3 up to P_sim 131,072 (docs/pipeplcg.md) */
+/* the deepest depth auto chooses: depths 4-5 break down more often and need more iterations, which the
+   per-iteration model does not see, and were measured no faster than 3 (docs/pipeplcg.md) */
 #define AUTO_DEEPEST 3
 /* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
    the code: depth 0 (chrongear) the fused update (6 read, 4 written), the dots (3 read) and the norm's (1-2
@@ -118,7 +117,7 @@ static PetscErrorCode Measure(KSP ksp, Mat Amat, Vec x, Vec y, Vec z, PetscReal 
     if (r >= 0) tw[r] = (PetscReal)(MPI_Wtime() - t1);
   }
   pipe->red->stats = st0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt maxl, KSPPipePLCGAuto *a)
@@ -146,7 +145,7 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
       a->nswitch++;
       PetscCall(PetscInfo(ksp, "auto depth: %" PetscInt_FMT " instead of %" PetscInt_FMT ", with the %" PetscInt_FMT " iterations of the last solve\n", a->depth, was, a->its));
     }
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecDuplicate(ksp->vec_rhs, &x));
   PetscCall(VecDuplicate(ksp->vec_rhs, &y));
@@ -181,7 +180,7 @@ PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP ksp, PetscBool mq, PetscInt max
   a->nchoices++;
   PetscCall(PetscInfo(ksp, "auto depth: reduction %g us, one iteration hides %g us of it, SpMV + PC %g us, vector pass %g us (medians, max over ranks): depth %" PetscInt_FMT " (modelled %g us per iteration, depth 0 %g us)\n", 1e6 * (double)a->lat,
                       1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec, a->depth, 1e6 * (double)a->cost[a->depth], 1e6 * (double)a->cost[0]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewer)
@@ -191,7 +190,7 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   PetscFunctionBegin;
   if (!a->done) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto (chosen at the first solve from the measured reduction latency and compute)\n"));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth: auto -> l = %" PetscInt_FMT " (measured: reduction %.3g us, of which one iteration hides %.3g us; SpMV + PC %.3g us, vector pass %.3g us; medians, max over ranks)\n", a->depth,
                                    1e6 * (double)a->lat, 1e6 * (double)a->hide, 1e6 * (double)a->spmv, 1e6 * (double)a->vec));
@@ -202,5 +201,5 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   if (a->its > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "with its SpMVs and PC applications per solve over the last solve's %" PetscInt_FMT " iterations, the choice moved %" PetscInt_FMT " times)\n", a->its, a->nswitch));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "per-solve work not counted before a solve has converged)\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

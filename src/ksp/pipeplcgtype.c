@@ -1,7 +1,7 @@
 /* The public API of KSPPIPEPLCG (as PETSc's cgtype.c): depth, the interval of the shifts and its
    estimate, with their man pages. Each calls the method pipeplcg.c composed; on other KSP types a setter
    is a no-op and a getter an error, PETSc style. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 
 /*@
    KSPPipePLCGSetDepth - Sets the pipeline depth l of `KSPPIPEPLCG`: each reduction overlaps the SpMVs and
@@ -38,7 +38,7 @@ PetscErrorCode KSPPipePLCGSetDepth(KSP ksp, PetscInt l)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveInt(ksp, l, 2);
   PetscTryMethod(ksp, "KSPPipePLCGSetDepth_C", (KSP, PetscInt), (ksp, l));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -67,7 +67,7 @@ PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(l, 2);
   PetscUseMethod(ksp, "KSPPipePLCGGetDepth_C", (KSP, PetscInt *), (ksp, l));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -106,7 +106,7 @@ PetscErrorCode KSPPipePLCGSetEigenvalueBounds(KSP ksp, PetscReal lmin, PetscReal
   PetscValidLogicalCollectiveReal(ksp, lmin, 2);
   PetscValidLogicalCollectiveReal(ksp, lmax, 3);
   PetscTryMethod(ksp, "KSPPipePLCGSetEigenvalueBounds_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -130,7 +130,7 @@ PetscErrorCode KSPPipePLCGGetEigenvalueBounds(KSP ksp, PetscReal *lmin, PetscRea
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscUseMethod(ksp, "KSPPipePLCGGetEigenvalueBounds_C", (KSP, PetscReal *, PetscReal *), (ksp, lmin, lmax));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -156,7 +156,7 @@ PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveInt(ksp, n, 2);
   PetscTryMethod(ksp, "KSPPipePLCGSetEstimateIterations_C", (KSP, PetscInt), (ksp, n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -186,7 +186,7 @@ PetscErrorCode KSPPipePLCGSetEstimateFactor(KSP ksp, PetscReal f)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveReal(ksp, f, 2);
   PetscTryMethod(ksp, "KSPPipePLCGSetEstimateFactor_C", (KSP, PetscReal), (ksp, f));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -221,7 +221,7 @@ PetscErrorCode KSPPipePLCGSetEstimateReuse(KSP ksp, PetscBool flg)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveBool(ksp, flg, 2);
   PetscTryMethod(ksp, "KSPPipePLCGSetEstimateReuse_C", (KSP, PetscBool), (ksp, flg));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -246,5 +246,5 @@ PetscErrorCode KSPPipePLCGGetEstimateReuse(KSP ksp, PetscBool *flg)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(flg, 2);
   PetscUseMethod(ksp, "KSPPipePLCGGetEstimateReuse_C", (KSP, PetscBool *), (ksp, flg));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

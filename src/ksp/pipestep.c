@@ -2,7 +2,7 @@
    test, cg's breakdown tests on the signs of (r,M^{-1}r) and (p,Ap), the CG coefficients of the
    single-reduction recurrences, and KSPPipeTestIteration_Private() that runs them with the guards
    (src/ksp/pipeguard.c) after each reduction. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeguard.h>
 
 PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal dp)
 {
@@ -10,8 +10,8 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
 
   PetscFunctionBegin;
   if (!its) {
-    pipe->rnorm0 = dp;
-    pipe->dp1 = pipe->dp2 = -1.0;
+    pipe->guard.rnorm0 = dp;
+    pipe->guard.dp1 = pipe->guard.dp2 = -1.0;
   }
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = its;
@@ -20,9 +20,9 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
   PetscCall(KSPLogResidualHistory(ksp, dp));
   PetscCall(KSPMonitor(ksp, its, dp));
   PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
-  pipe->dp2 = pipe->dp1;
-  pipe->dp1 = dp;
-  PetscFunctionReturn(0);
+  pipe->guard.dp2 = pipe->guard.dp1;
+  pipe->guard.dp1 = dp;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
@@ -32,10 +32,10 @@ PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
 
   if (its >= ksp->max_it) return PETSC_TRUE;
   /* another test than PETSc's default, or no norm: nothing to predict with */
-  if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->dp2 > 0 && pipe->dp1 >= 0)) return PETSC_FALSE;
-  rho  = PetscMin(1.0, pipe->dp1 / pipe->dp2);
+  if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->guard.dp2 > 0 && pipe->guard.dp1 >= 0)) return PETSC_FALSE;
+  rho  = PetscMin(1.0, pipe->guard.dp1 / pipe->guard.dp2);
   ttol = ksp->ttol; /* the default test's, set at this solve's iteration 0 (||b|| for a nonzero guess) */
-  return (PetscBool)(rho * pipe->dp1 < ttol);
+  return (PetscBool)(rho * pipe->guard.dp1 < ttol);
 }
 
 PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
@@ -72,11 +72,11 @@ PetscErrorCode KSPPipeCheckGamma_Private(KSP ksp, PetscScalar gamma, PetscBool s
   if (gamma == 0.0) {
     ksp->reason = KSP_CONVERGED_ATOL; /* as PETSc's cg: M^{-1} r = 0 */
     PetscCall(PetscInfo(ksp, "converged due to (r,M^{-1}r) = 0\n"));
-  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(&pipe->gsign, gamma)) {
+  } else if (strict ? PetscRealPart(gamma) < 0.0 : KSPPipeSignChanged_Private(&pipe->guard.gsign, gamma)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner, (r,M^{-1}r) = %g%s\n", (double)PetscRealPart(gamma), strict ? "" : " after values of the other sign"));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar gamma, PetscScalar delta, PetscScalar gammaold, PetscScalar alphaold, PetscScalar *alpha, PetscScalar *beta)
@@ -91,22 +91,22 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
     if (gammaold == 0.0 || alphaold == 0.0) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
     *beta = gamma / gammaold;
     den   = delta - *beta * gamma / alphaold; /* = (p,Ap) */
   }
   if (PetscIsInfOrNanScalar(den)) {
     ksp->reason = KSP_DIVERGED_NANORINF;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->dsign, den)) {
+  if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->guard.dsign, den)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   *alpha = gamma / den;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
@@ -116,7 +116,7 @@ PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, Pe
   PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   *stop = (PetscBool)(ksp->reason != KSP_CONVERGED_ITERATING);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
@@ -128,16 +128,16 @@ PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPi
   PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
   if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
     *stop = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (coef && !ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->restart, gamma, coef->delta, coef->gammaold, coef->alphaold, &coef->alpha, &coef->beta));
+  if (coef && !ksp->reason) PetscCall(KSPPipeCoefficients_Private(ksp, pipe->guard.restart, gamma, coef->delta, coef->gammaold, coef->alphaold, &coef->alpha, &coef->beta));
   if (ksp->reason == KSP_DIVERGED_NANORINF) { /* no restart can mend an Inf or NaN in the data */
     *stop = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
   if (ksp->reason) *stop = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
@@ -146,5 +146,5 @@ PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar r
   *restart = PETSC_FALSE;
   PetscCall(KSPPipeTestNorm_Private(ksp, its, rr, uu, gamma, rn, xn, stop));
   if (!*stop) PetscCall(KSPPipeTestCoefficients_Private(ksp, gamma, coef, stop, restart));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 /* The public KSPPipe* API of the pipelined KSP types (as PETSc's cgtype.c): the setters and getters
    with their man pages. Each calls the method its type composed (src/ksp/pipecommon.c); on other KSP
    types a setter is a no-op and a getter an error, PETSc style. */
-#include <pipeksp/pipecommon.h>
+#include <pipeksp/pipeimpl.h>
 
 /*@
    KSPPipeSetProgress - Sets how a `KSPPIPEGROPP`, `KSPPIPEGV` or `KSPPIPEPLCG` makes its nonblocking reductions progress
@@ -29,7 +29,7 @@ PetscErrorCode KSPPipeSetProgress(KSP ksp, PipeKSPProgressType type)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(ksp, type, 2);
   PetscTryMethod(ksp, "KSPPipeSetProgress_C", (KSP, PipeKSPProgressType), (ksp, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -53,7 +53,7 @@ PetscErrorCode KSPPipeGetProgress(KSP ksp, PipeKSPProgressType *type)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(ksp, "KSPPipeGetProgress_C", (KSP, PipeKSPProgressType *), (ksp, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -87,7 +87,7 @@ PetscErrorCode KSPPipeSetPollInterval(KSP ksp, PetscReal us)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveReal(ksp, us, 2);
   PetscTryMethod(ksp, "KSPPipeSetPollInterval_C", (KSP, PetscReal), (ksp, us));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -117,7 +117,7 @@ PetscErrorCode KSPPipeSetReplacePeriod(KSP ksp, PetscInt n)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscValidLogicalCollectiveInt(ksp, n, 2);
   PetscTryMethod(ksp, "KSPPipeSetReplacePeriod_C", (KSP, PetscInt), (ksp, n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -141,7 +141,7 @@ PetscErrorCode KSPPipeGetReplacePeriod(KSP ksp, PetscInt *n)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(n, 2);
   PetscUseMethod(ksp, "KSPPipeGetReplacePeriod_C", (KSP, PetscInt *), (ksp, n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -172,7 +172,7 @@ PetscErrorCode KSPPipeGetStats(KSP ksp, PipeKSPStats *stats)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(stats, 2);
   PetscUseMethod(ksp, "KSPPipeGetStats_C", (KSP, PipeKSPStats *), (ksp, stats));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -196,5 +196,5 @@ PetscErrorCode KSPPipeGetTotalStats(KSP ksp, PipeKSPStats *stats, PetscInt *nsol
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscUseMethod(ksp, "KSPPipeGetTotalStats_C", (KSP, PipeKSPStats *, PetscInt *), (ksp, stats, nsolves));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

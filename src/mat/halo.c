@@ -38,7 +38,7 @@ static PetscErrorCode HaloCtxDestroy(PipeKSPCtxDestroyArg ptr)
   PetscCall(PetscFree2(h->selfsrc, h->selfdst));
   PetscCall(PetscFree(h->req));
   PetscCall(PetscFree(h));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* neighbour lists of the scatter x -> ghost, cached on it. Collective the first time (all ranks reach
@@ -57,7 +57,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
   PetscCall(PetscObjectQuery((PetscObject)halo, HALO_KEY, (PetscObject *)&cont));
   if (cont) {
     PetscCall(PetscContainerGetPointer(cont, (void **)ctx));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(x, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PipeKSP halo: exchange not begun");
   PetscCall(PetscNew(&h));
@@ -73,7 +73,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
   if (!basic && !neighbor) {
     h->usesf = PETSC_TRUE;
     PetscCall(PetscInfo(NULL, "PipeKSP halo: SF type %s has no rank lists: PETSc's VecScatter (no polls inside its wait)\n", ((PetscObject)halo)->type_name));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   { /* flat MPI (one thread on every rank) keeps PETSc's scatter, so that path is unchanged; the choice is
        collective because both ends of every message must take the same one */
@@ -82,7 +82,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
     PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)halo)));
     if (!any) {
       h->usesf = PETSC_TRUE;
-      PetscFunctionReturn(0);
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
   PetscCall(PetscSFSetUp(halo));
@@ -138,7 +138,7 @@ static PetscErrorCode HaloGetCtx(VecScatter halo, Vec x, Vec ghost, HaloCtx **ct
     }
   }
   PetscCall(PetscInfo(NULL, "PipeKSP halo: %" PetscInt_FMT " receives, %" PetscInt_FMT " sends, %" PetscInt_FMT " scalars per entry\n", h->nr, h->ns, h->u));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -155,7 +155,7 @@ PetscErrorCode PipeKSPHaloBegin_Private(VecScatter halo, Vec x, Vec ghost)
   if (h->usesf) {
     PetscCall(VecScatterBegin(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
     h->active = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->active) { /* an earlier product stopped by an error: finish its messages first */
     PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
@@ -179,7 +179,7 @@ PetscErrorCode PipeKSPHaloBegin_Private(VecScatter halo, Vec x, Vec ghost)
   PetscCall(VecRestoreArrayRead(x, &xa));
   h->active = PETSC_TRUE;
   h->done   = (PetscBool)(h->nr + h->ns == 0);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -195,11 +195,11 @@ PetscErrorCode PipeKSPHaloTest_Private(VecScatter halo, PetscBool *done)
   PetscCall(HaloGetCtx(halo, NULL, NULL, &h)); /* cached by Begin */
   if (h->usesf || h->done) {
     *done = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Testall((PetscMPIInt)(h->nr + h->ns), h->req, &flg, MPI_STATUSES_IGNORE));
   h->done = *done = (PetscBool) !!flg;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -217,14 +217,14 @@ PetscErrorCode PipeKSPHaloEnd_Private(VecScatter halo, Vec x, Vec ghost)
   h->active = PETSC_FALSE;
   if (h->usesf) {
     PetscCall(VecScatterEnd(halo, x, ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!h->done) PetscCallMPI(MPI_Waitall((PetscMPIInt)(h->nr + h->ns), h->req, MPI_STATUSES_IGNORE));
   h->done = PETSC_TRUE;
-  if (!h->nr) PetscFunctionReturn(0);
+  if (!h->nr) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetArray(ghost, &g));
   for (PetscInt k = 0; k < h->roff[h->nr]; k++)
     for (PetscInt q = 0; q < h->u; q++) g[h->u * h->ridx[k] + q] = h->rbuf[h->u * k + q];
   PetscCall(VecRestoreArray(ghost, &g));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

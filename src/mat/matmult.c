@@ -65,7 +65,7 @@ static PetscErrorCode SpMVReset(SpMVCtx *c)
   c->nodes_of = NULL;
   c->nnodes   = 0;
   c->type[0]  = 0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SpMVCtxDestroy(PipeKSPCtxDestroyArg ptr)
@@ -77,7 +77,7 @@ static PetscErrorCode SpMVCtxDestroy(PipeKSPCtxDestroyArg ptr)
   PetscCall(PetscLayoutDestroy(&c->xmap));
   PetscCall(PetscLayoutDestroy(&c->ymap));
   PetscCall(PetscFree(c));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The cache composed on A; a new one when there is none or it came with a copied object list. */
@@ -100,7 +100,7 @@ static PetscErrorCode SpMVGetCtx(Mat A, SpMVCtx **ctx)
     PetscCall(PetscContainerDestroy(&cont));
   }
   *ctx = c;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Sizes, checked without communication: a layout's ownership ranges are the same on every rank, so every
@@ -117,7 +117,7 @@ static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
   PetscCall(MatGetLayouts(A, &rmap, &cmap));
   PetscCall(VecGetLayout(x, &xm));
   PetscCall(VecGetLayout(y, &ym));
-  if ((xm == cmap || xm == c->xmap) && (ym == rmap || ym == c->ymap)) PetscFunctionReturn(0);
+  if ((xm == cmap || xm == c->xmap) && (ym == rmap || ym == c->ymap)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(MatGetLocalSize(A, &m, &n));
   PetscCall(VecGetSize(x, &xN));
@@ -137,7 +137,7 @@ static PetscErrorCode SpMVCheckLayouts(Mat A, SpMVCtx *c, Vec x, Vec y)
     PetscCall(PetscLayoutDestroy(&c->ymap));
     PetscCall(PetscLayoutReference(ym, &c->ymap));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* AIJ row groups: up to PIPEKSP_SPMV_NODE_MAX consecutive rows with the same column list share one pass
@@ -164,7 +164,7 @@ static PetscErrorCode SpMVBuildNodes(SpMVCtx *c, Mat Ad)
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   c->nodes_of = Ad;
   PetscCall(MatGetNonzeroState(Ad, &c->nodes_nzstate));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SpMVEnsureNodes(SpMVCtx *c, Mat Ad)
@@ -174,10 +174,10 @@ static PetscErrorCode SpMVEnsureNodes(SpMVCtx *c, Mat Ad)
   PetscFunctionBegin;
   if (c->nodes_of == Ad && c->nodes) {
     PetscCall(MatGetNonzeroState(Ad, &st));
-    if (st == c->nodes_nzstate) PetscFunctionReturn(0);
+    if (st == c->nodes_nzstate) PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpMVBuildNodes(c, Ad));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Collective on A: everything that depends on the type and the nonzero pattern. */
@@ -213,7 +213,7 @@ static PetscErrorCode SpMVSetUp(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatType
     PetscCall(ISDestroy(&is));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, c->bs, m, NULL, &c->yseq));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* After a change of A's object state (collective: assembly, MatScale, ...): does the cache still fit?
@@ -242,7 +242,7 @@ static PetscErrorCode SpMVValidate(Mat A, SpMVCtx *c, PipeKSPSpMVPath path, MatT
   else anystale = stale;
   if (anystale) PetscCall(SpMVSetUp(A, c, path, type, x));
   c->state = state;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = Ad x in chunks of about c->chunk rows, polling between chunks */
@@ -290,7 +290,7 @@ static PetscErrorCode SpMVDiag(SpMVCtx *c, Mat Ad, const PetscScalar *x, PetscSc
     PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(Ad, &aa));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -351,7 +351,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
     PetscCall(SpMVPoll());
     PetscCall(MatMult(A, x, y));
     PetscCall(SpMVPoll());
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   PetscCall(SpMVGetCtx(A, &c));
@@ -396,7 +396,7 @@ PetscErrorCode PipeKSPMatMult(Mat A, Vec x, Vec y)
   }
   PetscCall(PetscLogEventEnd(PIPEKSP_MatMult, A, x, y, 0));
   PetscCall(PetscLogEventEnd(MAT_Mult, A, x, y, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -432,7 +432,7 @@ PetscErrorCode PipeKSPMatSetSpMVChunk(Mat A, PetscInt rows)
   PetscCall(SpMVGetCtx(A, &c));
   c->chunk    = rows;
   c->chunkset = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -461,7 +461,7 @@ PetscErrorCode PipeKSPMatGetSpMVChunk(Mat A, PetscInt *rows)
   PetscCall(PetscObjectQuery((PetscObject)A, SPMV_KEY, (PetscObject *)&cont));
   if (cont) PetscCall(PetscContainerGetPointer(cont, (void **)&c));
   *rows = c && c->owner == A ? c->chunk : SPMV_CHUNK_DEF;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -500,7 +500,7 @@ PetscErrorCode PipeKSPMatSetFromOptions(Mat A)
   PetscOptionsEnd();
   if (flg) PetscCall(PipeKSPMatSetSpMVChunk(A, rows));
   c->chunkset = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -526,13 +526,13 @@ PetscErrorCode PipeKSPMatViewSpMV(Mat A, PetscViewer viewer)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetType(A, &type));
   if (type) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &split, MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ, ""));
   PetscCall(PipeKSPMatGetSpMVChunk(A, &rows));
   if (split) PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: split product, a poll point every %" PetscInt_FMT " rows of the diagonal block (-pipeksp_spmv_chunk)\n", rows));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "SpMV: MatMult() of type %s with poll points before and after\n", type ? type : "(not set)"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the threaded product (src/mat/spmv_omp.c) on this cache's blocks and halo */
@@ -554,19 +554,19 @@ static PetscErrorCode SpMVThreaded(SpMVCtx *c, Mat A, Vec x, Vec y)
   p.nnodes = p.aij ? c->nnodes : 0;
   p.nodes  = p.aij ? c->nodes : NULL;
   PetscCall(PipeKSPMatMultThreaded_Private(&p, x, y, &SpMVPolls));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPMatMultGetPollPoints(PetscInt64 *n)
 {
   PetscFunctionBegin;
   *n = SpMVPolls;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPMatMultGetLastPath(PipeKSPSpMVPath *p)
 {
   PetscFunctionBegin;
   *p = SpMVLastPath;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

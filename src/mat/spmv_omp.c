@@ -49,7 +49,7 @@ static PetscErrorCode OMPCtxDestroy(PipeKSPCtxDestroyArg ptr)
   PetscCall(PetscFree2(c->bk, c->br));
   PetscCall(PetscFree(c->share));
   PetscCall(PetscFree(c));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The interior/boundary split: a node (AIJ: group of rows sharing their columns; BAIJ: block row) is interior when
@@ -78,7 +78,7 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
   if (p->Ao) PetscCall(MatGetNonzeroState(p->Ao, &aos));
   if (c->i0 && c->Ad == p->Ad && c->Ao == p->Ao && c->adstate == ads && c->aostate == aos && c->nnodes == p->nnodes && c->chunk == chunk && c->bs == p->bs) {
     *ctx = c;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscFree3(c->i0, c->i1, c->ir));
   PetscCall(PetscFree2(c->bk, c->br));
@@ -129,7 +129,7 @@ static PetscErrorCode OMPGetCtx(const PipeKSPSpMVParts *p, PetscInt chunk, OMPCt
   if (p->Ao) PetscCall(MatRestoreRowIJ(p->Ao, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &no, &oi, &oj, &done));
   PetscCall(PetscInfo(p->A, "threaded SpMV: %" PetscInt_FMT " interior work items (%" PetscInt_FMT " %srows, ~%" PetscInt_FMT " rows each), %" PetscInt_FMT " boundary %s (%" PetscInt_FMT " %srows)\n", c->nint, c->rint, p->aij ? "" : "block ", chunk, c->nbnd, p->aij ? "nodes" : "block rows", c->rbnd, p->aij ? "" : "block "));
   *ctx = c;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y[r0..r1) += Ao g; the same summation order as PETSc's MatMultAdd (rows without entries unchanged) */
@@ -268,7 +268,7 @@ static PetscErrorCode MasterComm(const PipeKSPSpMVParts *p, Vec x, CommStep step
   PetscCall(PetscLogEventEnd(PIPEKSP_SpMVComm, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   OMPStats.comm_time += t1 - t0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* one step of the master between its work items and in its halo wait: test the halo messages while they
@@ -420,7 +420,7 @@ PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, 
   if (p->aij) PetscCall(MatSeqAIJRestoreArrayRead(p->Ad, &aa));
   else PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(p->Ad, &aa));
   PetscCall(MatRestoreRowIJ(p->Ad, 0, PETSC_FALSE, p->aij ? PETSC_FALSE : PETSC_TRUE, &n, &ai, &aj, &done));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else
 PetscErrorCode PipeKSPMatMultThreaded_Private(const PipeKSPSpMVParts *p, Vec x, Vec y, PetscInt64 *polls)
@@ -433,5 +433,5 @@ PetscErrorCode PipeKSPSpMVGetThreadStats(PipeKSPSpMVThreadStats *s)
 {
   PetscFunctionBegin;
   *s = OMPStats;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,7 +25,7 @@ static PetscErrorCode CubeCheckSizes(MPI_Comm comm, PetscInt nx, PetscInt ny, Pe
 {
   PetscFunctionBegin;
   PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Cube needs at least 2 nodes in every direction (one element), got %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": use -cube_n/-cube_nx/-cube_ny/-cube_nz >= 2", nx, ny, nz);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CubeCheckMaterial(MPI_Comm comm, PetscReal E, PetscReal nu, PetscReal load)
@@ -34,7 +34,7 @@ static PetscErrorCode CubeCheckMaterial(MPI_Comm comm, PetscReal E, PetscReal nu
   PetscCheck(PetscIsNormalReal(E) && E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Young's modulus E must be finite and > 0, got %g: use -cube_E > 0", (double)E);
   PetscCheck(!PetscIsInfOrNanReal(nu) && nu > -1.0 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "Poisson's ratio nu must satisfy -1 < nu < 0.5 (else the material is not positive definite), got %g: use -cube_nu in (-1, 0.5)", (double)nu);
   PetscCheck(!PetscIsInfOrNanReal(load), comm, PETSC_ERR_ARG_OUTOFRANGE, "The load must be a finite number, got %g: use a finite -cube_load", (double)load);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the element loop is written for assembled types: on 2 ranks a MATIS cube was a wrong operator */
@@ -45,7 +45,7 @@ static PetscErrorCode CubeCheckMatType(MPI_Comm comm, MatType type)
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(type, MATIS, &isis));
   PetscCheck(!isis, comm, PETSC_ERR_SUP, "PipeKSPCube: matrix type \"%s\" is not supported (the cube assembles for assembled types: aij, baij, sbaij and their variants)", type);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Element stiffness of a hx x hy x hz brick, 2x2x2 Gauss. Local node a = ia + 2 ja + 4 ka (ia,ja,ka in {0,1}),
@@ -134,7 +134,7 @@ static PetscErrorCode CubeCheckAssembleArgs(DM da, PetscReal E, PetscReal nu, Pe
     PetscCall(VecGetSize(xexact, &M));
     PetscCheck(M == N, comm, PETSC_ERR_ARG_SIZ, "The exact-solution vector must be a global vector of the DMDA (size %" PetscInt_FMT ", got %" PetscInt_FMT ")", N, M);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the spacing (unit unless the caller put uniform coordinates on the DM) and this rank's corners */
@@ -155,7 +155,7 @@ static PetscErrorCode CubeGetGrid(DM da, CubeGrid *g)
   PetscCheck(g->hx > 0 && g->hy > 0 && g->hz > 0, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONG, "The DM coordinates span an empty box");
   PetscCall(DMDAGetCorners(da, &g->xs, &g->ys, &g->zs, &g->xm, &g->ym, &g->zm));
   PetscCall(DMDAGetGhostCorners(da, &g->gxs, &g->gys, &g->gzs, &g->gxm, &g->gym, &g->gzm));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A: the element matrices of the elements touching an owned node, rollers as symmetric Dirichlet rows and
@@ -224,7 +224,7 @@ static PetscErrorCode CubeAssembleMatrix(const CubeGrid *g, PetscReal E, PetscRe
   PetscCall(MatNullSpaceCreateRigidBody(g->coords, &nsp));
   PetscCall(MatSetNearNullSpace(A, nsp));
   PetscCall(MatNullSpaceDestroy(&nsp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* b: consistent nodal loads of the traction on the top face, 0 on the roller dofs */
@@ -263,7 +263,7 @@ static PetscErrorCode CubeAssembleRHS(DM da, const CubeGrid *g, PetscReal load, 
         if (k == 0) ba[k][j][i][2] = 0;
       }
   PetscCall(DMDAVecRestoreArrayDOF(da, b, &ba));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* xexact: uniaxial stress sigma_zz = load, measured from the min faces (linear, so Q1 reproduces it) */
@@ -286,7 +286,7 @@ static PetscErrorCode CubeExactSolution(DM da, const CubeGrid *g, PetscReal E, P
       }
   PetscCall(DMDAVecRestoreArrayDOF(da, xexact, &xa));
   PetscCall(DMDAVecRestoreArrayDOFRead(cda, g->coords, (void *)&ca));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -323,7 +323,7 @@ PetscErrorCode PipeKSPCubeAssembleOnDM(DM da, PetscReal E, PetscReal nu, PetscRe
   if (b) PetscCall(CubeAssembleRHS(da, &g, load, b));
   if (xexact) PetscCall(CubeExactSolution(da, &g, E, nu, load, xexact));
   PetscCall(PetscLogEventEnd(PIPEKSP_CubeAssembly, A, b, xexact, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---------------- the object API ---------------- */
@@ -357,7 +357,7 @@ PetscErrorCode PipeKSPCubeCreate(MPI_Comm comm, PipeKSPCube *cube)
   c->load               = 1.0;
   PetscCall(PetscStrncpy(c->mattype, MATBAIJ, sizeof(c->mattype)));
   *cube = c;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CubeCheckNotSetUp(PipeKSPCube cube)
@@ -365,7 +365,7 @@ static PetscErrorCode CubeCheckNotSetUp(PipeKSPCube cube)
   PetscFunctionBegin;
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
   PetscCheck(!cube->setupcalled, cube->comm, PETSC_ERR_ORDER, "Cube settings must be changed before PipeKSPCubeSetUp()");
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CubeCheckSetUp(PipeKSPCube cube)
@@ -373,7 +373,7 @@ static PetscErrorCode CubeCheckSetUp(PipeKSPCube cube)
   PetscFunctionBegin;
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
   PetscCheck(cube->setupcalled, cube->comm, PETSC_ERR_ORDER, "Call PipeKSPCubeSetUp() before getting the cube's objects");
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -408,7 +408,7 @@ PetscErrorCode PipeKSPCubeSetSizes(PipeKSPCube cube, PetscInt nx, PetscInt ny, P
   cube->nx = nx;
   cube->ny = ny;
   cube->nz = nz;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -436,7 +436,7 @@ PetscErrorCode PipeKSPCubeSetMaterial(PipeKSPCube cube, PetscReal E, PetscReal n
   PetscCall(CubeCheckMaterial(cube->comm, E, nu, cube->load));
   cube->E  = E;
   cube->nu = nu;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -461,7 +461,7 @@ PetscErrorCode PipeKSPCubeSetLoad(PipeKSPCube cube, PetscReal load)
   PetscCall(CubeCheckNotSetUp(cube));
   PetscCall(CubeCheckMaterial(cube->comm, cube->E, cube->nu, load));
   cube->load = load;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -491,7 +491,7 @@ PetscErrorCode PipeKSPCubeSetMatType(PipeKSPCube cube, MatType type)
   PetscAssertPointer(type, 2);
   PetscCall(CubeCheckMatType(cube->comm, type));
   PetscCall(PetscStrncpy(cube->mattype, type, sizeof(cube->mattype)));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -540,7 +540,7 @@ PetscErrorCode PipeKSPCubeSetFromOptions(PipeKSPCube cube)
   PetscCall(CubeCheckMaterial(cube->comm, E, nu, load));
   cube->E = E, cube->nu = nu, cube->load = load;
   if (set) PetscCall(PipeKSPCubeSetMatType(cube, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Check -da_processors_x/y/z against the communicator before the DMDA exists, with a message that says what to do */
@@ -563,7 +563,7 @@ static PetscErrorCode CubeCheckProcessorGrid(PipeKSPCube cube)
     nset++;
   }
   PetscCheck(size % prod == 0 && (nset < 3 || prod == size), cube->comm, PETSC_ERR_ARG_INCOMP, "Processor grid -da_processors_x/y/z (%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d = decide) does not match the %d MPI ranks: the product must equal the number of ranks", m[0], m[1], m[2], (int)PETSC_DECIDE, (int)size);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -586,7 +586,7 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
 {
   PetscFunctionBegin;
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
-  if (cube->setupcalled) PetscFunctionReturn(0);
+  if (cube->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CubeCheckProcessorGrid(cube));
   PetscCall(DMDACreate3d(cube->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, cube->nx, cube->ny, cube->nz, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, CUBE_DOF, 1, NULL, NULL, NULL, &cube->da));
   /* -da_processors_x/y/z etc.; DMSetUp checks the processor grid against the communicator size */
@@ -618,7 +618,7 @@ PetscErrorCode PipeKSPCubeSetUp(PipeKSPCube cube)
       PetscCall(PetscViewerDestroy(&viewer));
     }
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -641,7 +641,7 @@ PetscErrorCode PipeKSPCubeGetDM(PipeKSPCube cube, DM *da)
   PetscFunctionBegin;
   PetscCall(CubeCheckSetUp(cube));
   *da = cube->da;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -664,7 +664,7 @@ PetscErrorCode PipeKSPCubeGetMatrix(PipeKSPCube cube, Mat *A)
   PetscFunctionBegin;
   PetscCall(CubeCheckSetUp(cube));
   *A = cube->A;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -687,7 +687,7 @@ PetscErrorCode PipeKSPCubeGetRHS(PipeKSPCube cube, Vec *b)
   PetscFunctionBegin;
   PetscCall(CubeCheckSetUp(cube));
   *b = cube->b;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -710,7 +710,7 @@ PetscErrorCode PipeKSPCubeGetExactSolution(PipeKSPCube cube, Vec *x)
   PetscFunctionBegin;
   PetscCall(CubeCheckSetUp(cube));
   *x = cube->xexact;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -743,7 +743,7 @@ PetscErrorCode PipeKSPCubeGetInfo(PipeKSPCube cube, PetscInt *nx, PetscInt *ny, 
   if (E) *E = cube->E;
   if (nu) *nu = cube->nu;
   if (load) *load = cube->load;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -771,7 +771,7 @@ PetscErrorCode PipeKSPCubeView(PipeKSPCube cube, PetscViewer viewer)
   PetscCheck(cube, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null PipeKSPCube: call PipeKSPCubeCreate() first");
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(cube->comm, &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "PipeKSPCube (GeoFEM/Cube): %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " nodes, %" PetscInt_FMT " unknowns\n", cube->nx, cube->ny, cube->nz, 3 * cube->nx * cube->ny * cube->nz));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Q1 hexahedra, unit spacing, E %g, nu %g, traction %g in +z on z = zmax, rollers on the min faces\n", (double)cube->E, (double)cube->nu, (double)cube->load));
@@ -781,7 +781,7 @@ PetscErrorCode PipeKSPCubeView(PipeKSPCube cube, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "processor grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", m, n, p));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -815,7 +815,7 @@ PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
   PetscCall(VecNorm(cube->xexact, NORM_INFINITY, &nx));
   PetscCall(VecDestroy(&e));
   *err = nx > 0 ? ne / nx : ne;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -833,11 +833,11 @@ PetscErrorCode PipeKSPCubeComputeError(PipeKSPCube cube, Vec x, PetscReal *err)
 PetscErrorCode PipeKSPCubeDestroy(PipeKSPCube *cube)
 {
   PetscFunctionBegin;
-  if (!cube || !*cube) PetscFunctionReturn(0);
+  if (!cube || !*cube) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatDestroy(&(*cube)->A));
   PetscCall(VecDestroy(&(*cube)->b));
   PetscCall(VecDestroy(&(*cube)->xexact));
   PetscCall(DMDestroy(&(*cube)->da));
   PetscCall(PetscFree(*cube));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -41,7 +41,7 @@ static PetscErrorCode PCReset_ASDDIC(PC pc)
   a->nb      = 0;
   a->ncolors = 0;
   a->nparts  = 0;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Colours let threads share a sweep; local blocks give each thread its own block, swept in sequence */
@@ -51,7 +51,7 @@ static PetscErrorCode ASDDICCheckBlocksOrdering(PC pc, PetscInt k, PCASDDICOrder
 {
   PetscFunctionBegin;
   PetscCheck(k == 1 || !ASDDICColourOrdering(o), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "asddic: colour orderings (cmrcm, mc) cannot be combined with local blocks (-pc_asddic_local_blocks %" PetscInt_FMT "), whose blocks are each swept by one thread in sequence: use -pc_asddic_ordering rcm or natural, or one local block (got %s)", k, PCASDDICOrderingTypes[o]);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The ordering and the factor's pattern from the local diagonal block Ad (block rows of size bs) */
@@ -78,7 +78,7 @@ static PetscErrorCode PCASDDICSymbolic(PC pc, Mat Ad, PetscInt bs, PCASDDICLayou
   a->nsymbolic++;
   a->reorder = PETSC_FALSE;
   PetscCall(PetscInfo(pc, "ordering %s: %" PetscInt_FMT " block rows (bs %" PetscInt_FMT ") in %" PetscInt_FMT " local block(s), %" PetscInt_FMT " colours, %" PetscInt_FMT " levels; matrix read %s\n", PCASDDICOrderingTypes[a->ordering], nb, bs, a->nparts, a->ncolors, a->nlevels, ASDDICLayouts[a->layout]));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* threads of the sweeps on this PC's local rows */
@@ -89,7 +89,7 @@ static PetscErrorCode ASDDICThreads(PC pc, PetscInt *nt)
   PetscFunctionBegin;
   if (pc->pmat) PetscCall(MatGetLocalSize(pc->pmat, &m, NULL));
   *nt = PCASDDICThreads_Private((PC_ASDDIC *)pc->data, m);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the ordering the next set-up uses: the user's, else colours only where several threads share a sweep
@@ -105,7 +105,7 @@ static PetscErrorCode ASDDICOrdering(PC pc, PCASDDICOrderingType *o)
     PetscCall(ASDDICThreads(pc, &nt));
     *o = nt > 1 && a->localblocks == 1 ? PCASDDIC_ORDERING_CMRCM : PCASDDIC_ORDERING_RCM;
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetUp_ASDDIC(PC pc)
@@ -159,7 +159,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
   a->t_setup = t1 - t0;
   if (a->estits) PetscCall(PetscInfo(pc, "set-up %g s, of which the eigenvalue estimate %g s\n", a->t_setup, a->t_est));
   PetscCall(PetscLogEventEnd(PCASDDIC_SetUp, pc, 0, 0, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* No PCApplySymmetricLeft/Right: for K > 1 the operator is a polynomial in M^{-1}A times M^{-1} and
@@ -171,19 +171,19 @@ static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose
   PetscFunctionBegin;
   if (a->failed) { /* KSP sees Inf and stops with DIVERGED_PC_FAILED */
     PetscCall(PipeKSPVecSetInf(y));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PCASDDIC_Apply, pc, x, y, 0));
   PetscCall(PCASDDICApply_Private(pc, x, y, transpose));
   PetscCall(PetscLogEventEnd(PCASDDIC_Apply, pc, x, y, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_ASDDIC(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(PCApplyAny_ASDDIC(pc, x, y, PETSC_FALSE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* M is symmetric by construction (L = U^T D^{-1}), so P^T is the same polynomial in M^{-1}A^T */
@@ -191,7 +191,7 @@ static PetscErrorCode PCApplyTranspose_ASDDIC(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
   PetscCall(PCApplyAny_ASDDIC(pc, x, y, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOptionsObject)
@@ -245,7 +245,7 @@ static PetscErrorCode PCSetFromOptions_ASDDIC(PC pc, PipeKSPOptionItems PetscOpt
   PetscCall(PetscOptionsBool("-pc_asddic_check", "Verify in PCSetUp that every colour is an independent set", "PCASDDICSetCheck", chk, &chk, &flg));
   if (flg) PetscCall(PCASDDICSetCheck(pc, chk));
   PetscOptionsHeadEnd();
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A few lines; the per-rank figures, the estimate's account and the policy behind the defaults only
@@ -262,7 +262,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   detail = format == PETSC_VIEWER_ASCII_INFO_DETAIL ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PipeKSPThreadsGet_Private(NULL, NULL)); /* before set-up a bad -pipeksp_threads* option is refused here */
@@ -315,7 +315,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     if (a->failed && a->baddiag >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (diagonal entry %g of row %" PetscInt_FMT " not positive: the matrix is not SPD)\n", (double)a->baddiagval, a->baddiag));
     else if (a->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  FACTORIZATION FAILED (non-positive pivot)\n"));
   }
-  if (!detail) PetscFunctionReturn(0);
+  if (!detail) PetscFunctionReturn(PETSC_SUCCESS);
   if (a->iterations > 1) {
     if (a->eigsset) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate: bounds [%g, %g] given by the user (an emax below lambda_max makes P indefinite for even K)\n", (double)a->emin_user, (double)a->emax_user));
     else if (a->eststeps == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  no estimate (-pc_asddic_esteig_steps 0): Richardson undamped, GeoFEM's, indefinite for even K once lambda_max > 2\n"));
@@ -332,7 +332,7 @@ static PetscErrorCode PCView_ASDDIC(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerFlush(viewer));
     PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- the setters and getters of asddic, composed on the PC as "<public name>_C" (the public functions
@@ -355,7 +355,7 @@ static void ASDDICChanged(PC pc)
       a->field = v; \
       ASDDICChanged(pc); \
     } \
-    PetscFunctionReturn(0); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
   }
 ASDDIC_SETTER(Iterations, PetscInt, iterations)
 ASDDIC_SETTER(ShiftType, PCASDDICShiftType, shifttype)
@@ -379,7 +379,7 @@ static PetscErrorCode PCASDDICSetOrdering_ASDDIC(PC pc, PCASDDICOrderingType typ
     a->reorder  = PETSC_TRUE;
     ASDDICChanged(pc);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetColors_ASDDIC(PC pc, PetscInt K)
@@ -392,7 +392,7 @@ static PetscErrorCode PCASDDICSetColors_ASDDIC(PC pc, PetscInt K)
     a->reorder = PETSC_TRUE;
     ASDDICChanged(pc);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetLocalBlocks_ASDDIC(PC pc, PetscInt k)
@@ -406,7 +406,7 @@ static PetscErrorCode PCASDDICSetLocalBlocks_ASDDIC(PC pc, PetscInt k)
     a->reorder     = PETSC_TRUE;
     ASDDICChanged(pc);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetBlock_ASDDIC(PC pc, PetscBool blk)
@@ -419,7 +419,7 @@ static PetscErrorCode PCASDDICSetBlock_ASDDIC(PC pc, PetscBool blk)
     a->reorder = PETSC_TRUE;
     ASDDICChanged(pc);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
@@ -432,7 +432,7 @@ static PetscErrorCode PCASDDICSetThreads_ASDDIC(PC pc, PetscInt nt)
 #endif
   if (!a->orderingset && a->threads != nt) ASDDICChanged(pc); /* the default ordering follows the threads */
   a->threads = nt;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
@@ -445,7 +445,7 @@ static PetscErrorCode PCASDDICSetCheck_ASDDIC(PC pc, PetscBool flg)
     if (flg) a->reorder = PETSC_TRUE; /* the check runs with the ordering */
     if (flg) ASDDICChanged(pc);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, PetscReal emax)
@@ -457,7 +457,7 @@ static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, Petsc
   a->emin_user = emin;
   a->emax_user = emax;
   ASDDICChanged(pc);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the getters of the settings: each returns what its setter stores (ordering and threads: what the next
@@ -468,7 +468,7 @@ static PetscErrorCode PCASDDICSetEigenvalues_ASDDIC(PC pc, PetscReal emin, Petsc
     PC_ASDDIC *a = (PC_ASDDIC *)pc->data; \
     PetscFunctionBegin; \
     *v = (expr); \
-    PetscFunctionReturn(0); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
   }
 ASDDIC_GETTER(Colors, PetscInt, a->colors)
 ASDDIC_GETTER(LocalBlocks, PetscInt, a->localblocks)
@@ -489,7 +489,7 @@ static PetscErrorCode PCASDDICGetOrdering_ASDDIC(PC pc, PCASDDICOrderingType *ty
 {
   PetscFunctionBegin;
   PetscCall(ASDDICOrdering(pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICGetEigenvalues_ASDDIC(PC pc, PetscReal *emin, PetscReal *emax)
@@ -499,7 +499,7 @@ static PetscErrorCode PCASDDICGetEigenvalues_ASDDIC(PC pc, PetscReal *emin, Pets
   PetscFunctionBegin;
   if (emin) *emin = a->emin_user;
   if (emax) *emax = a->emax_user;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICGetEigenvalueBounds_ASDDIC(PC pc, PetscReal *emin, PetscReal *emax, PetscReal *omega)
@@ -511,7 +511,7 @@ static PetscErrorCode PCASDDICGetEigenvalueBounds_ASDDIC(PC pc, PetscReal *emin,
   if (emin) *emin = a->emin;
   if (emax) *emax = a->emax;
   if (omega) *omega = a->omega;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICGetColoring_ASDDIC(PC pc, PetscInt *bs, PetscInt *nblocks, PetscInt *ncolors, const PetscInt **colorptr, const PetscInt **perm, PetscBool *independent)
@@ -526,7 +526,7 @@ static PetscErrorCode PCASDDICGetColoring_ASDDIC(PC pc, PetscInt *bs, PetscInt *
   if (colorptr) *colorptr = a->colorptr;
   if (perm) *perm = a->perm;
   if (independent) *independent = a->independent;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCASDDICGetFactorInfo_ASDDIC(PC pc, PetscReal *alpha, PetscInt *nsymbolic, PetscLogDouble *bytes)
@@ -540,7 +540,7 @@ static PetscErrorCode PCASDDICGetFactorInfo_ASDDIC(PC pc, PetscReal *alpha, Pets
     PetscInt bs2 = a->bs * a->bs;
     *bytes       = (PetscLogDouble)(a->nnzb - a->nb) * bs2 * sizeof(MatScalar) + (PetscLogDouble)(a->nnzb - a->nb) * sizeof(PetscInt) + 2.0 * (a->nb + 1) * sizeof(PetscInt) + (PetscLogDouble)a->nb * bs2 * sizeof(MatScalar) + (PetscLogDouble)a->nb * sizeof(PetscInt) + 4.0 * a->nb * a->bs * sizeof(PetscScalar);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the composed methods, added by PCCreate_ASDDIC() (f the function) and removed by PCDestroy_ASDDIC()
@@ -583,7 +583,7 @@ static PetscErrorCode ASDDICComposeMethods(PC pc, PetscBool add)
   ASDDIC_COMPOSE(PCASDDICGetColoring);
   ASDDIC_COMPOSE(PCASDDICGetFactorInfo);
 #undef ASDDIC_COMPOSE
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCDestroy_ASDDIC(PC pc)
@@ -592,7 +592,7 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
   PetscCall(PCReset_ASDDIC(pc));
   PetscCall(ASDDICComposeMethods(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*MC
@@ -694,5 +694,5 @@ PETSC_INTERN PetscErrorCode PCCreate_ASDDIC(PC pc)
   pc->ops->setfromoptions = PCSetFromOptions_ASDDIC;
   pc->ops->view           = PCView_ASDDIC;
   PetscCall(ASDDICComposeMethods(pc, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -40,7 +40,7 @@ PetscErrorCode PCASDDICLocal_Private(PC pc, Vec r, Vec z)
   PetscCall(VecRestoreArrayWrite(z, &za));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(PetscLogEventEnd(PCASDDIC_Sweep, pc, r, z, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Eigenvalues of the symmetric tridiagonal (d, off-diagonal squares e2) below x (Sturm count) */
@@ -124,7 +124,7 @@ static PetscErrorCode EstimateEigenvalues(PC pc, PetscInt steps, PetscReal *emin
   if (*its) TridiagExtremes(*its, d, e2, emin, emax);
   PetscCall(VecDestroy(&q));
   PetscCall(PetscFree2(d, e2));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* After the numeric factorization: the bounds [emin, emax] of M^{-1}A and the damping the sweeps use */
@@ -190,7 +190,7 @@ PetscErrorCode PCASDDICSetUpSweeps_Private(PC pc)
     if (a->chebyshev) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " Chebyshev sweeps on [%g, %g] (%s)\n", a->iterations, (double)a->emin, (double)a->emax, a->boundsfrom));
     else PetscCall(PetscInfo(pc, "%" PetscInt_FMT " Richardson sweeps, damping %g (%s%s)\n", a->iterations, (double)a->omega, a->omega_user > 0 ? "set by the user; bounds " : "bounds ", a->boundsfrom));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The sweeps' vector work as threaded passes: PETSc 3.18's Vec kernels run on one thread,
@@ -253,7 +253,7 @@ static PetscErrorCode SweepPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscS
   if (w) PetscCall(VecRestoreArrayRead(w, &c.w));
   if (x) PetscCall(VecRestoreArrayRead(x, &c.x));
   PetscCall(PetscLogFlops(flops * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = P_K x; transpose: the same polynomial with A^T (M is symmetric by construction) */
@@ -270,7 +270,7 @@ PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
   }
 #define ASDDIC_MATMULT(u, v) (transpose ? MatMultTranspose(pc->pmat, u, v) : PipeKSPMatMult(pc->pmat, u, v))
   PetscCall(PCASDDICLocal_Private(pc, x, y));
-  if (a->iterations == 1) PetscFunctionReturn(0);
+  if (a->iterations == 1) PetscFunctionReturn(PETSC_SUCCESS);
   if (!a->chebyshev) {
     if (a->omega != 1) PetscCall(VecScale(y, a->omega));
     for (PetscInt it = 1; it < a->iterations; it++) {
@@ -293,5 +293,5 @@ PetscErrorCode PCASDDICApply_Private(PC pc, Vec x, Vec y, PetscBool transpose)
     }
   }
 #undef ASDDIC_MATMULT
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -103,7 +103,7 @@ PetscErrorCode PCASDDICFactorSymbolic_Private(PC_ASDDIC *a, const PetscInt *xadj
   a->nnzb = a->fi[nb];
   /* fa0 has one more block: where the matrix entries between local blocks go, never read */
   PetscCall(PetscMalloc4(a->nnzb * bs * bs, &a->fa, (a->nnzb + 1) * bs * bs, &a->fa0, nb * bs * bs, &a->dinv, nb * bs, &a->work));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Up-looking IC(0) in LDL^T form on the symmetric pattern: row i of U (j >= i) gets
@@ -193,7 +193,7 @@ PetscErrorCode PCASDDICFactorNumeric_Private(PC_ASDDIC *a, PetscReal alpha, Pets
     }
   PetscCall(PetscFree4(wmap, cur, W, wk));
   PetscCheck(piv != PETSC_MIN_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: the factor's pattern is not symmetric at block row %" PetscInt_FMT, *badrow);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The sweeps read L and U from separate contiguous arrays (no skipping over the other half of each row) */
@@ -220,7 +220,7 @@ PetscErrorCode PCASDDICSplitSymbolic_Private(PC_ASDDIC *a)
     PetscCall(PetscArraycpy(a->uj + a->ui[k], a->fj + a->fdiag[i] + 1, nu));
     a->ui[k + 1] = a->ui[k] + nu;
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
@@ -233,7 +233,7 @@ PetscErrorCode PCASDDICSplitNumeric_Private(PC_ASDDIC *a)
     PetscInt k = a->nb - 1 - i;
     PetscCall(PetscArraycpy(a->ua + a->ui[k] * bs2, a->fa + (a->fdiag[i] + 1) * bs2, (a->ui[k + 1] - a->ui[k]) * bs2));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The first diagonal entry of the local block that is not positive: *row its global row (-1: none) */
@@ -256,7 +256,7 @@ static PetscErrorCode FirstNonPositiveDiagonal(PC pc, PetscInt *row, PetscReal *
         break;
       }
     }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The numeric factorization of PCSetUp: IC(0) or SGS of a->fa0; on breakdown retried with a growing
@@ -293,7 +293,7 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
     PetscCheck(!pc->erroriffailure, comm, PETSC_ERR_MAT_CH_ZRPVT, "asddic: diagonal entry %g of row %" PetscInt_FMT " is not positive: the matrix is not SPD, and no shift can make IC(0) or SGS of it SPD (a negative definite A: solve with -A)",
                (double)a->baddiagval, a->baddiag);
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PCASDDICFactorNumeric_Private(a, 0, &ok, &badrow));
   if (!ok && a->shifttype == PCASDDIC_SHIFT_DIAGONAL) {
@@ -317,5 +317,5 @@ PetscErrorCode PCASDDICFactor_Private(PC pc)
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
     PetscCheck(!pc->erroriffailure, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_CH_ZRPVT, "asddic: the %s of the local diagonal block hit a non-positive pivot on rank %" PetscInt_FMT " (shift %s): the matrix is not SPD or IC(0) is unstable for it; use -pc_asddic_shift diagonal, or a different preconditioner", a->local == PCASDDIC_LOCAL_SGS ? "SGS" : "IC(0)", fail[1], PCASDDICShiftTypes[a->shifttype]);
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

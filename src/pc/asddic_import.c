@@ -11,7 +11,7 @@ static PetscErrorCode RawGetIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, const P
   PetscFunctionBegin;
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, kind != PCASDDIC_LAYOUT_AIJ ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "asddic: cannot read the row structure of the local block");
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RawRestoreIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, const PetscInt **ia, const PetscInt **ja)
@@ -20,7 +20,7 @@ static PetscErrorCode RawRestoreIJ(Mat Ad, PCASDDICLayout kind, PetscInt *n, con
 
   PetscFunctionBegin;
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, kind != PCASDDIC_LAYOUT_AIJ ? PETSC_TRUE : PETSC_FALSE, n, ia, ja, &done));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Which layout the set-up reads: the CSR arrays of SeqAIJ with point IC(0), of SeqBAIJ with block
@@ -45,7 +45,7 @@ PetscErrorCode PCASDDICGetLayout_Private(Mat Ad, PetscInt bs, PCASDDICLayout *ki
     if (n != m / *rawbs) *kind = PCASDDIC_LAYOUT_GETROW;
     PetscCall(RawRestoreIJ(Ad, k, &n, &ia, &ja));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Rows of a structurally symmetric CSR graph sorted in place: its transpose is the same graph, and
@@ -62,7 +62,7 @@ PetscErrorCode PCASDDICSortedTranspose_Private(PetscInt n, const PetscInt *xi, P
   for (PetscInt i = 0; i < n; i++) PetscCheck(pos[i] == xi[i + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: graph row %" PetscInt_FMT " is not symmetric", i);
   PetscCall(PetscArraycpy(xj, t, xi[n]));
   PetscCall(PetscFree2(pos, t));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Unique block columns of each block row but the diagonal, through MatGetRow (any matrix type) */
@@ -93,7 +93,7 @@ static PetscErrorCode UniqueBlockColumns(Mat Ad, PetscInt bs, PetscInt nb, Petsc
     if (!pass) PetscCall(PetscMalloc1(ti[nb] + 1, &tj));
   }
   *tjout = tj;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The graph of the local block Ad in block rows of size bs: symmetrized (the pattern of A + A^T),
@@ -160,7 +160,7 @@ PetscErrorCode PCASDDICLocalGraph_Private(Mat Ad, PetscInt bs, PCASDDICLayout la
   *nbout   = nb;
   *xadjout = xadj;
   *adjout  = adj;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Where each entry of Ad lands in the permuted factor (once per pattern). The fast paths index the
@@ -222,7 +222,7 @@ PetscErrorCode PCASDDICBuildFillMap_Private(PC_ASDDIC *a, Mat Ad)
 #undef SLOT
   PetscCall(PetscFree2(pos, part));
   a->nfmap = k;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Copies the values of Ad into the permuted pattern (a->fa0) */
@@ -249,7 +249,7 @@ PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *a, Mat Ad)
       for (PetscInt j = 0; j < k; j++) a->fa0[a->fmap[j]] = ab[j];
       PetscCall(PipeKSPMatSeqBAIJRestoreArrayRead(Ad, &ab));
     }
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt r = 0; r < a->nb * a->bs; r++) {
     PetscInt           nc;
@@ -261,5 +261,5 @@ PetscErrorCode PCASDDICFillValues_Private(PC_ASDDIC *a, Mat Ad)
     PetscCall(MatRestoreRow(Ad, r, &nc, NULL, &vals));
   }
   PetscCheck(k == a->nfmap, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "asddic: the nonzero pattern changed although SAME_NONZERO_PATTERN was given: use DIFFERENT_NONZERO_PATTERN");
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

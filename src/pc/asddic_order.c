@@ -89,7 +89,7 @@ static PetscErrorCode RCM(PetscInt n, const PetscInt *xadj, const PetscInt *adj,
   for (PetscInt v = 0; v < n; v++) lev[v] = loff - 1 - lev[v];
   *nlevels = loff;
   PetscCall(PetscFree3(mark, q, done));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Level sets in which every level is an independent set (Nakajima's CM-RCM levels): level l takes,
@@ -138,7 +138,7 @@ static PetscErrorCode IndependentLevels(PetscInt n, const PetscInt *xadj, const 
   }
   *nlevels = l;
   PetscCall(PetscFree4(F, G, T, inF));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Greedy colouring visiting nodes in the order 'order'; node v prefers colour pref[v] (or 0 when
@@ -176,7 +176,7 @@ static PetscErrorCode GreedyColor(PetscInt n, const PetscInt *xadj, const PetscI
   }
   *ncolors = nc;
   PetscCall(PetscFree(used));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Orders the graph (n nodes, symmetric adjacency xadj/adj without self loops).
@@ -250,7 +250,7 @@ static PetscErrorCode OrderGraph(PetscInt n, const PetscInt *xadj, const PetscIn
     *independent = PETSC_TRUE;
   }
   PetscCall(PetscFree3(order, lev, color));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The ordering of the block rows of the local graph (xadj, adj) into a->perm, a->iperm, the colours
@@ -295,7 +295,7 @@ PetscErrorCode PCASDDICOrder_Private(PC pc, PetscInt nb, const PetscInt *xadj, c
     PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "asddic: %" PetscInt_FMT " couplings inside a colour: the colouring is not a set of independent sets", bad / 2);
     PetscCall(PetscInfo(pc, "colouring checked: %" PetscInt_FMT " colours, all independent sets\n", a->ncolors));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Local blocks (PCASDDICSetLocalBlocks): a->partptr from a->localblocks (no empty block), and the graph's
@@ -309,7 +309,7 @@ PetscErrorCode PCASDDICSplitGraph_Private(PC pc, PetscInt nb, PetscInt *xadj, Pe
   a->nparts = k;
   PetscCall(PetscMalloc1(k + 1, &a->partptr));
   for (PetscInt j = 0; j <= k; j++) a->partptr[j] = (PetscInt)(((PetscInt64)j * nb) / k); /* j nb overflows 32-bit PetscInt */
-  if (k == 1) PetscFunctionReturn(0);
+  if (k == 1) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt ib = 0; ib < nb; ib++) {
     const PetscInt start = nz;
     while (ib >= a->partptr[q + 1]) q++;
@@ -318,5 +318,5 @@ PetscErrorCode PCASDDICSplitGraph_Private(PC pc, PetscInt nb, PetscInt *xadj, Pe
     xadj[ib] = start;
   }
   xadj[nb] = nz;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -197,7 +197,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
     }
     PetscCall(perr);
     if (nt > 1) PetscCall(PetscLogFlops(ftot));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if defined(PIPEKSP_HAVE_OPENMP)
   if (nt > 1) {
@@ -218,7 +218,7 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
     }
     PetscCall(perr);
     PetscCall(PetscLogFlops(ftot));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
   (void)nt;
@@ -226,5 +226,5 @@ PetscErrorCode PCASDDICSolveLocalTuned_Private(const PC_ASDDIC *a, PetscInt nt, 
   bwd(a, 0, cp[nc], z);
   PetscCall(PetscLogFlops(ftot));
   PetscCall(PipeKSPProgressPoll());
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

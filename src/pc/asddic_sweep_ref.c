@@ -34,5 +34,5 @@ PetscErrorCode PCASDDICSolveLocalReference_Private(const PC_ASDDIC *a, const Pet
     }
   }
   PetscCall(PipeKSPProgressPoll()); /* as the tuned sweeps do: pending reductions advance here too */
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

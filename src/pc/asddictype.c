@@ -35,7 +35,7 @@ PetscErrorCode PCASDDICSetOrdering(PC pc, PCASDDICOrderingType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type >= PCASDDIC_ORDERING_CMRCM && type <= PCASDDIC_ORDERING_NATURAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown ordering %d: use cmrcm, rcm, mc or natural", (int)type);
   PetscTryMethod(pc, "PCASDDICSetOrdering_C", (PC, PCASDDICOrderingType), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -59,7 +59,7 @@ PetscErrorCode PCASDDICGetOrdering(PC pc, PCASDDICOrderingType *type)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(pc, "PCASDDICGetOrdering_C", (PC, PCASDDICOrderingType *), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -89,7 +89,7 @@ PetscErrorCode PCASDDICSetColors(PC pc, PetscInt K)
   PetscValidLogicalCollectiveInt(pc, K, 2);
   PetscCheck(K >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of colours must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_colors K with K >= 1", K);
   PetscTryMethod(pc, "PCASDDICSetColors_C", (PC, PetscInt), (pc, K));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -113,7 +113,7 @@ PetscErrorCode PCASDDICGetColors(PC pc, PetscInt *K)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(K, 2);
   PetscUseMethod(pc, "PCASDDICGetColors_C", (PC, PetscInt *), (pc, K));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -153,7 +153,7 @@ PetscErrorCode PCASDDICSetLocalBlocks(PC pc, PetscInt k)
   PetscValidLogicalCollectiveInt(pc, k, 2);
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of local blocks must be at least 1, got %" PetscInt_FMT ": use -pc_asddic_local_blocks k with k >= 1", k);
   PetscTryMethod(pc, "PCASDDICSetLocalBlocks_C", (PC, PetscInt), (pc, k));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -177,7 +177,7 @@ PetscErrorCode PCASDDICGetLocalBlocks(PC pc, PetscInt *k)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(k, 2);
   PetscUseMethod(pc, "PCASDDICGetLocalBlocks_C", (PC, PetscInt *), (pc, k));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -206,7 +206,7 @@ PetscErrorCode PCASDDICSetIterations(PC pc, PetscInt n)
   PetscValidLogicalCollectiveInt(pc, n, 2);
   PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of ASDD iterations must be at least 1 (1 = plain localized IC(0)), got %" PetscInt_FMT ": use -pc_asddic_iterations n with n >= 1", n);
   PetscTryMethod(pc, "PCASDDICSetIterations_C", (PC, PetscInt), (pc, n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -230,7 +230,7 @@ PetscErrorCode PCASDDICGetIterations(PC pc, PetscInt *n)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(n, 2);
   PetscUseMethod(pc, "PCASDDICGetIterations_C", (PC, PetscInt *), (pc, n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -255,7 +255,7 @@ PetscErrorCode PCASDDICSetBlock(PC pc, PetscBool blk)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, blk, 2);
   PetscTryMethod(pc, "PCASDDICSetBlock_C", (PC, PetscBool), (pc, blk));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -279,7 +279,7 @@ PetscErrorCode PCASDDICGetBlock(PC pc, PetscBool *blk)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(blk, 2);
   PetscUseMethod(pc, "PCASDDICGetBlock_C", (PC, PetscBool *), (pc, blk));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -310,7 +310,7 @@ PetscErrorCode PCASDDICSetThreads(PC pc, PetscInt nt)
   PetscCheck(nt >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the number of threads must be at least 1, or 0 for the default, got %" PetscInt_FMT, nt);
   PetscCheck(nt <= PIPEKSP_THREADS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: at most %d threads per process, got %" PetscInt_FMT, PIPEKSP_THREADS_MAX, nt);
   PetscTryMethod(pc, "PCASDDICSetThreads_C", (PC, PetscInt), (pc, nt));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -334,7 +334,7 @@ PetscErrorCode PCASDDICGetThreads(PC pc, PetscInt *nt)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(nt, 2);
   PetscUseMethod(pc, "PCASDDICGetThreads_C", (PC, PetscInt *), (pc, nt));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -364,7 +364,7 @@ PetscErrorCode PCASDDICSetShiftType(PC pc, PCASDDICShiftType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_SHIFT_NONE || type == PCASDDIC_SHIFT_DIAGONAL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown shift type %d: use none or diagonal", (int)type);
   PetscTryMethod(pc, "PCASDDICSetShiftType_C", (PC, PCASDDICShiftType), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -388,7 +388,7 @@ PetscErrorCode PCASDDICGetShiftType(PC pc, PCASDDICShiftType *type)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(pc, "PCASDDICGetShiftType_C", (PC, PCASDDICShiftType *), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -417,7 +417,7 @@ PetscErrorCode PCASDDICSetCheck(PC pc, PetscBool flg)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCASDDICSetCheck_C", (PC, PetscBool), (pc, flg));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -441,7 +441,7 @@ PetscErrorCode PCASDDICGetCheck(PC pc, PetscBool *flg)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCASDDICGetCheck_C", (PC, PetscBool *), (pc, flg));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -474,7 +474,7 @@ PetscErrorCode PCASDDICSetLocalType(PC pc, PCASDDICLocalType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_LOCAL_IC || type == PCASDDIC_LOCAL_SGS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown local kernel %d: use ic or sgs", (int)type);
   PetscTryMethod(pc, "PCASDDICSetLocalType_C", (PC, PCASDDICLocalType), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -498,7 +498,7 @@ PetscErrorCode PCASDDICGetLocalType(PC pc, PCASDDICLocalType *type)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(pc, "PCASDDICGetLocalType_C", (PC, PCASDDICLocalType *), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -529,7 +529,7 @@ PetscErrorCode PCASDDICSetSweepType(PC pc, PCASDDICSweepType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_SWEEP_RICHARDSON || type == PCASDDIC_SWEEP_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown sweep type %d: use richardson or chebyshev", (int)type);
   PetscTryMethod(pc, "PCASDDICSetSweepType_C", (PC, PCASDDICSweepType), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -553,7 +553,7 @@ PetscErrorCode PCASDDICGetSweepType(PC pc, PCASDDICSweepType *type)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(pc, "PCASDDICGetSweepType_C", (PC, PCASDDICSweepType *), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -591,7 +591,7 @@ PetscErrorCode PCASDDICSetEigenvalues(PC pc, PetscReal emin, PetscReal emax)
   PetscValidLogicalCollectiveReal(pc, emax, 3);
   PetscCheck((emin == 0 && emax == 0) || (emin > 0 && emax > emin && emax >= ASDDIC_EMAX_MIN && emax <= ASDDIC_EMAX_MAX && emax <= ASDDIC_ERATIO_MAX * emin), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: eigenvalue bounds need 0 < emin < emax, emax in [%g, %g] and emax/emin at most %g (beyond, P is indefinite or scaled away), got %g, %g (0,0 returns to the estimate)", (double)ASDDIC_EMAX_MIN, (double)ASDDIC_EMAX_MAX, (double)ASDDIC_ERATIO_MAX, (double)emin, (double)emax);
   PetscTryMethod(pc, "PCASDDICSetEigenvalues_C", (PC, PetscReal, PetscReal), (pc, emin, emax));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -615,7 +615,7 @@ PetscErrorCode PCASDDICGetEigenvalues(PC pc, PetscReal *emin, PetscReal *emax)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCASDDICGetEigenvalues_C", (PC, PetscReal *, PetscReal *), (pc, emin, emax));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -653,7 +653,7 @@ PetscErrorCode PCASDDICSetEstimateSteps(PC pc, PetscInt steps)
   PetscValidLogicalCollectiveInt(pc, steps, 2);
   PetscCheck(steps == -1 || steps == 0 || steps >= ASDDIC_ESTEIG_STEPS_MIN, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: estimate steps must be -1 (automatic), 0 (none) or at least %d (fewer can stay below lambda_max by more than the safety factor: P indefinite), got %" PetscInt_FMT, ASDDIC_ESTEIG_STEPS_MIN, steps);
   PetscTryMethod(pc, "PCASDDICSetEstimateSteps_C", (PC, PetscInt), (pc, steps));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -677,7 +677,7 @@ PetscErrorCode PCASDDICGetEstimateSteps(PC pc, PetscInt *steps)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(steps, 2);
   PetscUseMethod(pc, "PCASDDICGetEstimateSteps_C", (PC, PetscInt *), (pc, steps));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -708,7 +708,7 @@ PetscErrorCode PCASDDICSetEstimateSafety(PC pc, PetscReal safety)
   PetscValidLogicalCollectiveReal(pc, safety, 2);
   PetscCheck(safety >= ASDDIC_SAFETY_MIN && safety <= ASDDIC_SAFETY_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the safety factor on the largest eigenvalue must be at least %g and at most %g (below, P can be indefinite; above, it is scaled away), got %g", (double)ASDDIC_SAFETY_MIN, (double)ASDDIC_SAFETY_MAX, (double)safety);
   PetscTryMethod(pc, "PCASDDICSetEstimateSafety_C", (PC, PetscReal), (pc, safety));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -732,7 +732,7 @@ PetscErrorCode PCASDDICGetEstimateSafety(PC pc, PetscReal *safety)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(safety, 2);
   PetscUseMethod(pc, "PCASDDICGetEstimateSafety_C", (PC, PetscReal *), (pc, safety));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -760,7 +760,7 @@ PetscErrorCode PCASDDICSetDamping(PC pc, PetscReal omega)
   PetscValidLogicalCollectiveReal(pc, omega, 2);
   PetscCheck(omega == 0 || (omega >= ASDDIC_DAMPING_MIN && omega < 2), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: the damping must be in [%g, 2), or 0 for automatic, got %g", (double)ASDDIC_DAMPING_MIN, (double)omega);
   PetscTryMethod(pc, "PCASDDICSetDamping_C", (PC, PetscReal), (pc, omega));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -784,7 +784,7 @@ PetscErrorCode PCASDDICGetDamping(PC pc, PetscReal *omega)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(omega, 2);
   PetscUseMethod(pc, "PCASDDICGetDamping_C", (PC, PetscReal *), (pc, omega));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -815,7 +815,7 @@ PetscErrorCode PCASDDICSetKernelType(PC pc, PCASDDICKernelType type)
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscCheck(type == PCASDDIC_KERNEL_TUNED || type == PCASDDIC_KERNEL_REFERENCE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "asddic: unknown kernel %d: use tuned or reference", (int)type);
   PetscTryMethod(pc, "PCASDDICSetKernelType_C", (PC, PCASDDICKernelType), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -839,7 +839,7 @@ PetscErrorCode PCASDDICGetKernelType(PC pc, PCASDDICKernelType *type)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(type, 2);
   PetscUseMethod(pc, "PCASDDICGetKernelType_C", (PC, PCASDDICKernelType *), (pc, type));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -865,7 +865,7 @@ PetscErrorCode PCASDDICGetEigenvalueBounds(PC pc, PetscReal *emin, PetscReal *em
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCASDDICGetEigenvalueBounds_C", (PC, PetscReal *, PetscReal *, PetscReal *), (pc, emin, emax, omega));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
@@ -896,7 +896,7 @@ PetscErrorCode PCASDDICGetColoring(PC pc, PetscInt *bs, PetscInt *nblocks, Petsc
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCASDDICGetColoring_C", (PC, PetscInt *, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, PetscBool *), (pc, bs, nblocks, ncolors, colorptr, perm, independent));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -921,5 +921,5 @@ PetscErrorCode PCASDDICGetFactorInfo(PC pc, PetscReal *alpha, PetscInt *nsymboli
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCASDDICGetFactorInfo_C", (PC, PetscReal *, PetscInt *, PetscLogDouble *), (pc, alpha, nsymbolic, bytes));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

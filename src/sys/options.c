@@ -12,11 +12,11 @@ PetscErrorCode PipeKSPOptionsCheckInt_Private(MPI_Comm comm, PetscOptions option
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetString(options, prefix, name, buf, sizeof(buf), &set));
-  if (!set || !buf[0]) PetscFunctionReturn(0);
+  if (!set || !buf[0]) PetscFunctionReturn(PETSC_SUCCESS);
   errno = 0;
   v     = strtoll(buf, &end, 0);
   /* what does not parse as a whole integer is left to PETSc's own error */
-  if (end == buf || *end) PetscFunctionReturn(0);
+  if (end == buf || *end) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s does not fit in a PetscInt (%" PetscInt_FMT " to %" PetscInt_FMT ")", prefix ? prefix : "", name + 1, buf, PETSC_MIN_INT, PETSC_MAX_INT);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

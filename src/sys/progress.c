@@ -46,7 +46,7 @@ static PetscErrorCode RedPush(PipeKSPRed r)
   r->below = RedTop;
   RedTop   = r;
   PetscCall(PetscInfo(NULL, "reduction stack: push %p, depth %d\n", (void *)r, RedDepth()));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RedPop(PipeKSPRed r)
@@ -63,7 +63,7 @@ static PetscErrorCode RedPop(PipeKSPRed r)
     }
   r->below = NULL;
   if (where) PetscCall(PetscInfo(NULL, "reduction stack: pop %p (%s), depth %d\n", (void *)r, where, RedDepth()));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* called by PipeKSPFinalizePackage() */
@@ -71,7 +71,7 @@ PetscErrorCode PipeKSPProgressReset_Private(void)
 {
   PetscFunctionBegin;
   RedTop = NULL;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static inline double WallTime(void)
@@ -136,17 +136,17 @@ static PetscErrorCode ProgressPoll(PetscBool master)
   double     now, us;
   int        all = 0;
 
-  if (!r || r->type != PIPEKSP_PROGRESS_POLL || !r->nopen) return 0;
+  if (!r || r->type != PIPEKSP_PROGRESS_POLL || !r->nopen) return PETSC_SUCCESS;
   us  = (master && !r->interval_set) ? 0 : r->interval_us;
   now = WallTime();
-  if (us > 0 && (now - r->last_test) * 1e6 < us) return 0;
+  if (us > 0 && (now - r->last_test) * 1e6 < us) return PETSC_SUCCESS;
   PetscFunctionBegin;
   r->last_test = now;
   PetscCall(PetscLogEventBegin(PIPEKSP_RedPoll, 0, 0, 0, 0));
   PetscCallMPI(RedTestSlots(r, &all)); /* all pending requests of the engine, one MPI_Testsome */
   PetscCall(PetscLogEventEnd(PIPEKSP_RedPoll, 0, 0, 0, 0));
   r->stats.polls++;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -248,13 +248,13 @@ PetscErrorCode PipeKSPRedCreate_Private(MPI_Comm comm, PetscBool blocking_only, 
   r->interval_us   = 5.0;
   r->single        = -1;
   *red             = r;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PipeKSPRedStopThread(PipeKSPRed r)
 {
   PetscFunctionBegin;
-  if (!r->thr_started) PetscFunctionReturn(0);
+  if (!r->thr_started) PetscFunctionReturn(PETSC_SUCCESS);
   CallPthread(pthread_mutex_lock(&r->mtx));
   r->thr_quit = 1;
   CallPthread(pthread_cond_broadcast(&r->cv));
@@ -263,7 +263,7 @@ static PetscErrorCode PipeKSPRedStopThread(PipeKSPRed r)
   CallPthread(pthread_mutex_destroy(&r->mtx));
   CallPthread(pthread_cond_destroy(&r->cv));
   r->thr_started = PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPRedDestroy_Private(PipeKSPRed *red)
@@ -271,13 +271,13 @@ PetscErrorCode PipeKSPRedDestroy_Private(PipeKSPRed *red)
   PipeKSPRed r = *red;
 
   PetscFunctionBegin;
-  if (!r) PetscFunctionReturn(0);
+  if (!r) PetscFunctionReturn(PETSC_SUCCESS);
   /* an error unwound a solve between start and wait: both take the requests back from the helper first */
   PetscCall(PipeKSPRedAbandon_Private(r));
   PetscCall(PipeKSPRedStopThread(r));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The policy asked for; decided (auto measured, thread checked) at the next set-up or start. An engine
@@ -288,12 +288,12 @@ PetscErrorCode PipeKSPRedSetType_Private(PipeKSPRed r, PipeKSPProgressType type)
   PetscCheck(type >= PIPEKSP_PROGRESS_NONE && type <= PIPEKSP_PROGRESS_BLOCKING, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown progress policy %d; use none, poll, thread, auto or blocking", (int)type);
   if (r->blocking_only) {
     if (type != PIPEKSP_PROGRESS_BLOCKING) PetscCall(PetscInfo(NULL, "PipeKSP: nothing to overlap; the single reduction stays blocking (ignoring %s)\n", PipeKSPProgressTypes[type]));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Cannot change the progress policy while a reduction is pending");
   if (type != r->requested) r->resolved = PETSC_FALSE;
   r->requested = type;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* what runs once decided, else what was asked for */
@@ -301,7 +301,7 @@ PetscErrorCode PipeKSPRedGetType_Private(PipeKSPRed r, PipeKSPProgressType *type
 {
   PetscFunctionBegin;
   *type = r->resolved ? r->type : r->requested;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed r, PetscReal us)
@@ -309,7 +309,7 @@ PetscErrorCode PipeKSPRedSetInterval_Private(PipeKSPRed r, PetscReal us)
   PetscFunctionBegin;
   PetscCheck(us >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "Poll interval %g must be >= 0 microseconds (0 = MPI_Test at every poll point)", (double)us);
   r->interval_us = us;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* auto: does a pending Iallreduce finish without our help? Start one, stay out of MPI for ~2 ms,
@@ -323,7 +323,7 @@ static PetscErrorCode PipeKSPRedMeasureProgress(PipeKSPRed r, PetscBool *progres
   PetscFunctionBegin;
   if (r->size == 1) {
     *progresses = PETSC_TRUE;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Barrier(r->comm));
   PetscCallMPI(MPI_Iallreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, r->comm, &req));
@@ -332,13 +332,13 @@ static PetscErrorCode PipeKSPRedMeasureProgress(PipeKSPRed r, PetscBool *progres
   PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   PetscCallMPI(MPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_MIN, r->comm));
   *progresses = all ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
-  if (r->resolved) PetscFunctionReturn(0);
+  if (r->resolved) PetscFunctionReturn(PETSC_SUCCESS);
   r->note[0] = 0;
   switch (r->requested) {
   case PIPEKSP_PROGRESS_AUTO: {
@@ -378,7 +378,7 @@ PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
   }
   if (r->type != PIPEKSP_PROGRESS_THREAD) PetscCall(PipeKSPRedStopThread(r));
   r->resolved = PETSC_TRUE;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
@@ -391,7 +391,7 @@ PetscErrorCode PipeKSPRedView_Private(PipeKSPRed r, PetscViewer viewer)
     if (r->interval_set || r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls\n", (double)r->interval_us));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "poll interval: %g microseconds between MPI_Test calls (default; a thread team's master tests after every work item)\n", (double)r->interval_us));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- requests: up to PIPEKSP_RED_SLOTS reductions in flight. One implementation serves both APIs:
@@ -405,7 +405,7 @@ static PetscErrorCode RedThreadTakeBack(PipeKSPRed r)
   int rc;
 
   PetscFunctionBegin;
-  if (!r->thr_started) PetscFunctionReturn(0);
+  if (!r->thr_started) PetscFunctionReturn(PETSC_SUCCESS);
   CallPthread(pthread_mutex_lock(&r->mtx));
   if (!r->thr_busy) r->thr_work = 0;
   else {
@@ -420,7 +420,7 @@ static PetscErrorCode RedThreadTakeBack(PipeKSPRed r)
   r->thr_rc    = MPI_SUCCESS;
   CallPthread(pthread_mutex_unlock(&r->mtx));
   PetscCallMPI(rc);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* thread policy: hand every pending, incomplete slot to the helper thread */
@@ -429,16 +429,16 @@ static PetscErrorCode RedThreadHandOver(PipeKSPRed r)
   int i, any = 0;
 
   PetscFunctionBegin;
-  if (!r->thr_started) PetscFunctionReturn(0);
+  if (!r->thr_started) PetscFunctionReturn(PETSC_SUCCESS);
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (r->slot[i].pending && !r->slot[i].complete) any = 1;
-  if (!any) PetscFunctionReturn(0);
+  if (!any) PetscFunctionReturn(PETSC_SUCCESS);
   CallPthread(pthread_mutex_lock(&r->mtx));
   r->thr_stop = 0;
   r->thr_work = 1;
   CallPthread(pthread_cond_broadcast(&r->cv));
   CallPthread(pthread_mutex_unlock(&r->mtx));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* start the reduction (SUM) of n local scalars in a free slot */
@@ -470,7 +470,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
     r->stats.wait_time += WallTime() - t0;
     s->complete = PETSC_TRUE;
     r->nslots++;
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
   PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
@@ -484,7 +484,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   }
   r->nslots++;
   if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadHandOver(r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* complete the reduction in slot and copy its results to global[] (if not NULL); counted: it adds to
@@ -521,7 +521,7 @@ static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], Pe
     else if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadHandOver(r));
   }
   if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* complete every pending reduction, results dropped */
@@ -533,7 +533,7 @@ static PetscErrorCode RedDrain(PipeKSPRed r, PetscBool counted)
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
     if (r->slot[i].pending) PetscCall(RedFinish(r, i, NULL, counted));
   r->single = -1;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Start the reduction (SUM) of n local scalars; the result comes from PipeKSPRedWait_Private(). One at a time. */
@@ -542,7 +542,7 @@ PetscErrorCode PipeKSPRedStart_Private(PipeKSPRed r, int n, const PetscScalar lo
   PetscFunctionBegin;
   PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
   PetscCall(RedStart(r, n, local, &r->single));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed r, PetscScalar global[])
@@ -553,7 +553,7 @@ PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed r, PetscScalar global[])
   PetscCheck(slot >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending on this engine");
   r->single = -1;
   PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n local scalars while others may still be in
@@ -563,7 +563,7 @@ PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed r, int n, const PetscScala
   PetscFunctionBegin;
   PetscCheck(r->single < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
   PetscCall(RedStart(r, n, local, slot));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PipeKSPRedWaitSlot_Private - complete the reduction started in slot and copy its n results to global[]. */
@@ -572,7 +572,7 @@ PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed r, int slot, PetscScalar gl
   PetscFunctionBegin;
   PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && slot != r->single && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
   PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PipeKSPRedWaitAll_Private - complete every pending reduction (results dropped): early exits. */
@@ -580,7 +580,7 @@ PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
   PetscCall(RedDrain(r, PETSC_TRUE));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* After an error unwound a solve between start and wait: take the requests back from the helper,
@@ -589,8 +589,8 @@ PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed r)
 PetscErrorCode PipeKSPRedAbandon_Private(PipeKSPRed r)
 {
   PetscFunctionBegin;
-  if (!r || !r->nslots) PetscFunctionReturn(0);
+  if (!r || !r->nslots) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RedDrain(r, PETSC_FALSE));
   PetscCall(PetscInfo(NULL, "PipeKSP: completed a reduction left pending by an error\n"));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -73,7 +73,7 @@ PetscErrorCode PipeKSPThreadsReset_Private(void)
   Thr.npart   = 0;
   Thr.read    = PETSC_FALSE;
   Thr.minrows = -1;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* OMP_NUM_THREADS when set (its first entry): MPI ranks usually fill the cores already. A value that is
@@ -87,13 +87,13 @@ static PetscErrorCode DefaultThreads(PetscInt *nt)
   PetscFunctionBegin;
   *nt = 1;
 #if defined(PIPEKSP_HAVE_OPENMP)
-  if (!env) PetscFunctionReturn(0);
+  if (!env) PetscFunctionReturn(PETSC_SUCCESS);
   errno = 0;
   v     = strtol(env, &end, 10);
   while (isspace((unsigned char)*end)) end++;
   if (end == env || (*end && *end != ',') || (!errno && v < 1) || (errno && errno != ERANGE)) {
     PetscCall(PetscInfo(NULL, "OMP_NUM_THREADS=\"%s\" is not a positive number of threads: 1 thread\n", env));
-    PetscFunctionReturn(0);
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!errno && v <= PIPEKSP_THREADS_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OMP_NUM_THREADS=%s: PipeKSP takes at most %d threads per process; set -pipeksp_threads", env, PIPEKSP_THREADS_MAX);
   *nt = (PetscInt)v;
@@ -102,7 +102,7 @@ static PetscErrorCode DefaultThreads(PetscInt *nt)
   (void)end;
   (void)v;
 #endif
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the options, without -help output (first use outside any SetFromOptions) */
@@ -128,7 +128,7 @@ static PetscErrorCode ThreadsReadOptionsOnce(void)
   }
   PetscCall(PipeKSPOptionsGetInt(NULL, NULL, "-pipeksp_threads_min_rows", &minrows, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(minrows));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A bad value is refused again at every entry point (PipeKSPThreadsGet_Private()) until it is fixed,
@@ -140,7 +140,7 @@ static PetscErrorCode ThreadsReadOptions(void)
   PetscFunctionBegin;
   if (ierr) Thr.read = PETSC_FALSE;
   PetscCall(ierr);
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscInt PipeKSPThreadsFor_Private(PetscInt n)
@@ -167,7 +167,7 @@ PetscErrorCode PipeKSPThreadsGet_Private(PetscInt *nt, PipeKSPScheduleType *sche
   if (!Thr.read) PetscCall(ThreadsReadOptions());
   if (nt) *nt = PipeKSPThreadsNum_Private();
   if (sched) *sched = Thr.sched;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -208,7 +208,7 @@ PetscErrorCode PipeKSPThreadsSetFromOptions(MPI_Comm comm)
   PetscCall(PipeKSPOptionsInt("-pipeksp_threads_min_rows", "Local rows below which the SpMV, the vector kernels and asddic's sweeps run on one thread", "PipeKSPSetThreadsMinRows", MinRows(), &nt, &flg));
   if (flg) PetscCall(PipeKSPSetThreadsMinRows(nt));
   PetscOptionsEnd();
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -246,7 +246,7 @@ PetscErrorCode PipeKSPSetThreads(PetscInt nt)
   if (nt > 1) PetscCall(PetscInfo(NULL, "PipeKSP built without OpenMP: %" PetscInt_FMT " threads requested, 1 used\n", nt));
   Thr.nt = 1;
 #endif
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -266,7 +266,7 @@ PetscErrorCode PipeKSPGetThreads(PetscInt *nt)
   PetscFunctionBegin;
   PetscAssertPointer(nt, 1);
   PetscCall(PipeKSPThreadsGet_Private(nt, NULL));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -298,7 +298,7 @@ PetscErrorCode PipeKSPSetSpMVSchedule(PipeKSPScheduleType sched)
   PetscCheck(sched >= PIPEKSP_SCHEDULE_STATIC && sched <= PIPEKSP_SCHEDULE_GUIDED, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown SpMV schedule %d; use static, dynamic or guided", (int)sched);
   if (!Thr.read) PetscCall(ThreadsReadOptions());
   Thr.sched = sched;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -331,7 +331,7 @@ PetscErrorCode PipeKSPSetThreadsMinRows(PetscInt n)
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-pipeksp_threads_min_rows %" PetscInt_FMT " must be >= 0", n);
   if (!Thr.read) PetscCall(ThreadsReadOptions());
   Thr.minrows = n;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -350,7 +350,7 @@ PetscErrorCode PipeKSPGetSpMVSchedule(PipeKSPScheduleType *sched)
 {
   PetscFunctionBegin;
   PetscCall(PipeKSPThreadsGet_Private(NULL, sched));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -373,7 +373,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
-  if (!iascii) PetscFunctionReturn(0);
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PipeKSPThreadsGet_Private(&nt, &sched));
 #if defined(PIPEKSP_HAVE_OPENMP)
   if (nt > 1)
@@ -382,7 +382,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 #else
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads 1 (built without OpenMP)\n"));
 #endif
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Fixed-size blocks, not per-thread shares: the partial sums and their order depend only on n. */
@@ -411,5 +411,5 @@ PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt n
   for (PetscInt b = 0; b < nb; b++)
     for (PetscInt k = 0; k < nd; k++) d[k] += part[b * nd + k];
   PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

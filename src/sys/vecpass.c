@@ -42,7 +42,7 @@ PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PI
   PetscCall(VecRestoreArrayRead(U, &c.u));
   if (W) PetscCall(VecRestoreArrayRead(W, &c.w));
   PetscCall(PetscLogFlops((W ? 8.0 : 6.0) * n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PipeKSPVecLocalNormSq_Private(Vec X, PetscScalar *d)
@@ -57,7 +57,7 @@ PetscErrorCode PipeKSPVecLocalNormSq_Private(Vec X, PetscScalar *d)
   for (i = 0; i < n; i++) xx += x[i] * PetscConj(x[i]);
   PetscCall(VecRestoreArrayRead(X, &x));
   *d = xx;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
@@ -88,5 +88,5 @@ PetscErrorCode PipeKSPVecPointwiseMult_Private(Vec D, Vec X, Vec Y)
   PetscCall(VecRestoreArrayRead(X, &c.x));
   PetscCall(VecRestoreArrayRead(D, &c.d));
   PetscCall(PetscLogFlops((PetscLogDouble)n));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

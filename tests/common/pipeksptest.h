@@ -39,7 +39,7 @@ static inline PetscErrorCode TestResultCollect(KSP ksp, PetscBool ours, PipeKSPC
   res->res = rnorm / bnorm;
   PetscCall(PipeKSPCubeComputeError(cube, x, &res->err));
   PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* What a solve from a zero guess is judged by on any operator: iterations, reason, our counters (ours: one
@@ -70,7 +70,7 @@ static inline PetscErrorCode TestSolveFromZero(KSP ksp, Mat A, Vec b, PetscBool 
   o->res = rn / bn;
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PETSc's ex2: the 5-point Laplacian on m x n (-m, -n override the defaults given), b = A 1 */
@@ -99,7 +99,7 @@ static inline PetscErrorCode TestLap2D(PetscInt m, PetscInt n, Mat *A, Vec *b)
   PetscCall(VecSet(u, 1.0));
   PetscCall(MatMult(*A, u, *b));
   PetscCall(VecDestroy(&u));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the smallest and largest eigenvalues of the symmetric tridiagonal with diagonal d and off-diagonal e:
@@ -231,7 +231,7 @@ static inline PetscErrorCode TestDiagMatrix(PetscInt n, PetscBool indefinite, Ma
   for (i = rs; i < re; i++) PetscCall(MatSetValue(*A, i, i, (indefinite && i >= n / 2) ? -(PetscScalar)(i + 1) : (PetscScalar)(i + 1), INSERT_VALUES));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the cube from the options database: its matrix, right-hand side and, with nonzero, a random initial guess
@@ -252,7 +252,7 @@ static inline PetscErrorCode TestCubeSystem(PetscBool nonzero, PipeKSPCube *cube
     PetscCall(VecSetRandom(*x0, rnd));
     PetscCall(PetscRandomDestroy(&rnd));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The KSP+asddic set-up of the PC tests: a KSP of the given type on A with rtol and maxit, and its PC
@@ -294,7 +294,7 @@ static inline PetscErrorCode TestTypesOption(char *types[], PetscInt *ntypes)
     PetscCall(PetscStrallocpy(KSPPIPEGV, &types[1]));
     PetscCall(PetscStrallocpy(KSPCHRONGEAR, &types[2]));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #endif

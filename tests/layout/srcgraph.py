@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """No cycle between the files of src/: the call graph (from `nm` of the library's object files: file A
-calls file B when A uses a function B defines) and the include graph (the #include lines of src/ and
-include/) must both be acyclic. Prints both graphs' edges and any cycle; exits 1 on a cycle. Uses of
-data (the log events and class id the registrar defines and registers, name tables) are listed apart:
-they are not calls, and every file that logs an event reads the registrar's, as in PETSc.
+calls file B when A uses a function B defines), the include graph (the #include lines of src/ and
+include/) and their union, the dependency graph, must all be acyclic. A header X.h and the X.c of the
+same name are one node (the header is that file's: its owner), so a file that includes X.h depends on
+X.c, and X.c calling back into it is a cycle (a base that calls the guards whose header includes the
+base's). Prints the graphs' edges and any cycle; exits 1 on a cycle. Uses of data (the log events and
+class id the registrar defines and registers, name tables) are listed apart: they are not calls, and every
+file that logs an event reads the registrar's, as in PETSc.
 
 usage: srcgraph.py <source dir> <object file>...   (the object files of libpipeksp, one per src/*.c)"""
 import os
@@ -89,6 +92,32 @@ def include_graph(srcdir):
     return edges
 
 
+def owners(srcdir):
+    """include/pipeksp/X.h -> src/.../X.c where exactly one .c of src/ has that name"""
+    by_stem = {}
+    for d, _, names in os.walk(os.path.join(srcdir, "src")):
+        for x in names:
+            if x.endswith(".c"):
+                by_stem.setdefault(x[:-2], []).append(os.path.relpath(os.path.join(d, x), srcdir))
+    own = {}
+    for d, _, names in os.walk(os.path.join(srcdir, "include")):
+        for x in names:
+            if x.endswith(".h") and len(by_stem.get(x[:-2], [])) == 1:
+                own[os.path.relpath(os.path.join(d, x), srcdir)] = by_stem[x[:-2]][0]
+    return own
+
+
+def merged(edges, own):
+    """the graph with each owned header folded into its .c (its edge to that .c dropped)"""
+    out = {}
+    for a, bs in edges.items():
+        for b in bs:
+            a2, b2 = own.get(a, a), own.get(b, b)
+            if a2 != b2:
+                out.setdefault(a2, set()).add(b2)
+    return out
+
+
 def main():
     srcdir = sys.argv[1]
     objs = [o for a in sys.argv[2:] for o in a.split(";") if o]  # CMake passes $<TARGET_OBJECTS> as one list
@@ -99,7 +128,11 @@ def main():
     print("data uses (not checked):")
     for f in sorted(data):
         print(f"  {f} -> {', '.join(sorted(data[f]))}")
-    for name, edges in (("call", calls), ("include", include_graph(srcdir))):
+    own = owners(srcdir)
+    print("headers merged into their .c: " + (", ".join(f"{h} -> {c}" for h, c in sorted(own.items())) or "none"))
+    includes = merged(include_graph(srcdir), own)
+    union = {f: set(calls.get(f, ())) | set(includes.get(f, ())) for f in set(calls) | set(includes)}
+    for name, edges in (("call", calls), ("include", includes), ("dependency (call + include)", union)):
         print(f"{name} graph: {sum(len(v) for v in edges.values())} edges between {len(set(edges) | {b for v in edges.values() for b in v})} files")
         for f in sorted(edges):
             print(f"  {f} -> {', '.join(sorted(edges[f]))}")

@@ -6,6 +6,7 @@ static char help[] = "asddic's public API on PCs of other types, as PETSc's comp
   - on an asddic PC the setters reach it (a value set comes back from the getter).\n";
 
 #include <pipeksp.h>
+#include <pipeksp/petsccompat.h> /* PETSC_SUCCESS before PETSc 3.19 */
 
 static PetscInt Fails = 0;
 
@@ -16,7 +17,7 @@ static PetscErrorCode Check(PetscBool ok, const char *what)
     Fails++;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL: %s\n", what));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* every getter fails with PETSC_ERR_SUP on pc (errors caught, not printed) */
@@ -38,7 +39,7 @@ static PetscErrorCode CheckGettersRefused(PC pc, const char *when)
     PetscCall(PetscSNPrintf(what, sizeof(what), "getter %d %s: error %d, expected PETSC_ERR_SUP", i, when, (int)e[i]));
     PetscCall(Check((PetscBool)(e[i] == PETSC_ERR_SUP), what));
   }
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -25,7 +25,7 @@ static PetscErrorCode Counts(PetscInt n[2])
   PetscCall(PetscLogEventGetId("MatMult", &e));
   PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
   n[1] = info.count;
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* apps: the PC applications and SpMVs of the first solve (auto's include its measurements: compared for depth 0 only) */
@@ -73,7 +73,7 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, TestSolve 
     PetscCheck(again == 3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "FAIL: depth %" PetscInt_FMT " after KSPPipePLCGSetDepth(3)", again);
   }
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* one refusal or acceptance: the setter (val NULL: depth l) or -ksp_pipe_depth val; a refusal must name the range */
@@ -111,7 +111,7 @@ static PetscErrorCode Refuse(const char *val, PetscInt l, PetscBool ok, PetscInt
     (*fails)++;
   }
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -51,7 +51,7 @@ static PetscErrorCode Run(Mat A, Vec b, const char *type, PetscInt l, PetscBool 
                           o2->st.restarts, o2->st.depth_changes, o2->st.depth));
   }
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a shell PC that fails at its first application, then copies */
@@ -61,7 +61,7 @@ static PetscErrorCode FailFirst(PC pc, Vec x, Vec y)
   PetscFunctionBeginUser;
   PetscCheck(++napply != 1, PETSC_COMM_SELF, PETSC_ERR_USER, "planned PC failure");
   PetscCall(VecCopy(x, y));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* one solve with ksp that must succeed (reason > 0) */
@@ -80,7 +80,7 @@ static PetscErrorCode MustSolve(KSP ksp, Vec b, const char *what, PetscInt *fail
     (*fails)++;
   }
   PetscCall(VecDestroy(&x));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the PC fails inside the eigenvalue estimate (its first application): afterwards PC and KSP work again */
@@ -120,7 +120,7 @@ static PetscErrorCode PCError(Mat A, Vec b, PetscInt *fails)
   PetscCall(MustSolve(k2, b, "the PC in a new pipeplcg KSP", fails));
   PetscCall(KSPDestroy(&k2));
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the interval given through the option: refused (an error) or accepted, as expected */
@@ -143,7 +143,7 @@ static PetscErrorCode Bounds(const char *val, PetscBool ok, PetscInt *fails)
     (*fails)++;
   }
   PetscCall(KSPDestroy(&ksp));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* tests/ex15's diagonal: d_i from 1 to kappa evenly spaced, b_i = 1/2 + sin(1.7 i)/2 */
@@ -164,7 +164,7 @@ static PetscErrorCode Diag(Mat *A, Vec *b)
   for (i = rs; i < re; i++) PetscCall(VecSetValue(*b, i, 0.5 + 0.5 * PetscSinReal(1.7 * i), INSERT_VALUES));
   PetscCall(VecAssemblyBegin(*b));
   PetscCall(VecAssemblyEnd(*b));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* 3D 7-point Laplacian, Neumann boundaries (each row sums to zero), the constants as null space, a
@@ -225,7 +225,7 @@ static PetscErrorCode Neumann(Mat *A, Vec *b)
   PetscCall(MatNullSpaceRemove(nsp, *b));
   PetscCall(MatNullSpaceDestroy(&nsp));
   PetscCall(DMDestroy(&da));
-  PetscFunctionReturn(0);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -1,69 +1,25 @@
 /* Private: the base shared by the four pipelined KSP types pipegropp, pipegv, chrongear and pipeplcg (as
-   PETSc's cgimpl.h for its family): the data each type's own starts with, the thresholds of the
-   convergence guards, and the pieces in src/ksp:
+   PETSc's cgimpl.h for its family): the data each type's own starts with and the pieces in src/ksp:
      pipecommon.c  create, set-up, reset, destroy, options, view, the start of a solve
      pipetype.c    the public KSPPipe* API
-     pipeguard.c   the convergence guards: gap estimate, replacement, restarts, floor, kept iterate
+     pipeguard.c   the convergence guards (pipeksp/pipeguard.h): gap estimate, replacement, restarts, floor,
+                   kept iterate, the end of a solve
      pipestep.c    one iteration's scalars: norm, convergence test, breakdown tests, CG coefficients
      pipeapply.c   the operator and PC applications with poll points
-   The vector passes they share run on the thread team (src/sys/vecpass.c, pipeksp/vecpassimpl.h). */
-#ifndef PIPEKSP_PIPECOMMON_H
-#define PIPEKSP_PIPECOMMON_H
+   Calls run one way: the types -> pipecommon.c -> pipeguard.c -> pipeapply.c. The vector passes they share
+   run on the thread team (src/sys/vecpass.c, pipeksp/vecpassimpl.h). */
+#ifndef PIPEKSP_PIPEIMPL_H
+#define PIPEKSP_PIPEIMPL_H
 
 #include <pipeksp/progressimpl.h>
 #include <pipeksp/vecpassimpl.h>
 #include <petsc/private/kspimpl.h>
 
-/* ---- the thresholds of the convergence guards (src/ksp/pipeguard.c; pipeplcg.c applies the same) ---- */
-/* the size of one rounding error in the gap estimate: the root mean square of an error uniform in
-   [-u, u], u = eps/2, as in probabilistic rounding error analysis (Higham and Mary 2019), rather than
-   the worst case eps. Measured on the cube and ex2 with jacobi, asddic and bjacobi+icc, the estimate
-   still runs 3-8x above the gap ||b - A x - r||. */
-#define PIPE_ROUND_RMS (PETSC_MACHINE_EPSILON / 3.4641016151377544)
-/* auto replacement: when the estimated gap has reached this fraction of the requested residual
-   rtol ||r_0||: below it the gap cannot limit the accuracy asked for (the estimate runs a few times above
-   the measured gap, and a convergence it does not vouch for is checked against the true residual) */
-#define PIPE_GAP_TARGET 1.0
-/* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
-   after the last true residual (replacement or restart) */
-#define PIPE_GAP_GROWTH 10.0
-/* the check of a claimed convergence acts only where the gap estimate is PIPE_GAP_CG times the one of cg's
-   recurrences over the same steps: up to there the drift is what cg's contract allows */
-#define PIPE_GAP_CG      4.0
-#define PIPE_GAP_SPACING 50
-/* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
-   recursive residual is checked against the true one */
-#define PIPE_GAP_CHECK 1e-2
-/* a restart from the true residual is progress when its residual is below PIPE_GAIN times the best one
-   measured before; PIPE_STALLS restarts in a row without progress are the attainable accuracy */
-#define PIPE_GAIN   0.5
-#define PIPE_STALLS 2
-/* a recursive residual above PIPE_GROWTH times its least since the last true one has grown wildly: restart */
-#define PIPE_GROWTH 1e4
-/* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
-#define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON
-
 /* work vectors after a type's own: the kept iterate, its true residual, a difference (pipeguard.c) */
 #define PIPE_NKEEP 3
 
-/* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
+/* the state of the convergence guards; only pipeguard.c, pipestep.c and the types' solves touch it */
 typedef struct {
-  PetscErrorCode (*viewautoreplace)(KSP, PetscViewer); /* -ksp_view's line on auto residual replacement */
-} KSPPipeOps;
-
-typedef struct {
-  KSPPipeOps ops;
-  PipeKSPRed red;          /* the engine, created with the KSP; it holds the progress settings */
-  PetscInt   replace;      /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
-  PetscBool  ignored_opts; /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
-  /* counters: engine totals at the start of the last solve, replacements, solves */
-  PipeKSPStats stats0;
-  PetscInt64   nrep_solve, nrep_total, nrestart_solve, nrestart_total;
-  PetscInt64   nfirst_solve, nfirst_total; /* reductions waited for first (KSPPipeLastLikely_Private()) */
-  PetscInt     nsolves;
-  /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
-  PetscInt64 ndepth_solve, ndepth_total;
-  PetscInt   depth_end;
   /* attainable accuracy (auto replacement, floor detection): running bounds on the gaps between the
      recursive vectors and what they stand for, f = b - A x - r, g = A p - s, h = A u - w, j = A q - z */
   PetscReal        anorm; /* ||A||_inf, recomputed when the operator changes */
@@ -97,6 +53,27 @@ typedef struct {
   KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */
   PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
                                         first: as in cg, a change of sign is the breakdown, not a sign */
+} KSPPipeGuard;
+
+/* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
+typedef struct {
+  PetscErrorCode (*viewautoreplace)(KSP, PetscViewer); /* -ksp_view's line on auto residual replacement */
+} KSPPipeOps;
+
+typedef struct {
+  KSPPipeOps ops;
+  PipeKSPRed red;          /* the engine, created with the KSP; it holds the progress settings */
+  PetscInt   replace;      /* residual replacement period, 0 = off, PETSC_DECIDE = auto */
+  PetscBool  ignored_opts; /* chrongear: -ksp_pipe_progress/-ksp_pipe_poll_interval were given */
+  /* counters: engine totals at the start of the last solve, replacements, solves */
+  PipeKSPStats stats0;
+  PetscInt64   nrep_solve, nrep_total, nrestart_solve, nrestart_total;
+  PetscInt64   nfirst_solve, nfirst_total; /* reductions waited for first (KSPPipeLastLikely_Private()) */
+  PetscInt     nsolves;
+  /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
+  PetscInt64   ndepth_solve, ndepth_total;
+  PetscInt     depth_end;
+  KSPPipeGuard guard; /* the convergence guards' state (pipeguard.c) */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
      PC's own apply) */
   Vec pcdiag;
@@ -124,45 +101,9 @@ PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipePCApplyLoop_Private(KSP, Vec, Vec);
 /* at a solve's start: PCJACOBI on a thread team reads its diagonal d = M^{-1} 1 for the threaded apply */
 PETSC_INTERN PetscErrorCode KSPPipePCSetUp_Private(KSP);
-/* r = b - A x (or r = b for a zero guess, setting x = 0) */
-PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
-/* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */
-PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
-/* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
-   energy is lower (one SpMV into the work vector T, one reduction) */
-PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
-/* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
-PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
-/* the true residual norm tn measured: the least one is the progress tests' reference */
-PETSC_INTERN PetscErrorCode KSPPipeBestRecord_Private(KSP, PetscReal);
-/* x = the kept iterate, when x's energy (at x's last true residual, formed since x last changed) is above it */
-PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
-/* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
-   norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */
-PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
-/* *now: iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
-PETSC_INTERN PetscErrorCode KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal, PetscBool *);
-/* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the least true residual */
-PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
-/* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
-   residual, stops at the floor when a restart brought no progress, flags wild growth */
-PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest_Private(KSP, PetscReal, PetscReal);
-/* after the coefficients: a breakdown (or wild growth) of recurrences that ran since the last true
-   residual is round-off: clears the reason and asks for a restart from b - A x (*restart). Right
-   after a restart the quantities come from true vectors and the reason stands, as cg's would. */
-PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
-/* no progress from restarts: stop at the attainable accuracy with the reason cg reports when its recursive
-   residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
-   iterate on if none caused them */
-PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
-
-/* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions
-   below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
-   the solve's start, as KSPPipeResidual_Private()) */
-PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
    guess), in a solve that another type started (pipeplcg lowered to depth 1): no
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's */
@@ -174,34 +115,6 @@ PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
 
 /* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt, PetscBool);
-
-/* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
-   matrices of which ids, and the depth chosen */
-#define PIPEKSP_PLCG_AUTO_MAXL 5
-typedef struct {
-  PetscBool     done; /* measured for the operators below */
-  PetscObjectId aid, pid;
-  PetscInt      nchoices;                         /* measurements made (the first solve, then each new matrix) */
-  PetscReal     lat;                              /* seconds: blocking reduction of the packed size, median, max over ranks */
-  PetscReal     hide;                             /* seconds of it that one iteration's SpMV and PC hide on the solver's engine */
-  PetscReal     spmv;                             /* seconds: one SpMV + one PC application, median, max over ranks */
-  PetscReal     vec;                              /* seconds: one pass of the 3-term recurrence over a vector, median, max over ranks */
-  PetscReal     cost[PIPEKSP_PLCG_AUTO_MAXL + 1]; /* modelled seconds per iteration of each depth */
-  PetscInt      depth;                            /* the choice */
-  PetscInt      its;                              /* iterations of the last converged solve (0: none yet) */
-  PetscInt      nswitch;                          /* choices changed by it since the measurement */
-} KSPPipePLCGAuto;
-/* at a solve's start: measure (when not done for these operators) and choose the depth 0..maxl, with what a
-   depth adds per solve spread over the last solve's iterations (a->its); the extra vector passes per
-   iteration of a depth are the caller's (mq: the unpreconditioned norm's M-images) */
-PETSC_INTERN PetscErrorCode KSPPipePLCGAutoChoose_Private(KSP, PetscBool, PetscInt, KSPPipePLCGAuto *);
-/* -ksp_view's lines on the choice */
-PETSC_INTERN PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *, PetscViewer);
-
-/* the smallest and largest eigenvalues of the symmetric tridiagonal with diagonal g[0..n-1] and
-   off-diagonal e[0..n-2] (a Lanczos T: the extreme Ritz values), -1 when an entry is not finite
-   (pipeplcgritz.c) */
-PETSC_INTERN void KSPPipeTridiagExtremeEigs_Private(PetscInt, const PetscReal[], const PetscReal[], PetscReal *, PetscReal *);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
@@ -231,7 +144,4 @@ PETSC_INTERN PetscBool KSPPipeLastLikely_Private(KSP, PetscInt);
    gamma's sign, the coefficients and the breakdown guard */
 PETSC_INTERN PetscErrorCode KSPPipeTestNorm_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPPipeTestCoefficients_Private(KSP, PetscScalar, KSPPipeCoef *, PetscBool *, PetscBool *);
-/* true when the reason set by the coefficients / gamma check is a breakdown to verify */
-#define KSPPipeIsBreakdown(ksp) ((ksp)->reason == KSP_DIVERGED_INDEFINITE_MAT || (ksp)->reason == KSP_DIVERGED_INDEFINITE_PC || (ksp)->reason == KSP_DIVERGED_BREAKDOWN)
-
 #endif

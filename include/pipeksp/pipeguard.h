@@ -1,0 +1,76 @@
+/* Private: the convergence guards of the pipelined KSP types (src/ksp/pipeguard.c owns this header): their
+   thresholds, which pipeplcg applies too, the predicates and the calls a type's solve makes. The guards'
+   state is the KSPPipeGuard in KSP_Pipe (pipeksp/pipeimpl.h). */
+#ifndef PIPEKSP_PIPEGUARD_H
+#define PIPEKSP_PIPEGUARD_H
+
+#include <pipeksp/pipeimpl.h>
+
+/* the size of one rounding error in the gap estimate: the root mean square of an error uniform in
+   [-u, u], u = eps/2, as in probabilistic rounding error analysis (Higham and Mary 2019), rather than
+   the worst case eps. Measured on the cube and ex2 with jacobi, asddic and bjacobi+icc, the estimate
+   still runs 3-8x above the gap ||b - A x - r||. */
+#define PIPE_ROUND_RMS (PETSC_MACHINE_EPSILON / 3.4641016151377544)
+/* auto replacement: when the estimated gap has reached this fraction of the requested residual
+   rtol ||r_0||: below it the gap cannot limit the accuracy asked for (the estimate runs a few times above
+   the measured gap, and a convergence it does not vouch for is checked against the true residual) */
+#define PIPE_GAP_TARGET 1.0
+/* ... is PIPE_GAP_GROWTH times what a replacement leaves, and no sooner than PIPE_GAP_SPACING iterations
+   after the last true residual (replacement or restart) */
+#define PIPE_GAP_GROWTH 10.0
+/* the check of a claimed convergence acts only where the gap estimate is PIPE_GAP_CG times the one of cg's
+   recurrences over the same steps: up to there the drift is what cg's contract allows */
+#define PIPE_GAP_CG      4.0
+#define PIPE_GAP_SPACING 50
+/* the estimated gap, relative to the recursive residual, above which a convergence claimed by the
+   recursive residual is checked against the true one */
+#define PIPE_GAP_CHECK 1e-2
+/* a restart from the true residual is progress when its residual is below PIPE_GAIN times the best one
+   measured before; PIPE_STALLS restarts in a row without progress are the attainable accuracy */
+#define PIPE_GAIN   0.5
+#define PIPE_STALLS 2
+/* a recursive residual above PIPE_GROWTH times its least since the last true one has grown wildly: restart */
+#define PIPE_GROWTH 1e4
+/* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
+#define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON
+
+/* r = b - A x (or r = b for a zero guess, setting x = 0) */
+PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
+/* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */
+PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
+/* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
+   energy is lower (one SpMV into the work vector T, one reduction) */
+PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
+/* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
+PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
+/* the true residual norm tn measured: the least one is the progress tests' reference */
+PETSC_INTERN PetscErrorCode KSPPipeBestRecord_Private(KSP, PetscReal);
+/* x = the kept iterate, when x's energy (at x's last true residual, formed since x last changed) is above it */
+PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
+/* after the reduction of iteration its: propagate the gap bounds with the step's alpha, beta and the
+   norms of r, x, u, p, q (q = 0 where w = A u is computed, not recursive); pipelined: w recursive */
+PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+/* *now: iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
+PETSC_INTERN PetscErrorCode KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal, PetscBool *);
+/* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the least true residual */
+PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
+/* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true
+   residual, stops at the floor when a restart brought no progress, flags wild growth */
+PETSC_INTERN PetscErrorCode KSPPipeGuardAfterTest_Private(KSP, PetscReal, PetscReal);
+/* after the coefficients: a breakdown (or wild growth) of recurrences that ran since the last true
+   residual is round-off: clears the reason and asks for a restart from b - A x (*restart). Right
+   after a restart the quantities come from true vectors and the reason stands, as cg's would. */
+PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
+/* no progress from restarts: stop at the attainable accuracy with the reason cg reports when its recursive
+   residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
+   iterate on if none caused them */
+PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
+
+/* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions
+   below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
+   the solve's start, as KSPPipeResidual_Private()) */
+PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
+/* -ksp_view's line on auto residual replacement of pipegropp, pipegv and chrongear (KSPPipeOps) */
+PETSC_INTERN PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP, PetscViewer);
+
+#endif
