@@ -57,7 +57,7 @@ endif()
 if(TARGET ksp_petsc_ex2)
   add_test(NAME ksp-other-petsc-refused
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/otherpetsc_check.sh ${PROJECT_BINARY_DIR} ${PETSC_VERSION}
-            ${PIPEKSP_KSP_TESTDIR}/petsc_ex2 ${PIPEKSP_MPIEXEC})
+            ${PIPEKSP_KSP_TESTDIR}/petsc_ex2 ${PIPEKSP_MPIEXEC} ${PROJECT_SOURCE_DIR})
   set_tests_properties(ksp-other-petsc-refused PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "other PETSc refused OK" FAIL_REGULAR_EXPRESSION "FAILED" SKIP_RETURN_CODE 77)
 endif()
