@@ -40,18 +40,7 @@ echo "SMPI (SimGrid $(smpirun --version 2>&1 | awk '/SimGrid version/{print $3}'
 echo "fat tree: 16 hosts per leaf switch, link latency $lat us, 12.5 GB/s; host speed 1 Gf/s (given explicitly); smpi/test:0"
 printf "%6s %5s %3s | %10s | %10s %7s | %10s %7s\n" P T k SMPI "emu(unif)" diff "emu(round)" diff
 for P in $ps; do
-  L=16; [ "$P" -lt 32 ] && L=2
-  N=$((P / L))
-  plat=$work/ft$P.xml hosts=$work/hosts$P
-  cat > "$plat" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="ft" prefix="node-" suffix="" radical="0-$((P - 1))" speed="1Gf" bw="12.5GBps" lat="${lat}us"
-           topology="FAT_TREE" topo_parameters="2;$L,$N;1,$N;1,1" loopback_bw="100GBps" loopback_lat="0"/>
-</platform>
-XML
-  seq 0 $((P - 1)) | sed 's/^/node-/' > "$hosts"
+  plat=$(bash "$here/fattree.sh" "$P" "$lat" "$work") hosts=$work/hosts$P
   for T in $ts; do
     t0=$(date +%s.%N)
     s=$(cd "$work" && smpirun -np "$P" -platform "$plat" -hostfile "$hosts" $cfg ./rd_smpi -T "$T" -ks "$ks" -trials 1 2>&1 | grep -v xbt_cfg)

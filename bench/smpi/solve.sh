@@ -87,21 +87,8 @@ grid() { # P -> "px py pz": powers of two, as cubic as they go
   done
   echo "$a $b $c"
 }
-platform() { # P latency_us -> platform file
-  local P=$1 l=$2 L=16 N f
-  [ "$P" -lt 32 ] && L=2
-  N=$((P / L))
-  f=$work/ft${P}_$l.xml
-  cat > "$f" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="ft" prefix="node-" suffix="" radical="0-$((P - 1))" speed="1Gf" bw="12.5GBps" lat="${l}us"
-           topology="FAT_TREE" topo_parameters="2;$L,$N;1,$N;1,1" loopback_bw="100GBps" loopback_lat="0"/>
-</platform>
-XML
-  seq 0 $((P - 1)) | sed 's/^/node-/' > "$work/hosts$P"
-  echo "$f"
+platform() { # P latency_us -> platform file (and $work/hosts<P>)
+  bash "$here/fattree.sh" "$1" "$2" "$work"
 }
 # one SMPI launch per solver: P pc latency_us test_s reps solver -> $work/one/smpi_<tag>__<solver>.log, its wall s
 # and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute

@@ -16,19 +16,11 @@ bash "$root/config/petsc-smpi.sh" >/dev/null || { echo "FAIL: rebuilding the SMP
 lo=${PIPEKSP_SMPI_TEST_LO:-1.41} hi=${PIPEKSP_SMPI_TEST_HI:-1.56}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat > "$work/ft.xml" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="ft" prefix="node-" suffix="" radical="0-15" speed="1Gf" bw="12.5GBps" lat="0.25us"
-           topology="FAT_TREE" topo_parameters="2;2,8;1,8;1,1" loopback_bw="100GBps" loopback_lat="0"/>
-</platform>
-XML
-seq 0 15 | sed 's/^/node-/' > "$work/hosts"
+plat=$(bash "$root/bench/smpi/fattree.sh" 16 0.25 "$work")
 printf '%s\n' "cg|-ksp_type cg -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi" \
   "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi" > "$work/cfg"
 t0=$(date +%s)
-out=$(cd "$work" && PIPEKSP_SMPI_RATES="$root/bench/smpi/rates.txt" PIPEKSP_SMPI_TEST_S=0.065e-6 smpirun -np 16 -platform ft.xml -hostfile hosts \
+out=$(cd "$work" && PIPEKSP_SMPI_RATES="$root/bench/smpi/rates.txt" PIPEKSP_SMPI_TEST_S=0.065e-6 smpirun -np 16 -platform "$plat" -hostfile "$work/hosts16" \
   --cfg=smpi/coll-selector:ompi --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
   --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/grow-injected-times:no --cfg=smpi/privatization:mmap --log=root.thr:critical \
   "$drv" -bench_config cfg -bench_reps 2 -bench_order rotate -bench_tag SIMULATED,jacobi,16 \
