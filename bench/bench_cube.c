@@ -21,6 +21,9 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   (-da_processors_* options that do not fit one rank fail those configurations.)\n\
   A configuration's -bench_latency_free: under the emulator (LD_PRELOAD), its solves run with no emulated\n\
   latency (pipeksp_emu_set_latency_free()), the latency-free limit measured in the same launch and repetitions\n\
+  -bench_window <k1>,<k2> : time per iteration between the monitors of iterations k1 and k2 (clock reads at the\n\
+                         same point of both iterations), not over the whole solve: steady iterations of a capped\n\
+                         solve (-ksp_max_it above k2, e.g. large P under SMPI) without its start and end\n\
   -bench_settle_ms <ms> : after a solve on rank 0 alone, rank 0 sleeps this long before the next\n\
                          configuration (20), so that its idle OpenMP threads stop spinning first\n\
   plus -cube_* options. Prints one CSV line per solve: tag,label,rep,its,seconds,seconds_per_it,\n\
@@ -61,6 +64,24 @@ static double Now(BenchClock clk)
   if (clk == CLOCK_WALL) return MPI_Wtime();
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* -bench_window: the clock at the monitors of iterations k[0] and k[1] of the running solve (one solve at a time) */
+typedef struct {
+  BenchClock clk;
+  PetscInt   k[2];
+  double     t[2];
+} BenchMark;
+
+static PetscErrorCode BenchMonitor(KSP ksp, PetscInt it, PetscReal rn, void *ctx)
+{
+  BenchMark *m = (BenchMark *)ctx;
+
+  (void)ksp;
+  (void)rn;
+  for (int j = 0; j < 2; j++)
+    if (it == m->k[j] && m->t[j] < 0) m->t[j] = Now(m->clk); /* a restart point is monitored once */
+  return PETSC_SUCCESS;
 }
 
 static unsigned long long SplitMix(unsigned long long *s)
@@ -195,6 +216,9 @@ int main(int argc, char **argv)
   PetscBool           flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
   PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
   PetscInt            seed = 1, settle = 20;
+  BenchMark           mark = {CLOCK_WALL, {0, 0}, {-1.0, -1.0}};
+  PetscInt            nwin = 2;
+  PetscBool           win  = PETSC_FALSE;
   PipeKSPScheduleType csched[MAXCFG];
   PipeKSPScheduleType sched0 = PIPEKSP_SCHEDULE_DYNAMIC;
   BenchOrder          order  = ORDER_SHUFFLE;
@@ -231,6 +255,9 @@ int main(int argc, char **argv)
   PetscCheck(warmup >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_warmup %" PetscInt_FMT " must be >= 0", warmup);
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_order", BenchOrders, (PetscEnum *)&order, NULL));
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_clock", BenchClocks, (PetscEnum *)&clk, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_window", mark.k, &nwin, &win));
+  PetscCheck(!win || (nwin == 2 && mark.k[0] >= 0 && mark.k[1] > mark.k[0]), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_window needs two iterations k1,k2 with 0 <= k1 < k2");
+  mark.clk = clk;
   state    = (unsigned long long)seed;
   emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
   emufree  = (EmuFreeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_latency_free");
@@ -303,7 +330,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       /* the configuration's threads after SetFromOptions, which reads the launch's -pipeksp_threads: the
          set-up (asddic's default ordering) must see the count the solves will run with */
-      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || SetLayout(cthreads[ncfg], csched[ncfg]) || KSPSetUp(ksp[ncfg])) ? PETSC_TRUE : PETSC_FALSE;
+      failed[ncfg] = (KSPSetFromOptions(ksp[ncfg]) || SetLayout(cthreads[ncfg], csched[ncfg]) || KSPSetUp(ksp[ncfg]) || (win && KSPMonitorSet(ksp[ncfg], BenchMonitor, &mark, NULL))) ? PETSC_TRUE : PETSC_FALSE;
       PetscCall(PetscPopErrorHandler());
     }
     if (alone[ncfg]) PetscCallMPI(MPI_Bcast(&failed[ncfg], 1, PIPEKSP_MPI_BOOL, 0, PETSC_COMM_WORLD));
@@ -345,7 +372,8 @@ int main(int argc, char **argv)
       if (emustats) emustats(s0);
       if (r >= 0) PetscCall(PetscLogStagePush(stage[i])); /* a stage holds the timed solves only: -log_view's counts per solve */
       if (solver) {
-        t0 = Now(clk);
+        mark.t[0] = mark.t[1] = -1.0;
+        t0                    = Now(clk);
         PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
         ierr = KSPSolve(ksp[i], alone[i] ? sb : b, alone[i] ? sx : x);
         PetscCall(PetscPopErrorHandler());
@@ -369,6 +397,7 @@ int main(int argc, char **argv)
       if (r < 0) continue;
       if (emustats) emustats(s1);
       tloc = t1 - t0;
+      if (win) tloc = mark.t[1] >= 0 ? mark.t[1] - mark.t[0] : 0.0; /* every rank reaches k2, or none does */
       /* blocking reductions expose all their latency; non-blocking ones what the waits paid */
       loc[0] = (s1[1] - s0[1]) + (s1[5] - s0[5]);
       loc[1] = (s1[2] - s0[2]) + (s1[5] - s0[5]);
@@ -380,6 +409,7 @@ int main(int argc, char **argv)
         PetscCall(KSPGetConvergedReason(ksp[i], &reason));
         PetscCall(PipeKSPCubeComputeError(alone[i] ? scube : cube, alone[i] ? sx : x, &err));
       }
+      if (win) its = its >= mark.k[1] ? mark.k[1] - mark.k[0] : 0; /* the iterations timed */
       if (its) spi[i * reps + r] = tmax / its;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%d,%" PetscInt_FMT "\n", tag, label[i], r, its, tmax, its ? tmax / its : 0.0, glob[0], glob[1], emustats && glob[0] > 0 ? 1.0 - glob[1] / glob[0] : -1.0, reason > 0 && err <= check ? 1 : 0, k));
     }

@@ -79,7 +79,12 @@ def main():
             misses += not ok and ev > 0 and sv > 0
             print("%5d %-7s %-12s | %9.1f [%4.1f%%] %9.1f [%4.1f%%] %5.2f | %6.3f %6.3f %5.2f | %6.3f %6.3f %5.2f | %s" % (P, pc, lab, sv, siq, ev, eiq, r[0], ssp, esp, r[1], sxl, exl, r[2], "ok" if ok else ("MISS" if ev and sv else "")))
         cap = capped(work, pc, P)
-        if cap:
+        winf = os.path.join(work, "one", "win_%s_%d" % (pc, P))
+        if cap and os.path.exists(winf):
+            print("      (%s P=%d: SIMULATED time per iteration between iterations %s of solves capped at %s"
+                  " (PIPEKSP_SMPI_WINDOW; PETSc's pipelcg without warm-up); the accuracy check cannot pass)"
+                  % (pc, P, open(winf).read().strip().replace(",", " and "), cap))
+        elif cap:
             print("      (%s P=%d: SIMULATED solves capped at %s iterations (PIPEKSP_SMPI_MAXIT): time per iteration over those;"
                   " the accuracy check cannot pass)" % (pc, P, cap))
         elif sbad or ebad:
