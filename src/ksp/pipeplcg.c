@@ -186,7 +186,12 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
       PetscCall(KSPPipeBestRestore_Private(ksp));
     }
     PetscCall(PetscInfo(ksp, "continuing with Gropp's CG (pipegropp, depth 1) at iteration %" PetscInt_FMT "\n", r->st.nupd));
+    /* with Gropp's recurrences Gropp's rules: its gap drifts as cg's, so no replacement (each one here is a
+       restart that perturbs the Lanczos process: 61 of them cost p(2)-CG cg's 1717 iterations at rtol 1e-12
+       and still ended at -ksp_max_it 6000), and claims checked only beyond cg's gap */
+    pipe->guard.cgref = PETSC_TRUE;
     PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd));
+    pipe->guard.cgref = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
