@@ -69,10 +69,13 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* auto chose depth 1: p(1)-CG with a zero shift, run as pipegv's recurrences (no shifts, no estimate) */
+/* depth 1, chosen by auto or given: p(1)-CG with a zero shift, run as pipegv's recurrences (no shifts, no
+   estimate). The shift buys no stability at depth 1 and can cost convergence (2862 iterations against cg's 1717
+   on the nu 0.4999 cube at rtol 1e-12; up to 4x across the interval): only an interval given by the user
+   (-ksp_pipe_eig_bounds) asks for the shifted p(1)-CG basis */
 static inline PetscBool PLCGGVForm(const KSP_PLCG *d)
 {
-  return (PetscBool)(d->lauto && d->l == 1);
+  return (PetscBool)(d->l == 1 && (d->lauto || !d->user_eig));
 }
 
 /* the shifts of depth l: Chebyshev roots of [lmin, lmax] */
@@ -130,7 +133,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   d->lrun = r->l;
   PetscCall(KSPPipePLCGCapBegin_Private(ksp));
   d->estpcfail = PETSC_FALSE;
-  r->gvform    = PLCGGVForm(d);                                                                               /* auto's depth 1: pipegv's recurrences */
+  r->gvform    = PLCGGVForm(d);                                                                               /* depth 1: pipegv's recurrences */
   if (!d->user_eig && r->l > 0 && d->lrun == r->l && !r->gvform) PetscCall(KSPPipePLCGEstimate_Private(ksp)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->theta_solve   = 0.0;
@@ -153,7 +156,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
 }
 
 /* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 chrongear's
-   blocking ones; auto's depth 1 pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without
+   blocking ones; depth 1 (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without
    a shift to place); depth 1 reached by lowering Gropp's, which keeps cg's convergence where a shifted
    p(1)-CG basis can delay it several times over (docs/pipeplcg.md) */
 static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
@@ -725,7 +728,8 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
   if (d->l == 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, %s)\n", ksp->normtype == KSP_NORM_NONE ? "one blocking reduction per iteration (no norm to reduce first)" : "two blocking reductions per iteration: the norm's first"));
-  else if (PLCGGVForm(d)) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1, auto's: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate)\n"));
+  else if (PLCGGVForm(d))
+    PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1%s: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate; -ksp_pipe_eig_bounds asks for shifts)\n", d->lauto ? " (auto's)" : ""));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
   if (d->l == 0 || PLCGGVForm(d)) { /* no shifts */
   } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
@@ -798,7 +802,8 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
    and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
    iteration (docs/pipeplcg.md); -ksp_view shows the figures and the choice, `KSPPipePLCGGetDepth()`
-   returns it. Auto's depth 1 is p(1)-CG with a zero shift, run as pipegv's recurrences (no estimate).
+   returns it. Depth 1 (auto's or given) is p(1)-CG with a zero shift, run as pipegv's recurrences (no estimate);
+   an interval given with -ksp_pipe_eig_bounds asks for the shifted p(1)-CG basis instead.
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l

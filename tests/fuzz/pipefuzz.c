@@ -15,7 +15,10 @@
    Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=..." for tests/fuzz/fuzz.py's table.
 
    -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v.
-   -table: the capped and nested tables instead (Table()). A solver pipeplcg:l is pipeplcg at depth l. */
+   -table: the capped and nested tables instead (Table()). A solver pipeplcg:l is pipeplcg at depth l.
+   -solvers may also name PETSc's own CG variants (groppcg, pipecg; cgsr: cg with -ksp_cg_single_reduction):
+   the same contract on them measures what finite precision alone costs a CG variant against cg (a calibration
+   of the oracle, not part of make test). */
 #include <petscksp.h>
 #include <petscdmda.h>
 #include "../common/pipeksptest.h"
@@ -305,6 +308,11 @@ static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
   PetscBool ours;
 
   PetscFunctionBeginUser;
+  if (!strcmp(type, "cgsr")) { /* PETSc's cg with one reduction per iteration (chrongear's recurrences) */
+    PetscCall(KSPSetType(ksp, KSPCG));
+    PetscCall(KSPCGUseSingleReduction(ksp, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!strncmp(type, "pipeplcg:", 9)) { /* pipeplcg at the depth named */
     PetscCall(KSPSetType(ksp, "pipeplcg"));
     PetscCall(KSPPipeSetProgress(ksp, c->prog));
@@ -312,8 +320,7 @@ static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPSetType(ksp, type));
-  PetscCall(PetscStrncmp(type, "pipe", 4, &ours));
-  if (!ours) PetscCall(PetscStrcmp(type, "chrongear", &ours));
+  ours = (PetscBool)(!strcmp(type, "pipegropp") || !strcmp(type, "pipegv") || !strcmp(type, "pipeplcg") || !strcmp(type, "chrongear")); /* not PETSc's pipecg */
   if (ours && strcmp(type, "chrongear")) PetscCall(KSPPipeSetProgress(ksp, c->prog));
   if (!strcmp(type, "pipeplcg")) PetscCall(KSPPipePLCGSetDepth(ksp, c->depth < 0 ? PETSC_DECIDE : c->depth));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -378,7 +385,7 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
   res->name  = type;
   res->depth = 1;
-  if (!strcmp(type, "chrongear")) res->depth = 0;
+  if (!strcmp(type, "chrongear") || !strcmp(type, "cgsr")) res->depth = 0;
   if (!strncmp(type, "pipeplcg:", 9)) res->depth = PetscMax(1, atoi(type + 9));
   if (!strcmp(type, "pipeplcg") && c->use == USE_PLAIN) {
     PipeKSPStats st;
