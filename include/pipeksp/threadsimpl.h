@@ -23,8 +23,9 @@ PETSC_INTERN PetscErrorCode PipeKSPProgressPollMaster_Private(void);
 /* d[0..nd-1] = sum over blocks b (in order) of the partial sums fn() returns for entries
    [b*PIPEKSP_VEC_BLOCK, ...) of [0, n); blocks run on nt threads. The KSPs' fused passes always run
    through it (1 thread, and builds without OpenMP, too), so every thread count gives bitwise the same
-   iterates. */
+   iterates. It runs inside the PipeVecPass event and logs the pass's flops (flops per entry times n) there, so
+   that -log_view and the SMPI shim's cost per event (bench/smpi/solve_shim.c) see the pass's own rate. */
 typedef void (*PipeKSPBlockFn)(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d);
-PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d);
+PETSC_INTERN PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscLogDouble flops, PetscScalar *d);
 
 #endif

@@ -79,14 +79,13 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscCall(VecGetArray(v[CG_S], &c.s));
   PetscCall(VecGetArrayRead(v[CG_U], &c.u));
   PetscCall(VecGetArrayRead(v[CG_W], &c.w));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, CG_FUSED_N, FusedBlock, &c, &loc[CG_RED_XX]));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, CG_FUSED_N, FusedBlock, &c, 12.0, &loc[CG_RED_XX]));
   PetscCall(VecRestoreArray(ksp->vec_sol, &c.x));
   PetscCall(VecRestoreArray(v[CG_R], &c.r));
   PetscCall(VecRestoreArray(v[CG_P], &c.p));
   PetscCall(VecRestoreArray(v[CG_S], &c.s));
   PetscCall(VecRestoreArrayRead(v[CG_U], &c.u));
   PetscCall(VecRestoreArrayRead(v[CG_W], &c.w));
-  PetscCall(PetscLogFlops(12.0 * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -108,14 +108,13 @@ static PetscErrorCode FusedUpdate1(PetscScalar a, Vec X, Vec R, Vec U, Vec P, Ve
   PetscCall(VecGetArrayRead(P, &c.p));
   PetscCall(VecGetArrayRead(S, &c.s));
   PetscCall(VecGetArrayRead(Q, &c.q));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, GR_R2_N, Fused1Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, GR_R2_N, Fused1Block, &c, 20.0, d));
   PetscCall(VecRestoreArray(X, &c.x));
   PetscCall(VecRestoreArray(R, &c.r));
   PetscCall(VecRestoreArray(U, &c.u));
   PetscCall(VecRestoreArrayRead(P, &c.p));
   PetscCall(VecRestoreArrayRead(S, &c.s));
   PetscCall(VecRestoreArrayRead(Q, &c.q));
-  PetscCall(PetscLogFlops(20.0 * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,12 +159,11 @@ static PetscErrorCode FusedUpdate2(PetscBool first, PetscScalar b, Vec P, Vec S,
   PetscCall(VecGetArray(S, &c.s));
   PetscCall(VecGetArrayRead(U, &c.u));
   PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, GR_R1_SHORT, Fused2Block, &c, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, GR_R1_SHORT, Fused2Block, &c, 8.0, d));
   PetscCall(VecRestoreArray(P, &c.p));
   PetscCall(VecRestoreArray(S, &c.s));
   PetscCall(VecRestoreArrayRead(U, &c.u));
   PetscCall(VecRestoreArrayRead(W, &c.w));
-  PetscCall(PetscLogFlops(8.0 * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,7 +92,8 @@ PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *rc, PetscScalar b, PetscS
     d[k] = 0;
   }
   if (y) PetscCall(VecGetArrayRead(y, &wy));
-  for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) { /* poll points: the rounds of the reductions in flight advance */
+  PetscCall(PetscLogEventBegin(PIPEKSP_VecPass, 0, 0, 0, 0)); /* the pass's flops at its own rate (-log_view, the SMPI shim) */
+  for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {                    /* poll points: the rounds of the reductions in flight advance */
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
     for (j = 0; j < nr; j++) {
       PetscScalar       *o = rc->o[j], aj = rc->a[j];
@@ -108,6 +109,7 @@ PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *rc, PetscScalar b, PetscS
     PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + 2.0 * (nw + (y ? 1 : 0))) * (i1 - i0))); /* per chunk, before its poll (bench/smpi/solve_shim.c charges compute by it) */
     PetscCall(PipeKSPProgressPoll());
   }
+  PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
   if (y) PetscCall(VecRestoreArrayRead(y, &wy));
   for (k = 0; k < nw; k++) {
     PetscCall(VecRestoreArrayRead(w[k], &ww[k]));
@@ -143,12 +145,14 @@ PetscErrorCode KSPPipePLCGLocalDots_Private(Vec u, PetscInt nw, Vec w[], Vec y, 
     s[k] = 0;
   }
   if (y) PetscCall(VecGetArrayRead(y, &c));
+  PetscCall(PetscLogEventBegin(PIPEKSP_VecPass, 0, 0, 0, 0));
   for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
     DotsRows(nw, i0, i1, a, b, c, s, &yy);
     PetscCall(PetscLogFlops(2.0 * (i1 - i0) * (nw + (y ? 1 : 0)))); /* per chunk, as above */
     PetscCall(PipeKSPProgressPoll());
   }
+  PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
   for (k = 0; k < nw; k++) {
     PetscCall(VecRestoreArrayRead(w[k], &b[k]));
     dots[k] = s[k];

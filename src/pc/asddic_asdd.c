@@ -246,13 +246,12 @@ static PetscErrorCode SweepPass(PC pc, PipeKSPBlockFn fn, PetscScalar c1, PetscS
   if (y) PetscCall(VecGetArray(y, &c.y));
   if (d) PetscCall(VecGetArray(d, &c.d));
   if (t) PetscCall(VecGetArray(t, &c.t));
-  PetscCall(PipeKSPThreadedBlocks_Private(PCASDDICThreads_Private(a, n), n, 0, fn, &c, NULL));
+  PetscCall(PipeKSPThreadedBlocks_Private(PCASDDICThreads_Private(a, n), n, 0, fn, &c, flops, NULL));
   if (t) PetscCall(VecRestoreArray(t, &c.t));
   if (d) PetscCall(VecRestoreArray(d, &c.d));
   if (y) PetscCall(VecRestoreArray(y, &c.y));
   if (w) PetscCall(VecRestoreArrayRead(w, &c.w));
   if (x) PetscCall(VecRestoreArrayRead(x, &c.x));
-  PetscCall(PetscLogFlops(flops * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -386,7 +386,7 @@ PetscErrorCode PipeKSPThreadsView(PetscViewer viewer)
 }
 
 /* Fixed-size blocks, not per-thread shares: the partial sums and their order depend only on n. */
-PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscScalar *d)
+PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt nd, PipeKSPBlockFn fn, const void *ctx, PetscLogDouble flops, PetscScalar *d)
 {
   const PetscInt nb = (n + PIPEKSP_VEC_BLOCK - 1) / PIPEKSP_VEC_BLOCK;
   PetscScalar   *part;
@@ -410,6 +410,7 @@ PetscErrorCode PipeKSPThreadedBlocks_Private(PetscInt nt, PetscInt n, PetscInt n
   for (PetscInt k = 0; k < nd; k++) d[k] = 0;
   for (PetscInt b = 0; b < nb; b++)
     for (PetscInt k = 0; k < nd; k++) d[k] += part[b * nd + k];
+  PetscCall(PetscLogFlops(flops * n));
   PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,11 +37,10 @@ PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PI
   PetscCall(VecGetArrayRead(R, &c.r));
   PetscCall(VecGetArrayRead(U, &c.u));
   if (W) PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, PIPEKSP_NDOTS, DotsBlock, &c, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, PIPEKSP_NDOTS, DotsBlock, &c, W ? 8.0 : 6.0, d));
   PetscCall(VecRestoreArrayRead(R, &c.r));
   PetscCall(VecRestoreArrayRead(U, &c.u));
   if (W) PetscCall(VecRestoreArrayRead(W, &c.w));
-  PetscCall(PetscLogFlops((W ? 8.0 : 6.0) * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -83,10 +82,9 @@ PetscErrorCode PipeKSPVecPointwiseMult_Private(Vec D, Vec X, Vec Y)
   PetscCall(VecGetArrayRead(D, &c.d));
   PetscCall(VecGetArrayRead(X, &c.x));
   PetscCall(VecGetArrayWrite(Y, &c.y));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, 0, DiagBlock, &c, NULL));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, 0, DiagBlock, &c, 1.0, NULL));
   PetscCall(VecRestoreArrayWrite(Y, &c.y));
   PetscCall(VecRestoreArrayRead(X, &c.x));
   PetscCall(VecRestoreArrayRead(D, &c.d));
-  PetscCall(PetscLogFlops((PetscLogDouble)n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
