@@ -16,8 +16,8 @@
 #   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic),
 #   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
 #   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver], PIPEKSP_SMPI_TIMEOUT [none: seconds
-#   per SMPI launch], PIPEKSP_SMPI_MAXIT [none: -ksp_max_it of the SMPI solves, for large P], PIPEKSP_SMPI_WINDOW [none: k1,k2: time per iteration between
-#   iterations k1 and k2 of a solve capped at k2 + 2 (bench_cube -bench_window), for the largest P], PIPEKSP_SMPI_DRIVER [built by config/petsc-smpi.sh] and PIPEKSP_SMPIRUN [smpirun] (to run a driver
+#   per SMPI launch], PIPEKSP_SMPI_MAXIT [none: -ksp_max_it of the SMPI solves, for large P], PIPEKSP_SMPI_WINDOW [4,12: time per iteration between
+#   iterations k1 and k2 of a solve capped at k2 + 2 (bench_cube -bench_window); empty: whole solves], PIPEKSP_SMPI_DRIVER [built by config/petsc-smpi.sh] and PIPEKSP_SMPIRUN [smpirun] (to run a driver
 #   built elsewhere, e.g. on a machine without smpicc), PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
@@ -110,7 +110,7 @@ smpi_one() {
   # PIPEKSP_SMPI_WINDOW k1,k2: steady iterations only (within 1.2% of whole solves at P = 64 with jacobi), except
   # PETSc's pipelcg, whose capped warm-up leaves its pipeline's reductions to the timed solve (+29% at P = 64):
   # no warm-up and one solve for it there (-2.4%)
-  local cap=${PIPEKSP_SMPI_MAXIT:-} win=${PIPEKSP_SMPI_WINDOW:-}
+  local cap=${PIPEKSP_SMPI_MAXIT:-} win=${PIPEKSP_SMPI_WINDOW-4,12}
   if [ -n "$win" ]; then cap=$((${win#*,} + 2)); [ "$k" = pipelcg ] && wu=0 r=1; echo "$win" > "$work/one/win_${pc}_$P"; fi
   write_cfg "$work/one/cfg_$tag" "$(pc_options "$pc")${cap:+ -ksp_max_it $cap}" "$k"
   local plat=$work/ft${P}_$l.xml
