@@ -207,16 +207,19 @@ static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube         cube, scube = NULL;
-  Mat                 A, sA       = NULL;
-  Vec                 b, x, sb = NULL, sx = NULL;
-  KSP                 ksp[MAXCFG];
-  PetscLogStage       stage[MAXCFG];
-  char                cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
-  PetscBool           flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
-  PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
-  PetscInt            seed = 1, settle = 20;
-  BenchMark           mark = {CLOCK_WALL, {0, 0}, {-1.0, -1.0}};
+  PipeKSPCube   cube, scube = NULL;
+  Mat           A, sA       = NULL;
+  Vec           b, x, sb = NULL, sx = NULL;
+  KSP           ksp[MAXCFG];
+  PetscLogStage stage[MAXCFG];
+  char          cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
+  PetscBool     flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
+  PetscInt      reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
+  PetscInt      seed = 1, settle = 20;
+  BenchMark     mark = {
+        CLOCK_WALL, {0,    0   },
+         {-1.0, -1.0}
+  };
   PetscInt            nwin = 2;
   PetscBool           win  = PETSC_FALSE;
   PipeKSPScheduleType csched[MAXCFG];
