@@ -207,19 +207,16 @@ static PetscInt Valid(const PetscReal *v, PetscInt n, PetscReal *w)
 
 int main(int argc, char **argv)
 {
-  PipeKSPCube   cube, scube = NULL;
-  Mat           A, sA       = NULL;
-  Vec           b, x, sb = NULL, sx = NULL;
-  KSP           ksp[MAXCFG];
-  PetscLogStage stage[MAXCFG];
-  char          cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
-  PetscBool     flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
-  PetscInt      reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
-  PetscInt      seed = 1, settle = 20;
-  BenchMark     mark = {
-        CLOCK_WALL, {0,    0   },
-         {-1.0, -1.0}
-  };
+  PipeKSPCube         cube, scube = NULL;
+  Mat                 A, sA       = NULL;
+  Vec                 b, x, sb = NULL, sx = NULL;
+  KSP                 ksp[MAXCFG];
+  PetscLogStage       stage[MAXCFG];
+  char                cfgfile[PETSC_MAX_PATH_LEN], tag[256] = "", label[MAXCFG][64], line[2048], popts[4096], prefix[16], opts[MAXCFG][2048], base[64] = "";
+  PetscBool           flg, failed[MAXCFG], alone[MAXCFG], selftried = PETSC_FALSE, selffailed = PETSC_FALSE, based = PETSC_FALSE;
+  PetscInt            reps = 5, ncfg = 0, r, i, k, warmup = 1, perm[MAXCFG], nt0 = 1, cthreads[MAXCFG], ib = 0;
+  PetscInt            seed = 1, settle = 20;
+  BenchMark           mark = {CLOCK_WALL};
   PetscInt            nwin = 2;
   PetscBool           win  = PETSC_FALSE;
   PipeKSPScheduleType csched[MAXCFG];
@@ -260,10 +257,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_clock", BenchClocks, (PetscEnum *)&clk, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_window", mark.k, &nwin, &win));
   PetscCheck(!win || (nwin == 2 && mark.k[0] >= 0 && mark.k[1] > mark.k[0]), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_window needs two iterations k1,k2 with 0 <= k1 < k2");
-  mark.clk = clk;
-  state    = (unsigned long long)seed;
-  emustats = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
-  emufree  = (EmuFreeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_latency_free");
+  mark.clk  = clk;
+  mark.t[0] = mark.t[1] = -1.0; /* no solve has passed k1, k2 */
+  state                 = (unsigned long long)seed;
+  emustats              = (EmuStatsFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_get_stats");
+  emufree               = (EmuFreeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_latency_free");
   /* the launch's hybrid settings, which configurations without their own get back */
   PetscCall(PipeKSPThreadsSetFromOptions(PETSC_COMM_WORLD));
   PetscCall(PipeKSPGetThreads(&nt0));

@@ -102,7 +102,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pipe));
   pipe->replace             = PETSC_DECIDE; /* auto */
-  pipe->guard.cgref         = PETSC_TRUE;   /* pipeplcg sets its own */
+  pipe->guard.cgref         = PETSC_TRUE;   /* pipeplcg sets its own at each solve */
   pipe->ops.viewautoreplace = KSPPipeGuardViewAutoReplace_Private;
   ksp->data                 = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */

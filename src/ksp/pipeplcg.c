@@ -117,7 +117,10 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   PetscInt  N;
 
   PetscFunctionBegin;
-  r->mqneed = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
+  /* its gap model is its own: p(l)-CG's rules on replacement and claims, until PLCGLower() hands the solve to
+     Gropp's CG (set at every solve, so an error there leaves no trace) */
+  pipe->guard.cgref = PETSC_FALSE;
+  r->mqneed         = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
   if (d->lauto) { /* measured at the first solve and for new matrices (pipeplcgauto.c) */
     PetscCall(KSPPipePLCGAutoChoose_Private(ksp, r->mqneed, PLCG_MAXL, &d->autod));
     d->l = d->autod.depth;
@@ -194,7 +197,6 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
        and still ended at -ksp_max_it 6000), and claims checked only beyond cg's gap */
     pipe->guard.cgref = PETSC_TRUE;
     PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd));
-    pipe->guard.cgref = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
@@ -843,7 +845,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   PetscCall(PetscFree(ksp->data));
   ksp->data                   = (void *)d;
   d->pipe.replace             = PETSC_DECIDE; /* auto: a restart discards the Krylov space, so only where convergence is in doubt */
-  d->pipe.guard.cgref         = PETSC_FALSE;  /* its gap model is its own: its rules on replacement and claims stand */
   d->pipe.ops.viewautoreplace = KSPPipeViewAutoReplace_PipePLCG;
   PetscCall(PipeKSPRedSetInterval_Private(d->pipe.red, PLCG_POLL_INTERVAL_US));
   /* auto: a pipeline only costs where there is no latency to hide (measured: docs/pipeplcg.md) */
