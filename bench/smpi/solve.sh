@@ -3,8 +3,9 @@
 # `make bench-smpi-solve`. Optional: skipped with a message when SimGrid (smpicc, smpirun) is missing.
 #   SMPI: config/petsc-smpi.sh's driver (bench_cube + bench/smpi/solve_shim.c, PETSc 3.26.1 for SMPI), P ranks on
 #     bench/smpi's fat tree (16 hosts per leaf switch, one top switch, 0.25 us and 12.5 GB/s per link), Open
-#     MPI's collectives (smpi/coll-selector:ompi), a one-round-per-call MPI_Iallreduce, recursive-doubling
-#     scans, and deterministic compute: smpi/simulate-computation:no plus PETSc's flops times a cost per flop
+#     MPI's collectives (smpi/coll-selector:ompi) but recursive doubling for MPI_Allreduce (smpi/allreduce:rdb: the
+#     algorithm of the non-blocking one and of the emulator's model), a one-round-per-call MPI_Iallreduce,
+#     recursive-doubling scans, and deterministic compute: smpi/simulate-computation:no plus PETSc's flops times a cost per flop
 #     of each event, measured once natively (rates.sh -> $out/smpi_rates.txt).
 #   emulator: the native bench_cube on 2 ranks with the same rows per rank (7 x 7 x 7 nodes, 1,029 rows, as
 #     close as a cube block gets to make bench's 9^3 on 2 ranks, 1,094), PIPEKSP_EMU_P = P, progress=calls,
@@ -22,9 +23,9 @@
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
-#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [1: one real
-#   rank stands for each of the P (PIPEKSP_EMU_SELF); 2 as make bench, whose halo waits on a descheduled partner
-#   spin and count as CPU time on a loaded machine] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
+#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
+#   real ranks of the emulated side; one rank would run PETSc's own solvers on sequential vectors, with no
+#   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -117,7 +118,7 @@ smpi_one() {
   local t0=$SECONDS timer=(/usr/bin/time -f "%e %M" -o "$work/one/time_$tag")
   [ -x /usr/bin/time ] || timer=() # elsewhere: wall seconds below, no RSS
   "${timer[@]}" ${PIPEKSP_SMPI_TIMEOUT:+timeout $PIPEKSP_SMPI_TIMEOUT} nice -n 15 $smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
-    --cfg=smpi/coll-selector:ompi --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
+    --cfg=smpi/coll-selector:ompi --cfg=smpi/allreduce:rdb --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
     $testcfg --cfg=smpi/privatization:"$priv" --log=root.thr:critical \
     "$sdrv" -bench_config "$work/one/cfg_$tag" -bench_reps "$r" -bench_warmup "$wu" ${win:+-bench_window $win} -bench_order rotate \
     -bench_tag "SIMULATED,$pc,$P" -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) \
