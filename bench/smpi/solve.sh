@@ -14,7 +14,8 @@
 # The limit ("x limit"): cg's time per iteration with zero network latency on the same platform: under SMPI a
 # cg run on the same fat tree with 0 latency, under the emulator cg-limit (-bench_latency_free).
 # usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
-#   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic),
+#   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic), PIPEKSP_SMPI_WARMUP [1: untimed
+#   solves of each SMPI launch first; 0 halves a launch's iterations, for large P],
 #   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
 #   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver], PIPEKSP_SMPI_TIMEOUT [none: seconds
 #   per SMPI launch], PIPEKSP_SMPI_MAXIT [none: -ksp_max_it of the SMPI solves, for large P], PIPEKSP_SMPI_WINDOW [4,12: time per iteration between
@@ -23,7 +24,8 @@
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
-#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
+#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_ALPHA_SCALE [1: the emulated
+#   side's alphas times this], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
 #   real ranks of the emulated side; one rank would run PETSc's own solvers on sequential vectors, with no
 #   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
 set -u
@@ -50,6 +52,10 @@ enp=${PIPEKSP_SMPI_EMU_NP:-2}
 defmax=${PIPEKSP_SMPI_DEFAULT_TEST_PMAX:-256}
 lat=0.25
 alphas="1.0106,1.0106,1.0106,1.0106,2.02"
+# PIPEKSP_SMPI_EMU_ALPHA_SCALE: the emulated side's alphas times this, for a machine whose compute runs slower
+# (or faster) than the rates say: the emulated cg-limit over SMPI's limit keeps latency over compute as SMPI has it
+ascale=${PIPEKSP_SMPI_EMU_ALPHA_SCALE:-1}
+alphas=$(echo "$alphas" | awk -F, -v s="$ascale" '{for (i = 1; i <= NF; i++) printf "%s%.4f", (i > 1 ? "," : ""), $i * s}')
 emu=$build/libpipeksp_emu.so
 drv=$build/bench/bench_cube
 out=$root/bench/results
@@ -96,7 +102,7 @@ platform() { # P latency_us -> platform file (and $work/hosts<P>)
 # and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute
 # (pipegv-poll's first solve at P = 16 takes 0.8% longer per iteration: its first-use costs).
 smpi_one() {
-  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag wu=1
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag wu=${PIPEKSP_SMPI_WARMUP:-1}
   read -r px py pz <<< "$(grid "$P")"
   tag=${pc}_${P}_lat${l}_test${ts}__$k
   # measured: the shim charges the cost per MPI_Test call of the program; default: SMPI's own 1e-4 s per
