@@ -24,8 +24,7 @@
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
-#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_ALPHA_SCALE [1: the emulated
-#   side's alphas times this], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
+#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
 #   real ranks of the emulated side; one rank would run PETSc's own solvers on sequential vectors, with no
 #   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
 set -u
@@ -52,10 +51,6 @@ enp=${PIPEKSP_SMPI_EMU_NP:-2}
 defmax=${PIPEKSP_SMPI_DEFAULT_TEST_PMAX:-256}
 lat=0.25
 alphas="1.0106,1.0106,1.0106,1.0106,2.02"
-# PIPEKSP_SMPI_EMU_ALPHA_SCALE: the emulated side's alphas times this, for a machine whose compute runs slower
-# (or faster) than the rates say: the emulated cg-limit over SMPI's limit keeps latency over compute as SMPI has it
-ascale=${PIPEKSP_SMPI_EMU_ALPHA_SCALE:-1}
-alphas=$(echo "$alphas" | awk -F, -v s="$ascale" '{for (i = 1; i <= NF; i++) printf "%s%.4f", (i > 1 ? "," : ""), $i * s}')
 emu=$build/libpipeksp_emu.so
 drv=$build/bench/bench_cube
 out=$root/bench/results
