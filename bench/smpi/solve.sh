@@ -97,15 +97,14 @@ platform() { # P latency_us -> platform file (and $work/hosts<P>)
 # and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute
 # (pipegv-poll's first solve at P = 16 takes 0.8% longer per iteration: its first-use costs).
 smpi_one() {
-  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag wu=${PIPEKSP_SMPI_WARMUP:-1}
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag cfg wu=${PIPEKSP_SMPI_WARMUP:-1}
   read -r px py pz <<< "$(grid "$P")"
   tag=${pc}_${P}_lat${l}_test${ts}__$k
-  # measured: the shim charges the cost per MPI_Test call of the program; default: SMPI's own 1e-4 s per
-  # tested request, growing with each failed test (smpi/grow-injected-times), the shim's tests included
+  # the cost of MPI_Test, measured (charged by the shim) or SMPI's default: smpi_cfg.sh
   if [ "$ts" = default ]; then
-    testcfg="--cfg=smpi/test:1e-4 --cfg=smpi/iprobe:1e-4"; export PIPEKSP_SMPI_TEST_S=0
+    cfg=$(bash "$here/smpi_cfg.sh" default "$priv"); export PIPEKSP_SMPI_TEST_S=0
   else
-    testcfg="--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/grow-injected-times:no"; export PIPEKSP_SMPI_TEST_S=$ts
+    cfg=$(bash "$here/smpi_cfg.sh" measured "$priv"); export PIPEKSP_SMPI_TEST_S=$ts
   fi
   # PIPEKSP_SMPI_MAXIT: each SMPI solve stops there (time per iteration over its first iterations; the accuracy
   # check then fails and the report says so), for P whose whole solves take longer than the time there is
@@ -119,8 +118,7 @@ smpi_one() {
   local t0=$SECONDS timer=(/usr/bin/time -f "%e %M" -o "$work/one/time_$tag")
   [ -x /usr/bin/time ] || timer=() # elsewhere: wall seconds below, no RSS
   "${timer[@]}" ${PIPEKSP_SMPI_TIMEOUT:+timeout $PIPEKSP_SMPI_TIMEOUT} nice -n 15 $smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
-    --cfg=smpi/coll-selector:ompi --cfg=smpi/allreduce:rdb --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
-    $testcfg --cfg=smpi/privatization:"$priv" --log=root.thr:critical \
+    $cfg \
     "$sdrv" -bench_config "$work/one/cfg_$tag" -bench_reps "$r" -bench_warmup "$wu" ${win:+-bench_window $win} -bench_order rotate \
     -bench_tag "SIMULATED,$pc,$P" -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) \
     -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" > "$work/one/smpi_$tag.log" 2>&1

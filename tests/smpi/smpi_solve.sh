@@ -22,8 +22,7 @@ printf '%s\n' "cg|-ksp_type cg -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -p
   "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi" > "$work/cfg"
 t0=$(date +%s)
 out=$(cd "$work" && PIPEKSP_SMPI_RATES="$root/bench/smpi/rates.txt" PIPEKSP_SMPI_TEST_S=0.065e-6 smpirun -np 16 -platform "$plat" -hostfile "$work/hosts16" \
-  --cfg=smpi/coll-selector:ompi --cfg=smpi/allreduce:rdb --cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --cfg=smpi/wtime:0 \
-  --cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/grow-injected-times:no --cfg=smpi/privatization:mmap --log=root.thr:critical \
+  $(bash "$root/bench/smpi/smpi_cfg.sh" measured mmap) \
   "$drv" -bench_config cfg -bench_reps 2 -bench_order rotate -bench_tag SIMULATED,jacobi,16 \
   -cube_nx 28 -cube_ny 14 -cube_nz 14 -da_processors_x 4 -da_processors_y 2 -da_processors_z 2 2>&1)
 rc=$?
