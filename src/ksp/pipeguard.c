@@ -206,6 +206,32 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode KSPPipeReplaceMeasure_Private(KSP ksp, Mat A, Vec r, Vec t, Vec d, PetscReal rn, PetscBool *now, PetscBool *measured)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscReal gap, target;
+
+  PetscFunctionBegin;
+  *measured = PETSC_FALSE;
+  if (!*now || pipe->replace != PETSC_DECIDE || !(pipe->guard.gf > PIPE_GAP_PERTURB * rn)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
+  PetscCall(VecWAXPY(d, -1.0, r, t));
+  PetscCall(VecNorm(d, NORM_2, &gap));
+  *measured = PETSC_TRUE;
+  target    = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->guard.rn0;
+  if (gap < PIPE_GAP_MEASURED * target) {
+    /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
+       bound: a convergence it does not vouch for is still checked against the true residual) */
+    *now = PETSC_FALSE;
+    pipe->nrep_solve--;
+    pipe->nrep_total--;
+    pipe->guard.gf0   = pipe->guard.gf;
+    pipe->guard.itrue = ksp->its;
+    PetscCall(PetscInfo(ksp, "no replacement after all: the gap measured, %g, is below %g of the residual asked for\n", (double)gap, (double)PIPE_GAP_MEASURED));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;

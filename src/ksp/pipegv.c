@@ -172,7 +172,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
   PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
-  PetscBool   restart, stop, replace, last;
+  PetscBool   restart, stop, replace, last, measured;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -222,8 +222,14 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
+    /* m and n are free until the next iteration's PC application and SpMV */
+    PetscCall(KSPPipeReplaceMeasure_Private(ksp, A, v[GV_R], v[GV_M], v[GV_N], rn, &replace, &measured));
     if (replace) { /* r = b - A x and the auxiliaries from it and from p */
-      PetscCall(TrueResidual(ksp, A));
+      if (measured) {
+        PetscCall(VecCopy(v[GV_M], v[GV_R]));
+        PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
+        PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
+      } else PetscCall(TrueResidual(ksp, A));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_P], v[GV_S]));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_Q], v[GV_Z]));

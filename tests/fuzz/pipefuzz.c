@@ -15,6 +15,7 @@
    Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=..." for tests/fuzz/fuzz.py's table.
 
    -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v.
+   -replace n: KSPPipeSetReplacePeriod(n) on ours (0: never; default auto), to tell a replacement's cost.
    -table: the capped and nested tables instead (Table()). A solver pipeplcg:l is pipeplcg at depth l.
    -solvers may also name PETSc's own CG variants (groppcg, pipecg; cgsr: cg with -ksp_cg_single_reduction):
    the same contract on them measures what finite precision alone costs a CG variant against cg (a calibration
@@ -82,6 +83,8 @@ typedef struct {
   Use                 use;
   PetscInt            inner; /* nested: the inner KSP's (or smoother's) fixed count */
 } Case;
+
+static PetscInt replace_period = PETSC_DECIDE; /* -replace */
 
 static const char *const normname[] = {"none", "preconditioned", "unpreconditioned", "natural"};
 
@@ -323,6 +326,7 @@ static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
   ours = (PetscBool)(!strcmp(type, "pipegropp") || !strcmp(type, "pipegv") || !strcmp(type, "pipeplcg") || !strcmp(type, "chrongear")); /* not PETSc's pipecg */
   if (ours && strcmp(type, "chrongear")) PetscCall(KSPPipeSetProgress(ksp, c->prog));
   if (!strcmp(type, "pipeplcg")) PetscCall(KSPPipePLCGSetDepth(ksp, c->depth < 0 ? PETSC_DECIDE : c->depth));
+  if (ours && replace_period != PETSC_DECIDE) PetscCall(KSPPipeSetReplacePeriod(ksp, replace_period));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,6 +619,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solvers", solvers, sizeof(solvers), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-replace", &replace_period, NULL));
   for (tok = strtok(solvers, ","); tok && nsol < 8; tok = strtok(NULL, ",")) list[nsol++] = tok;
   {
     PetscBool table = PETSC_FALSE;

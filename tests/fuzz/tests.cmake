@@ -19,6 +19,7 @@ set_tests_properties(fuzz-capped-nested-np2 PROPERTIES LABELS fuzz TIMEOUT 300
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 # the probe's cases, each against cg in the same run (tests/fuzz/issue_cases.py)
 add_test(NAME fuzz-probe-cases
-  COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/issue_cases.py --mpiexec ${PIPEKSP_MPIEXEC} --exe ${PIPEKSP_TUTDIR}/ex1)
+  COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/issue_cases.py --mpiexec ${PIPEKSP_MPIEXEC} --exe ${PIPEKSP_TUTDIR}/ex1
+          --fuzz $<TARGET_FILE:pipefuzz>)
 set_tests_properties(fuzz-probe-cases PROPERTIES LABELS fuzz TIMEOUT 600
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
