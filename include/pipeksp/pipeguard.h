@@ -40,6 +40,9 @@
 #define PIPE_GROWTH 1e4
 /* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
 #define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON
+/* a breakdown right after a restart from a true residual below PIPE_FLOOR_NEAR (||A|| ||x|| + ||b||) is one of
+   rounding noise: the solve stops at the floor (KSPPipeFloorStop_Private()) instead of reporting it */
+#define PIPE_FLOOR_NEAR (1e4 * PETSC_MACHINE_EPSILON)
 
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);

@@ -285,6 +285,26 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* *far: the least true residual measured is above f (||A|| ||x|| + ||b||), the rounding floor being about eps
+   times it. Without ||A|| (a shell operator) the floor is unknown: taken as reached. ||x||, ||b|| in xn, bn if
+   asked */
+static PetscErrorCode FloorFar(KSP ksp, PetscReal f, PetscBool *far, PetscReal *xn, PetscReal *bn)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscReal x = 0, b = 0;
+
+  PetscFunctionBegin;
+  *far = PETSC_FALSE;
+  if (pipe->guard.anorm > 0) {
+    PetscCall(VecNorm(ksp->vec_sol, NORM_2, &x));
+    PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &b));
+    *far = (PetscBool)(pipe->guard.best > f * (pipe->guard.anorm * x + b));
+  }
+  if (xn) *xn = x;
+  if (bn) *bn = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -299,6 +319,18 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
     pipe->nrestart_solve++;
     pipe->nrestart_total++;
     *restart = PETSC_TRUE;
+  } else if (IsBreakdown(ksp) && pipe->nrestart_solve > 0 && ksp->converged != KSPConvergedSkip) {
+    PetscBool far;
+
+    /* right after a restart, from a true residual at the rounding floor: (r,M^{-1}r) or (p,Ap) of rounding
+       noise, which a PC that is SPD only to rounding (hypre on a singular operator) can make negative. cg's
+       recursive residual, below the floor, does not meet it there: not the input's breakdown, the floor */
+    PetscCall(FloorFar(ksp, PIPE_FLOOR_NEAR, &far, NULL, NULL));
+    if (!far) {
+      PetscCall(PetscInfo(ksp, "%s right after a restart from a true residual at the rounding floor (%g): rounding\n", KSPConvergedReasons[ksp->reason], (double)pipe->guard.best));
+      ksp->reason = KSP_CONVERGED_ITERATING;
+      PetscCall(KSPPipeFloorStop_Private(ksp, "a breakdown of rounding noise at the floor"));
+    }
   }
   pipe->guard.suspect = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -307,17 +339,11 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscBool far  = PETSC_FALSE;
-  PetscReal xn = 0, bn = 0;
+  PetscBool far;
+  PetscReal xn, bn;
 
   PetscFunctionBegin;
-  /* the rounding floor is about eps (||A|| ||x|| + ||b||); far above it no progress is not the floor.
-     Without ||A|| (a shell operator) the floor is unknown: taken as reached */
-  if (pipe->guard.anorm > 0) {
-    PetscCall(VecNorm(ksp->vec_sol, NORM_2, &xn));
-    PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &bn));
-    far = (PetscBool)(pipe->guard.best > PIPE_FLOOR_FAR * (pipe->guard.anorm * xn + bn));
-  }
+  PetscCall(FloorFar(ksp, PIPE_FLOOR_FAR, &far, &xn, &bn));
   /* a breakdown that comes back after restarts from b - A x, far above the floor, is the one cg meets:
      A or M is not SPD. cg ends with it, and so do we */
   if (far && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) {
