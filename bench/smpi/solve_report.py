@@ -90,6 +90,10 @@ def main():
         elif sbad or ebad:
             print("      (%s P=%d: %d SIMULATED and %d EMULATED solves missed the accuracy check)" % (pc, P, sbad, ebad))
         print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, elim))
+        if slim and elim and not 0.8 <= slim / elim <= 1.2:
+            # the two sides computed at different speeds: the VM was not in the state the rates were measured in
+            print("      (%s P=%d: the limits differ by %.2fx: the two sides did not compute alike, so this pair does not"
+                  " compare the models; run the emulated side again when they agree, docs/emulator.md)" % (pc, P, elim / slim))
     print("\nrows with a ratio outside [0.8, 1.2]: %d" % misses)
     runs = os.path.join(work, "runs.txt")
     if os.path.exists(runs):
