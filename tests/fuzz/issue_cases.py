@@ -15,14 +15,14 @@
            input's: seed 17 cases 1354 (3 ranks) and 1101 (2 ranks), Neumann with hypre and no norm, where cg runs to
            its limit; ours ended DIVERGED_INDEFINITE_PC at a true residual of 2e-16, now at the floor with no breakdown
            reason and the fuzzer's contract met
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace]; prints 'all checks
-passed' or FAIL lines"""
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor]; prints 'all
+checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace check")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace and floor checks")
 ap.add_argument("--only", default="capped,pcksp,tight,replace,floor")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -83,32 +83,32 @@ if "tight" in a.only:
             print("tight pipeplcg l=%d its %d (cg %d) true residual %.3g (cg %.3g)" % (l, o["its"], cg["its"], o["res"], cg["res"]))
             if not (o["conv"] and o["res"] <= 10 * cg["res"] and o["its"] <= (1.25 if l == 1 else 1.2) * cg["its"] + l):
                 fails.append("tight pipeplcg l=%d: converged %s, %d iterations, true residual %.3g; cg %d, %.3g" % (l, o["conv"], o["its"], o["res"], cg["its"], cg["res"]))
+def fuzz(np_, case, solvers, extra=()):
+    """pipefuzz's seed 17 case on np_ ranks: its output and {solver: (reason, its, true residual)}"""
+    out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", "17", "-caselist", case, "-solvers", solvers, "-v"] + list(extra),
+                         env=env, capture_output=True, text=True, timeout=300).stdout
+    return out, dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4))))
+                     for m in re.finditer(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M))
+
+
 if "replace" in a.only and a.fuzz:
-    def fuzz(extra):
-        out = subprocess.run([a.mpiexec, "-n", "3", a.fuzz, "-seed", "17", "-caselist", "1150", "-solvers", "pipegv", "-v"] + extra,
-                             env=env, capture_output=True, text=True, timeout=300).stdout
-        got = dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4))))
-                   for m in re.finditer(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M))
-        if "cg" not in got or "pipegv" not in got:
-            fails.append("replace: no result from pipefuzz %s: %s" % (" ".join(extra), out[-400:]))
-            return None, None
-        return got["cg"], got["pipegv"]
-    cg, auto = fuzz([])
-    _, never = fuzz(["-replace", "0"])
-    if cg and auto and never:
+    out, got = fuzz("3", "1150", "pipegv")
+    out0, got0 = fuzz("3", "1150", "pipegv", ["-replace", "0"])
+    if "cg" not in got or "pipegv" not in got or "pipegv" not in got0:
+        fails.append("replace: no result from pipefuzz: %s" % (out + out0)[-400:])
+    else:
+        cg, auto, never = got["cg"], got["pipegv"], got0["pipegv"]
         print("replace pipegv its %d (without replacement %d, cg %d) true residual %.3g (cg %.3g)" % (auto[1], never[1], cg[1], auto[2], cg[2]))
         if not (auto[0].startswith("CONVERGED") and auto[1] <= 1.05 * never[1] + 2 and auto[2] <= 10 * cg[2]):
             fails.append("replace: pipegv %s in %d iterations, true residual %.3g; without replacement %d, cg %.3g" % (auto[0], auto[1], auto[2], never[1], cg[2]))
 if "floor" in a.only and a.fuzz:
     for np_, case in (("3", "1354"), ("2", "1101")):
-        out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", "17", "-caselist", case, "-solvers", "chrongear,pipegv,pipegropp,pipeplcg", "-v"],
-                             env=env, capture_output=True, text=True, timeout=300).stdout
+        out, got = fuzz(np_, case, "chrongear,pipegv,pipegropp,pipeplcg")
         if not re.search(r"^FUZZCASE %s .*pc=hypre" % case, out, re.M):
             print("floor case %s: skipped (no hypre: another case is drawn)" % case)
             continue
-        got = re.findall(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M)
-        print("floor case %s: %s" % (case, ", ".join("%s %s %s" % (k, r, i) for k, r, i, _ in got)))
-        if len(got) != 5 or "FUZZFAIL" in out or any("INDEFINITE" in r for k, r, i, _ in got if k != "cg"):
+        print("floor case %s: %s" % (case, ", ".join("%s %s %d" % (k, r, i) for k, (r, i, _) in got.items())))
+        if len(got) != 5 or "FUZZFAIL" in out or any("INDEFINITE" in r for k, (r, i, _) in got.items() if k != "cg"):
             fails.append("floor case %s: %s" % (case, out[-600:]))
 for f in fails:
     print("FAIL " + f)
