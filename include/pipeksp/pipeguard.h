@@ -62,9 +62,9 @@ PETSC_INTERN PetscErrorCode KSPPipeBestRestore_Private(KSP);
 PETSC_INTERN void KSPPipeGapUpdate_Private(KSP, PetscBool, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
 /* *now: iteration its ends with a residual replacement (fixed period or auto), given ||r|| */
 PETSC_INTERN PetscErrorCode KSPPipeReplaceNow_Private(KSP, PetscInt, PetscReal, PetscBool *);
-/* *now from KSPPipeReplaceNow_Private(), auto and above PIPE_GAP_PERTURB ||r|| (rn): t = b - A x (*measured),
-   d = t - r (both work vectors); *now stays only where the gap ||d|| is real */
-PETSC_INTERN PetscErrorCode KSPPipeReplaceMeasure_Private(KSP, Mat, Vec, Vec, Vec, PetscReal, PetscBool *, PetscBool *);
+/* KSPPipeReplaceNow_Private(), but an auto replacement above PIPE_GAP_PERTURB ||r|| (rn) measures the gap first:
+   t = b - A x (*measured), d = t - r (both work vectors); *now only where the gap ||d|| is real */
+PETSC_INTERN PetscErrorCode KSPPipeReplaceMeasured_Private(KSP, PetscInt, Mat, Vec, Vec, Vec, PetscReal, PetscBool *, PetscBool *);
 /* after a replacement: the measured true ||b - A x|| (x in X) resets the bounds and the least true residual */
 PETSC_INTERN PetscErrorCode KSPPipeReplaced_Private(KSP, PetscReal, PetscReal);
 /* after the convergence test of a reduction with recursive ||r|| = rn, ||x|| = xn: records a true

@@ -180,55 +180,77 @@ void KSPPipeGapUpdate_Private(KSP ksp, PetscBool pipelined, PetscScalar alpha, P
   pipe->guard.gcf = Q2(pipe->guard.gcf + a * pipe->guard.gcg, eps * (rn + an * (xn + 2 * a * pn)));
 }
 
-PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, PetscBool *now)
+/* the gap a replacement is for: PIPE_GAP_TARGET of the residual asked for (with no norm: the floor) */
+static PetscReal ReplaceTarget(KSP ksp)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
-  PetscFunctionBegin;
-  *now = PETSC_FALSE;
+  return ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->guard.rn0;
+}
+
+/* whether iteration its ends with a residual replacement, by the fixed period or the auto rule */
+static PetscBool ReplaceAsked(KSP ksp, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
   if (pipe->replace == PETSC_DECIDE) {
     /* in the spirit of van der Vorst and Ye, but against the residual asked for: the gap only matters
        once it could reach the requested residual (with no norm: the floor), and only where a fresh
        residual is clearly better than the one left by the last replacement */
-    PetscReal target = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->guard.rn0;
+    PetscReal target = ReplaceTarget(ksp);
     /* a replacement costs more than the one true residual of the check at a claimed convergence, and
        perturbs the recurrences: within PIPE_GAP_SPACING iterations of the last true residual the check
        at convergence takes care of a gap */
     /* and not at all for recurrences whose gap grows as cg's (pipegropp, chrongear: cg replaces nothing, and
        replacements every 100 iterations cost pipegropp 3.5x cg's iterations at a tight tolerance) */
-    *now = (PetscBool)(pipe->guard.anorm > 0 && its - pipe->guard.itrue >= PIPE_GAP_SPACING && pipe->guard.gf > target && pipe->guard.gf > PIPE_GAP_GROWTH * pipe->guard.gf0 && (!pipe->guard.cgref || pipe->guard.pipelined));
-  } else if (pipe->replace > 0) *now = (PetscBool) !(its % pipe->replace);
-  if (*now) {
-    pipe->nrep_solve++;
-    pipe->nrep_total++;
-    PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->guard.gf));
+    return (PetscBool)(pipe->guard.anorm > 0 && its - pipe->guard.itrue >= PIPE_GAP_SPACING && pipe->guard.gf > target && pipe->guard.gf > PIPE_GAP_GROWTH * pipe->guard.gf0 && (!pipe->guard.cgref || pipe->guard.pipelined));
   }
+  return (PetscBool)(pipe->replace > 0 && !(its % pipe->replace));
+}
+
+/* the replacement decided on: counted and reported here only */
+static PetscErrorCode ReplaceCount(KSP ksp, PetscInt its, PetscReal rn)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  pipe->nrep_solve++;
+  pipe->nrep_total++;
+  PetscCall(PetscInfo(ksp, "residual replacement at iteration %" PetscInt_FMT ": ||r|| %g, gap bound %g\n", its, (double)rn, (double)pipe->guard.gf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeReplaceMeasure_Private(KSP ksp, Mat A, Vec r, Vec t, Vec d, PetscReal rn, PetscBool *now, PetscBool *measured)
+PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, PetscBool *now)
+{
+  PetscFunctionBegin;
+  *now = ReplaceAsked(ksp, its);
+  if (*now) PetscCall(ReplaceCount(ksp, its, rn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec r, Vec t, Vec d, PetscReal rn, PetscBool *now, PetscBool *measured)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal gap, target;
+  PetscReal gap;
 
   PetscFunctionBegin;
+  *now      = ReplaceAsked(ksp, its);
   *measured = PETSC_FALSE;
-  if (!*now || pipe->replace != PETSC_DECIDE || !(pipe->guard.gf > PIPE_GAP_PERTURB * rn)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
-  PetscCall(VecWAXPY(d, -1.0, r, t));
-  PetscCall(VecNorm(d, NORM_2, &gap));
-  *measured = PETSC_TRUE;
-  target    = ksp->normtype == KSP_NORM_NONE ? 0.0 : PIPE_GAP_TARGET * ksp->rtol * pipe->guard.rn0;
-  if (gap < PIPE_GAP_MEASURED * target) {
-    /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
-       bound: a convergence it does not vouch for is still checked against the true residual) */
-    *now = PETSC_FALSE;
-    pipe->nrep_solve--;
-    pipe->nrep_total--;
-    pipe->guard.gf0   = pipe->guard.gf;
-    pipe->guard.itrue = ksp->its;
-    PetscCall(PetscInfo(ksp, "no replacement after all: the gap measured, %g, is below %g of the residual asked for\n", (double)gap, (double)PIPE_GAP_MEASURED));
+  if (*now && pipe->replace == PETSC_DECIDE && pipe->guard.gf > PIPE_GAP_PERTURB * rn) {
+    PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
+    PetscCall(VecWAXPY(d, -1.0, r, t));
+    PetscCall(VecNorm(d, NORM_2, &gap));
+    *measured = PETSC_TRUE;
+    if (gap < PIPE_GAP_MEASURED * ReplaceTarget(ksp)) {
+      /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
+         bound: a convergence it does not vouch for is still checked against the true residual) */
+      *now              = PETSC_FALSE;
+      pipe->guard.gf0   = pipe->guard.gf;
+      pipe->guard.itrue = ksp->its;
+      PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured, %g, is below %g of the residual asked for\n", its, (double)pipe->guard.gf, (double)gap, (double)PIPE_GAP_MEASURED));
+    }
   }
+  if (*now) PetscCall(ReplaceCount(ksp, its, rn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

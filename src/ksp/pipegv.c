@@ -151,15 +151,23 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* r = b - A x, u = M^{-1} r, w = A u */
-static PetscErrorCode TrueResidual(KSP ksp, Mat A)
+/* the auxiliaries of r: u = M^{-1} r, w = A u */
+static PetscErrorCode AuxFromR(KSP ksp, Mat A)
 {
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[GV_R]));
   PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
   PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r = b - A x and its auxiliaries */
+static PetscErrorCode TrueResidual(KSP ksp, Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeTrueResidual_Private(ksp, A, ksp->work[GV_R]));
+  PetscCall(AuxFromR(ksp, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,14 +229,12 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     coef.gammaold       = gamma;
     coef.alphaold       = coef.alpha;
     i++;
-    PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));
-    /* m and n are free until the next iteration's PC application and SpMV */
-    PetscCall(KSPPipeReplaceMeasure_Private(ksp, A, v[GV_R], v[GV_M], v[GV_N], rn, &replace, &measured));
-    if (replace) { /* r = b - A x and the auxiliaries from it and from p */
+    /* m and n are free until the next iteration's PC application and SpMV: the gap measured in them */
+    PetscCall(KSPPipeReplaceMeasured_Private(ksp, i, A, v[GV_R], v[GV_M], v[GV_N], rn, &replace, &measured));
+    if (replace) { /* r = b - A x (measured: in m) and the auxiliaries from it and from p */
       if (measured) {
         PetscCall(VecCopy(v[GV_M], v[GV_R]));
-        PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U]));
-        PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));
+        PetscCall(AuxFromR(ksp, A));
       } else PetscCall(TrueResidual(ksp, A));
       PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_P], v[GV_S]));
       PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_S], v[GV_Q]));
@@ -247,9 +253,8 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
-  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R]));          /* r = b - A x */
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
-  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
+  PetscCall(KSPPipeResidual_Private(ksp, A, v[GV_R])); /* r = b - A x */
+  PetscCall(AuxFromR(ksp, A));
   PetscCall(PipeGVIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -262,8 +267,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
   PetscFunctionBegin;
   PetscCheck(ksp->nwork >= GV_NWORK + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegv needs %d and the kept iterate's", ksp->nwork, (int)GV_NWORK);
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[GV_R]));
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[GV_R], v[GV_U])); /* u = M^{-1} r */
-  PetscCall(KSPPipeMatMult_Private(ksp, A, v[GV_U], v[GV_W]));  /* w = A u */
+  PetscCall(AuxFromR(ksp, A));
   PetscCall(PipeGVIterate(ksp, A, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
