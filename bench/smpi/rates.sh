@@ -5,22 +5,26 @@
 # of solve.sh on jacobi, bjacobi+icc and asddic, -log_view; per event its time over its flops, the smallest
 # of 3 launches (the least disturbed on a shared machine). Events that hold others (KSPSolve, PCApply, ...)
 # are left out: flops logged directly inside them cost the "*" default, the median of the vector kernels.
-# usage: bash bench/smpi/rates.sh <builddir> <output file>
+# usage: bash bench/smpi/rates.sh <builddir> <output file> [PCs, default "jacobi bjacobi asddic" on the cube's
+#   BAIJ matrix (rates.txt); "gamg" on its AIJ matrix (rates-gamg.txt): PETSc's GAMG builds no graph from BAIJ]
 set -u
-build=$1 outf=$2
+build=$1 outf=$2 pcs=${3:-"jacobi bjacobi asddic"}
+mat=""
+[ "$pcs" = gamg ] && mat="-cube_mat_type aij"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 drv=$build/bench/bench_cube
 cfg=$(mktemp) logs=$(mktemp)
 trap 'rm -f "$cfg" "$logs"' EXIT
 for run in 1 2 3; do
-for pc in "-pc_type jacobi" "-pc_type bjacobi -sub_pc_type icc" "-pc_type asddic"; do
+for p in $pcs; do
+  case $p in bjacobi) pc="-pc_type bjacobi -sub_pc_type icc" ;; *) pc="-pc_type $p" ;; esac
   c="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned $pc"
   printf '%s\n' "cg|-ksp_type cg $c" "pipecg|-ksp_type pipecg $c" "pipelcg|-ksp_type pipelcg -ksp_rtol 1e-8 -ksp_norm_type natural $pc" \
     "pipegv-none|-ksp_type pipegv -ksp_pipe_progress none $c" "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll $c" "pipeplcg|-ksp_type pipeplcg $c" > "$cfg"
-  { echo "=== launch $run"; nice -n 15 mpiexec -n 1 "$drv" -bench_config "$cfg" -bench_reps 5 -cube_n 7 -log_view 2>&1; } >> "$logs" || { tail "$logs"; exit 1; }
+  { echo "=== launch $run"; nice -n 15 mpiexec -n 1 "$drv" -bench_config "$cfg" -bench_reps 5 -cube_n 7 $mat -log_view 2>&1; } >> "$logs" || { tail "$logs"; exit 1; }
 done
 done
-python3 - "$logs" "$outf" <<'PY'
+python3 - "$logs" "$outf" "$pcs${mat:+, $mat}" <<'PY'
 import re, sys, statistics, time
 t, f, skip, run, best = {}, {}, False, None, {}
 def flush():
@@ -36,11 +40,12 @@ for line in open(sys.argv[1], errors="replace"):
     if skip or len(w) < 20 or not num.match(w[3]) or not num.match(w[5]): continue
     t[w[0]] = t.get(w[0], 0) + float(w[3]); f[w[0]] = f.get(w[0], 0) + float(w[5])
 flush()
-drop = {"KSPSolve", "PCApply", "KSPSetUp", "PCSetUp", "PCSetUpOnBlocks", "MatMultAdd"}
+# MatResidual holds MatMult and a vector update (GAMG's smoothers); MatMultAdd, GAMG's prolongation, is a kernel
+drop = {"KSPSolve", "PCApply", "KSPSetUp", "PCSetUp", "PCSetUpOnBlocks", "MatResidual"}
 r = {e: v for e, v in best.items() if e not in drop}
 vec = [v for e, v in r.items() if e.startswith("Vec")]
 with open(sys.argv[2], "w") as o:
-    o.write("# seconds per flop, native bench_cube, 1 rank, 7x7x7 nodes, least of 3 launches, measured %s (bench/smpi/rates.sh)\n" % time.strftime("%Y-%m-%d"))
+    o.write("# seconds per flop, native bench_cube, 1 rank, 7x7x7 nodes, PCs %s, least of 3 launches, measured %s (bench/smpi/rates.sh)\n" % (sys.argv[3], time.strftime("%Y-%m-%d")))
     o.write("* %.4e\n" % (statistics.median(vec) if vec else 1e-9))
     for e in sorted(r): o.write("%s %.4e\n" % (e, r[e]))
 PY

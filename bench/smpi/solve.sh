@@ -14,10 +14,12 @@
 # The limit ("x limit"): cg's time per iteration with zero network latency on the same platform: under SMPI a
 # cg run on the same fat tree with 0 latency, under the emulator cg-limit (-bench_latency_free).
 # usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
-#   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic), PIPEKSP_SMPI_WARMUP [1: untimed
+#   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic gamg"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic), PIPEKSP_SMPI_WARMUP [1: untimed
 #   solves of each SMPI launch first; 0 halves a launch's iterations, for large P],
 #   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
-#   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver], PIPEKSP_SMPI_TIMEOUT [none: seconds
+#   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver],
+#   PIPEKSP_SMPI_ONE_LAUNCH_P [1024: from this P on one launch per P and PC runs all its solvers, the set-up paid once;
+#   a launch that holds PETSc's pipelcg then runs without warm-up, one solve, as pipelcg's own launch does], PIPEKSP_SMPI_TIMEOUT [none: seconds
 #   per SMPI launch], PIPEKSP_SMPI_MAXIT [none: -ksp_max_it of the SMPI solves, for large P], PIPEKSP_SMPI_WINDOW [4,12: time per iteration between
 #   iterations k1 and k2 of a solve capped at k2 + 2 (bench_cube -bench_window); empty: whole solves], PIPEKSP_SMPI_DRIVER [built by config/petsc-smpi.sh] and PIPEKSP_SMPIRUN [smpirun] (to run a driver
 #   built elsewhere, e.g. on a machine without smpicc), PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
@@ -26,7 +28,7 @@
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
 #   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
 #   real ranks of the emulated side; one rank would run PETSc's own solvers on sequential vectors, with no
-#   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again]
+#   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again], PIPEKSP_SMPI_RATES_GAMG [bench/smpi/rates-gamg.txt: gamg's, on the AIJ matrix]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,7 +41,7 @@ if { [ -z "${PIPEKSP_SMPI_DRIVER:-}" ] && ! command -v smpicc >/dev/null; } || !
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 ps=${PIPEKSP_SMPI_SOLVE_P:-"64 256 1024"}
-pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic"}
+pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic gamg"}
 reps=${PIPEKSP_SMPI_SOLVE_REPS:-3}
 ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
 test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
@@ -49,6 +51,7 @@ priv=${PIPEKSP_SMPI_PRIV:-mmap}
 eclock=${PIPEKSP_SMPI_EMU_CLOCK:-cpu}
 enp=${PIPEKSP_SMPI_EMU_NP:-2}
 defmax=${PIPEKSP_SMPI_DEFAULT_TEST_PMAX:-256}
+onep=${PIPEKSP_SMPI_ONE_LAUNCH_P:-1024}
 lat=0.25
 alphas="1.0106,1.0106,1.0106,1.0106,2.02"
 emu=$build/libpipeksp_emu.so
@@ -60,9 +63,11 @@ jobs=${PIPEKSP_SMPI_JOBS:-$(nproc)}
 case " $what " in *" smpi "*)
   sdrv=${PIPEKSP_SMPI_DRIVER:-$(nice -n 15 bash "$root/config/petsc-smpi.sh")} || { echo "bench-smpi-solve: building the SMPI PETSc/driver FAILED"; exit 1; } ;;
 esac
-rates=${PIPEKSP_SMPI_RATES:-$here/rates.txt}
-export PIPEKSP_SMPI_RATES=$rates
+rates=${PIPEKSP_SMPI_RATES:-$here/rates.txt} rates_gamg=${PIPEKSP_SMPI_RATES_GAMG:-$here/rates-gamg.txt}
 [ -s "$rates" ] || bash "$here/rates.sh" "$build" "$rates" || { echo "bench-smpi-solve: measuring the compute rates FAILED"; exit 1; }
+case " $pcs " in *" gamg "*)
+  [ -s "$rates_gamg" ] || bash "$here/rates.sh" "$build" "$rates_gamg" gamg || { echo "bench-smpi-solve: measuring GAMG's rates FAILED"; exit 1; } ;;
+esac
 
 pc_options() {
   case $1 in
@@ -71,6 +76,10 @@ pc_options() {
     *) echo "-pc_type $1" ;;
   esac
 }
+# the cube's matrix type and the rates priced with it: GAMG builds no graph from BAIJ (PETSc 3.26: "No method
+# creategraph for Mat of type mpibaij"), so it runs on the AIJ matrix with rates measured on it
+mat_options() { [ "$1" = gamg ] && echo "-cube_mat_type aij"; }
+rates_of() { if [ "$1" = gamg ]; then echo "$rates_gamg"; else echo "$rates"; fi; }
 write_cfg() { # file pc-options solvers... (+ cg-limit under the emulator)
   local f=$1 pco=$2 k common="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned"
   shift 2
@@ -93,8 +102,8 @@ grid() { # P -> "px py pz": powers of two, as cubic as they go
 platform() { # P latency_us -> platform file (and $work/hosts<P>)
   bash "$here/fattree.sh" "$1" "$2" "$work"
 }
-# one SMPI launch per solver: P pc latency_us test_s reps solver -> $work/one/smpi_<tag>__<solver>.log, its wall s
-# and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute
+# one SMPI launch: P pc latency_us test_s reps solver(s, joined by +) -> $work/one/smpi_<tag>__<solvers>.log, its
+# wall s and peak RSS in runs.txt. One warm-up solve, as make bench: a first solve differs even with deterministic compute
 # (pipegv-poll's first solve at P = 16 takes 0.8% longer per iteration: its first-use costs).
 smpi_one() {
   local P=$1 pc=$2 l=$3 ts=$4 r=$5 k=$6 tag cfg wu=${PIPEKSP_SMPI_WARMUP:-1}
@@ -112,32 +121,36 @@ smpi_one() {
   # PETSc's pipelcg, whose capped warm-up leaves its pipeline's reductions to the timed solve (+29% at P = 64):
   # no warm-up and one solve for it there (-2.4%)
   local cap=${PIPEKSP_SMPI_MAXIT:-} win=${PIPEKSP_SMPI_WINDOW-4,12}
-  if [ -n "$win" ]; then cap=$((${win#*,} + 2)); [ "$k" = pipelcg ] && wu=0 r=1; echo "$win" > "$work/one/win_${pc}_$P"; fi
-  write_cfg "$work/one/cfg_$tag" "$(pc_options "$pc")${cap:+ -ksp_max_it $cap}" "$k"
+  if [ -n "$win" ]; then cap=$((${win#*,} + 2)); case "+$k+" in *+pipelcg+*) wu=0 r=1 ;; esac; echo "$win" > "$work/one/win_${pc}_$P"; fi
+  write_cfg "$work/one/cfg_$tag" "$(pc_options "$pc")${cap:+ -ksp_max_it $cap}" ${k//+/ }
   local plat=$work/ft${P}_$l.xml
   local t0=$SECONDS timer=(/usr/bin/time -f "%e %M" -o "$work/one/time_$tag")
   [ -x /usr/bin/time ] || timer=() # elsewhere: wall seconds below, no RSS
-  "${timer[@]}" ${PIPEKSP_SMPI_TIMEOUT:+timeout $PIPEKSP_SMPI_TIMEOUT} nice -n 15 $smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
+  PIPEKSP_SMPI_RATES=$(rates_of "$pc") "${timer[@]}" ${PIPEKSP_SMPI_TIMEOUT:+timeout $PIPEKSP_SMPI_TIMEOUT} nice -n 15 $smpirun -np "$P" -platform "$plat" -hostfile "$work/hosts$P" \
     $cfg \
     "$sdrv" -bench_config "$work/one/cfg_$tag" -bench_reps "$r" -bench_warmup "$wu" ${win:+-bench_window $win} -bench_order rotate \
     -bench_tag "SIMULATED,$pc,$P" -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) \
-    -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" > "$work/one/smpi_$tag.log" 2>&1
+    -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" $(mat_options "$pc") > "$work/one/smpi_$tag.log" 2>&1
   local rc=$?
   [ ${#timer[@]} -gt 0 ] || echo "$((SECONDS - t0)) n/a" > "$work/one/time_$tag"
   echo "$tag: exit $rc, wall/RSS: $(tail -1 "$work/one/time_$tag")" >> "$work/runs.txt"
 }
 # P pc latency_us test_s reps solvers...: one launch per solver in the background, at most $jobs at once; merge()
-# after the last joins each group's logs into one
+# after the last joins each group's logs into one. From P = PIPEKSP_SMPI_ONE_LAUNCH_P on, one launch runs all the
+# group's solvers: there the set-up is most of a launch (P = 1,024 with asddic: over an hour of wall time, its
+# 14-iteration solve minutes), so six launches would cost six set-ups
 merges=()
 smpi_run() {
-  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k
+  local P=$1 pc=$2 l=$3 ts=$4 r=$5 k ks
   shift 5
   platform "$P" "$l" > /dev/null
-  for k in "$@"; do
+  ks=("$@")
+  [ "$P" -ge "$onep" ] && ks=("$(IFS=+; echo "$*")")
+  for k in "${ks[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
     smpi_one "$P" "$pc" "$l" "$ts" "$r" "$k" &
   done
-  merges+=("smpi_${pc}_${P}_lat${l}_test${ts} $*")
+  merges+=("smpi_${pc}_${P}_lat${l}_test${ts} ${ks[*]}")
 }
 merge() {
   local m g k
@@ -153,7 +166,7 @@ emu_run() { # P pc -> $work/emu_<pc>_<P>.log
   nice -n 15 mpiexec -n "$enp" --bind-to none -x OMPI_MCA_mpi_yield_when_idle=1 -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alphas" \
     -x PIPEKSP_EMU_JITTER_US=0 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_CLOCK="$eclock" \
     "$drv" -bench_config "$work/cfg_emu_$pc" -bench_reps "$ereps" -bench_tag "EMULATED,$pc,$P" -bench_clock "$eclock" \
-    -cube_nx $((7 * enp)) -cube_ny 7 -cube_nz 7 -da_processors_x "$enp" -da_processors_y 1 -da_processors_z 1 > "$work/emu_${pc}_$P.log" 2>&1
+    -cube_nx $((7 * enp)) -cube_ny 7 -cube_nz 7 -da_processors_x "$enp" -da_processors_y 1 -da_processors_z 1 $(mat_options "$pc") > "$work/emu_${pc}_$P.log" 2>&1
 }
 
 echo "PipeKSP whole solves: SIMULATED (SimGrid $($smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, 2 real ranks)"
