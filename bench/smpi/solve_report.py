@@ -37,7 +37,7 @@ def capped(work, pc, P):
 
 def main():
     work = sys.argv[1]
-    rows, misses = [], 0
+    rows, misses, limits = [], 0, {}
     keys = set()
     for f in glob.glob(os.path.join(work, "smpi_*_lat0.25_test*.log")):
         m = re.match(r"smpi_(.+)_(\d+)_lat0.25_test(.+)\.log$", os.path.basename(f))
@@ -58,6 +58,14 @@ def main():
         if not z:  # SMPI's default MPI_Test cost has no zero-latency run of its own: the other one's limit
             for f in glob.glob(os.path.join(work, "smpi_%s_%d_lat0_test*.log" % (pc, P))):
                 z, _ = medians(f)
+        zfrom = P
+        if not z:  # no zero-latency run at this P (P = 1,024 with asddic: hours): the nearest smaller P's; the
+            # limit has no network cost, and came out the same at P = 64, 256 and 1,024 where all were run
+            for f in sorted(glob.glob(os.path.join(work, "smpi_%s_*_lat0_test*.log" % pc)), key=lambda f: -int(re.search(r"_(\d+)_lat0_", f).group(1))):
+                q = int(re.search(r"_(\d+)_lat0_", f).group(1))
+                if q < P:
+                    z, zfrom = medians(f)[0], q
+                    break
         e, ebad = medians(os.path.join(work, "emu_%s_%d.log" % (pc, P)))
         if not rows or rows[-1] != ts:
             print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
@@ -65,6 +73,8 @@ def main():
             rows.append(ts)
         slim = z.get("cg", (0,))[0]
         elim = e.get("cg-limit", (0,))[0]
+        if ts != "default":
+            limits[(P, pc)] = (s, slim)
         for lab in ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]:
             if lab not in s and lab not in e:
                 continue
@@ -89,16 +99,56 @@ def main():
                   " the accuracy check cannot pass)" % (pc, P, cap))
         elif sbad or ebad:
             print("      (%s P=%d: %d SIMULATED and %d EMULATED solves missed the accuracy check)" % (pc, P, sbad, ebad))
-        print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, elim))
+        print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it%s, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, " (run at P=%d)" % zfrom if zfrom != P else "", elim))
         if slim and elim and not 0.8 <= slim / elim <= 1.2:
             # the two sides computed at different speeds: the VM was not in the state the rates were measured in
             print("      (%s P=%d: the limits differ by %.2fx: the two sides did not compute alike, so this pair does not"
                   " compare the models; run the emulated side again when they agree, docs/emulator.md)" % (pc, P, elim / slim))
     print("\nrows with a ratio outside [0.8, 1.2]: %d" % misses)
+    rounds(work, limits)
     runs = os.path.join(work, "runs.txt")
     if os.path.exists(runs):
         print("\nSMPI launches (wall s, peak RSS KiB):")
         print(open(runs).read().rstrip())
+
+
+def rounds(work, limits):
+    """the emulated rounds (PIPEKSP_SMPI_EMU_ROUNDS: $work/emu-runs/<round>/emu_<pc>_<P>.log) in the state the SMPI
+    rates describe: cg-limit within LIMIT_TOL of SMPI's zero-latency limit with an IQR of at most LIMIT_IQR %; per
+    row the rounds kept, how many have all three ratios within 20%, and each ratio's range over them"""
+    LIMIT_TOL, LIMIT_IQR = 0.10, 10.0
+    runs = sorted(glob.glob(os.path.join(work, "emu-runs", "*")))
+    if not runs or not limits:
+        return
+    print("\nEMULATED rounds in the rates' state (cg-limit within %d%% of SIMULATED's, its IQR <= %d%%): %d rounds" % (100 * LIMIT_TOL, LIMIT_IQR, len(runs)))
+    print("%5s %-7s %-12s | %6s %4s | %11s %11s %11s" % ("P", "PC", "solver", "rounds", "ok", "us/it", "speedup", "x limit"))
+    order = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
+    for (P, pc) in sorted(limits, key=lambda k: (k[0], order.get(k[1], 9))):
+        s, slim = limits[(P, pc)]
+        kept, tried = [], 0
+        for r in runs:
+            e, _ = medians(os.path.join(r, "emu_%s_%d.log" % (pc, P)))
+            tried += bool(e)
+            if "cg-limit" in e and "cg" in e and slim and abs(e["cg-limit"][0] / slim - 1) <= LIMIT_TOL and e["cg-limit"][1] <= LIMIT_IQR:
+                kept.append(e)
+        if not kept:
+            if tried:
+                print("%5d %-7s none of %d rounds in that state" % (P, pc, tried))
+            continue
+        for lab in ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]:
+            if lab not in s or "cg" not in s:
+                continue
+            rat = []
+            for e in kept:
+                if lab in e:
+                    ev, elim = e[lab][0], e["cg-limit"][0]
+                    rat.append((s[lab][0] / ev, (s["cg"][0] / s[lab][0]) / (e["cg"][0] / ev), (s[lab][0] / slim) / (ev / elim)))
+            if not rat:
+                print("%5d %-7s %-12s | %6d %4s |" % (P, pc, lab, 0, ""))
+                continue
+            ok = sum(all(0.8 <= x <= 1.2 for x in q) for q in rat)
+            rng = ["%.2f-%.2f" % (min(q[i] for q in rat), max(q[i] for q in rat)) for i in range(3)]
+            print("%5d %-7s %-12s | %6d %4d | %11s %11s %11s" % (P, pc, lab, len(rat), ok, rng[0], rng[1], rng[2]))
 
 
 if __name__ == "__main__":
