@@ -116,7 +116,7 @@ def rounds(work, limits):
     """the emulated rounds (PIPEKSP_SMPI_EMU_ROUNDS: $work/emu-runs/<round>/emu_<pc>_<P>.log) in the state the SMPI
     rates describe: cg-limit within LIMIT_TOL of SMPI's zero-latency limit with an IQR of at most LIMIT_IQR %; per
     row the rounds kept, how many have all three ratios within 20%, and each ratio's range over them"""
-    LIMIT_TOL, LIMIT_IQR = 0.10, 10.0
+    LIMIT_TOL, LIMIT_IQR = 0.15, 10.0
     runs = sorted(glob.glob(os.path.join(work, "emu-runs", "*")))
     if not runs or not limits:
         return
