@@ -1,4 +1,4 @@
-# Two tests labelled smpi. A whole solve under SimGrid SMPI (SIMULATED, bench/smpi/solve.sh's set-up): cg against pipegv-poll on 16
+# Two tests labelled smpi, and a check of the side-by-side report. A whole solve under SimGrid SMPI (SIMULATED, bench/smpi/solve.sh's set-up): cg against pipegv-poll on 16
 # simulated ranks. Needs smpirun (Debian libsimgrid-dev) and the SMPI driver that config/petsc-smpi.sh builds
 # into the cache (`make petsc-smpi`, which make test-petsc-latest runs first): without smpirun the test is
 # disabled, without the driver it reports itself skipped.
@@ -14,3 +14,7 @@ set_tests_properties(smpi-solve-cg-vs-pipegv-poll-16 PROPERTIES LABELS smpi SKIP
 add_test(NAME smpi-shim-check COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shim_check.sh)
 set_tests_properties(smpi-shim-check PROPERTIES LABELS smpi SKIP_RETURN_CODE 77 TIMEOUT 300
   PASS_REGULAR_EXPRESSION "shim_check PASSED \\(P=6\\)" FAIL_REGULAR_EXPRESSION "FAIL:")
+# the side-by-side report alone (no SimGrid needed): which emulated rounds it pairs, their ratios, a borrowed limit
+add_test(NAME smpi-report-check COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/report_check.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(smpi-report-check PROPERTIES LABELS bench TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "report_check PASSED" FAIL_REGULAR_EXPRESSION "FAIL:")
