@@ -26,6 +26,22 @@ def medians(path):
     return out, bad
 
 
+LABELS = ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]
+ORDER = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
+
+
+def side(m, lab, lim):
+    """one side's figures of a row: time per iteration, speedup against cg, x limit (0 where unknown)"""
+    v = m.get(lab, (0,))[0]
+    return v, m["cg"][0] / v if "cg" in m and v else 0, v / lim if lim else 0
+
+
+def ratios(sf, ef):
+    """SMPI / emulator for each of the three figures, and whether all are within 20%"""
+    r = [a / b if b else 0 for a, b in zip(sf, ef)]
+    return r, all(0.8 <= x <= 1.2 for x in r)
+
+
 def capped(work, pc, P):
     """the -ksp_max_it of this group's SMPI launches (PIPEKSP_SMPI_MAXIT), or None"""
     for f in glob.glob(os.path.join(work, "one", "cfg_%s_%d_lat0.25_*" % (pc, P))):
@@ -51,8 +67,7 @@ def main():
     print("SIMULATED = SimGrid SMPI (deterministic compute); EMULATED = tools/emulator on 2 real ranks")
     print("us/it: median time per iteration [IQR %]; speedup = cg / solver; x limit = solver / cg at zero latency; ratio = SMPI / emulator")
     hdr = "%5s %-7s %-12s | %16s %16s %5s | %6s %6s %5s | %6s %6s %5s |" % ("P", "PC", "solver", "SIMULATED us/it", "EMULATED us/it", "ratio", "S spd", "E spd", "ratio", "S xlim", "E xlim", "ratio")
-    order = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
-    for P, pc, ts in sorted(keys, key=lambda k: (k[2], k[0], order.get(k[1], 9))):
+    for P, pc, ts in sorted(keys, key=lambda k: (k[2], k[0], ORDER.get(k[1], 9))):
         s, sbad = medians(os.path.join(work, "smpi_%s_%d_lat0.25_test%s.log" % (pc, P, ts)))
         z, _ = medians(os.path.join(work, "smpi_%s_%d_lat0_test%s.log" % (pc, P, ts)))
         if not z:  # SMPI's default MPI_Test cost has no zero-latency run of its own: the other one's limit
@@ -61,11 +76,11 @@ def main():
         zfrom = P
         if not z:  # no zero-latency run at this P (P = 1,024 with asddic: hours): the nearest smaller P's; the
             # limit has no network cost, and came out the same at P = 64, 256 and 1,024 where all were run
-            for f in sorted(glob.glob(os.path.join(work, "smpi_%s_*_lat0_test*.log" % pc)), key=lambda f: -int(re.search(r"_(\d+)_lat0_", f).group(1))):
-                q = int(re.search(r"_(\d+)_lat0_", f).group(1))
-                if q < P:
-                    z, zfrom = medians(f)[0], q
-                    break
+            runs = [(int(re.search(r"_(\d+)_lat0_", f).group(1)), f) for f in glob.glob(os.path.join(work, "smpi_%s_*_lat0_test*.log" % pc))]
+            smaller = [qf for qf in runs if qf[0] < P]
+            if smaller:
+                zfrom, f = max(smaller)
+                z = medians(f)[0]
         e, ebad = medians(os.path.join(work, "emu_%s_%d.log" % (pc, P)))
         if not rows or rows[-1] != ts:
             print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
@@ -75,17 +90,12 @@ def main():
         elim = e.get("cg-limit", (0,))[0]
         if ts != "default":
             limits[(P, pc)] = (s, slim)
-        for lab in ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]:
+        for lab in LABELS:
             if lab not in s and lab not in e:
                 continue
-            sv, siq, _ = s.get(lab, (0, 0, 0))
-            ev, eiq, _ = e.get(lab, (0, 0, 0))
-            ssp = s["cg"][0] / sv if "cg" in s and sv else 0  # noqa: E501
-            esp = e["cg"][0] / ev if "cg" in e and ev else 0
-            sxl = sv / slim if slim else 0
-            exl = ev / elim if elim else 0
-            r = [a / b if b else 0 for a, b in ((sv, ev), (ssp, esp), (sxl, exl))]
-            ok = all(0.8 <= x <= 1.2 for x in r)
+            siq, eiq = s.get(lab, (0, 0))[1], e.get(lab, (0, 0))[1]
+            (sv, ssp, sxl), (ev, esp, exl) = side(s, lab, slim), side(e, lab, elim)
+            r, ok = ratios((sv, ssp, sxl), (ev, esp, exl))
             misses += not ok and ev > 0 and sv > 0
             print("%5d %-7s %-12s | %9.1f [%4.1f%%] %9.1f [%4.1f%%] %5.2f | %6.3f %6.3f %5.2f | %6.3f %6.3f %5.2f | %s" % (P, pc, lab, sv, siq, ev, eiq, r[0], ssp, esp, r[1], sxl, exl, r[2], "ok" if ok else ("MISS" if ev and sv else "")))
         cap = capped(work, pc, P)
@@ -122,8 +132,7 @@ def rounds(work, limits):
         return
     print("\nEMULATED rounds in the rates' state (cg-limit within %d%% of SIMULATED's, its IQR <= %d%%): %d rounds" % (100 * LIMIT_TOL, LIMIT_IQR, len(runs)))
     print("%5s %-7s %-12s | %6s %4s | %11s %11s %11s" % ("P", "PC", "solver", "rounds", "ok", "us/it", "speedup", "x limit"))
-    order = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
-    for (P, pc) in sorted(limits, key=lambda k: (k[0], order.get(k[1], 9))):
+    for (P, pc) in sorted(limits, key=lambda k: (k[0], ORDER.get(k[1], 9))):
         s, slim = limits[(P, pc)]
         kept, tried = [], 0
         for r in runs:
@@ -135,18 +144,15 @@ def rounds(work, limits):
             if tried:
                 print("%5d %-7s none of %d rounds in that state" % (P, pc, tried))
             continue
-        for lab in ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]:
+        for lab in LABELS:
             if lab not in s or "cg" not in s:
                 continue
-            rat = []
-            for e in kept:
-                if lab in e:
-                    ev, elim = e[lab][0], e["cg-limit"][0]
-                    rat.append((s[lab][0] / ev, (s["cg"][0] / s[lab][0]) / (e["cg"][0] / ev), (s[lab][0] / slim) / (ev / elim)))
+            rat = [ratios(side(s, lab, slim), side(e, lab, e["cg-limit"][0])) for e in kept if lab in e]
             if not rat:
                 print("%5d %-7s %-12s | %6d %4s |" % (P, pc, lab, 0, ""))
                 continue
-            ok = sum(all(0.8 <= x <= 1.2 for x in q) for q in rat)
+            ok = sum(within for _, within in rat)
+            rat = [q for q, _ in rat]
             rng = ["%.2f-%.2f" % (min(q[i] for q in rat), max(q[i] for q in rat)) for i in range(3)]
             print("%5d %-7s %-12s | %6d %4d | %11s %11s %11s" % (P, pc, lab, len(rat), ok, rng[0], rng[1], rng[2]))
 
