@@ -8,23 +8,21 @@
 # usage: bash bench/smpi/rates.sh <builddir> <output file> [PCs, default "jacobi bjacobi asddic" on the cube's
 #   BAIJ matrix (rates.txt); "gamg" on its AIJ matrix (rates-gamg.txt): PETSc's GAMG builds no graph from BAIJ]
 set -u
+. "$(dirname "$0")/cases.sh" # the PCs' and solvers' options, as solve.sh runs them
 build=$1 outf=$2 pcs=${3:-"jacobi bjacobi asddic"}
-mat=""
-[ "$pcs" = gamg ] && mat="-cube_mat_type aij"
+what="" # the PCs and their matrix options, for the file's header
+for p in $pcs; do what+="${what:+, }$p$(m=$(mat_options "$p"); echo "${m:+ $m}")"; done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 drv=$build/bench/bench_cube
 cfg=$(mktemp) logs=$(mktemp)
 trap 'rm -f "$cfg" "$logs"' EXIT
 for run in 1 2 3; do
 for p in $pcs; do
-  case $p in bjacobi) pc="-pc_type bjacobi -sub_pc_type icc" ;; *) pc="-pc_type $p" ;; esac
-  c="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned $pc"
-  printf '%s\n' "cg|-ksp_type cg $c" "pipecg|-ksp_type pipecg $c" "pipelcg|-ksp_type pipelcg -ksp_rtol 1e-8 -ksp_norm_type natural $pc" \
-    "pipegv-none|-ksp_type pipegv -ksp_pipe_progress none $c" "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll $c" "pipeplcg|-ksp_type pipeplcg $c" > "$cfg"
-  { echo "=== launch $run"; nice -n 15 mpiexec -n 1 "$drv" -bench_config "$cfg" -bench_reps 5 -cube_n 7 $mat -log_view 2>&1; } >> "$logs" || { tail "$logs"; exit 1; }
+  write_cfg "$cfg" "$(pc_options "$p")" $smpi_solvers
+  { echo "=== launch $run"; nice -n 15 mpiexec -n 1 "$drv" -bench_config "$cfg" -bench_reps 5 -cube_n 7 $(mat_options "$p") -log_view 2>&1; } >> "$logs" || { tail "$logs"; exit 1; }
 done
 done
-python3 - "$logs" "$outf" "$pcs${mat:+, $mat}" <<'PY'
+python3 - "$logs" "$outf" "$what" <<'PY'
 import re, sys, statistics, time
 t, f, skip, run, best = {}, {}, False, None, {}
 def flush():

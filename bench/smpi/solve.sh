@@ -33,6 +33,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/cases.sh" # pc_options, mat_options, write_cfg, smpi_solvers
 [ $# -ge 1 ] || { echo "usage: bash bench/smpi/solve.sh <builddir>"; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 smpirun=${PIPEKSP_SMPIRUN:-smpirun}
@@ -46,7 +47,7 @@ pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic gamg"}
 reps=${PIPEKSP_SMPI_SOLVE_REPS:-3}
 ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
 test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
-solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-"cg pipecg pipelcg pipegv-none pipegv-poll pipeplcg"}
+solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-$smpi_solvers}
 what=${PIPEKSP_SMPI_SOLVE_WHAT:-"smpi emu"}
 priv=${PIPEKSP_SMPI_PRIV:-mmap}
 eclock=${PIPEKSP_SMPI_EMU_CLOCK:-cpu}
@@ -70,30 +71,8 @@ rates=${PIPEKSP_SMPI_RATES:-$here/rates.txt} rates_gamg=${PIPEKSP_SMPI_RATES_GAM
 case " $pcs " in *" gamg "*)
   [ -s "$rates_gamg" ] || bash "$here/rates.sh" "$build" "$rates_gamg" gamg || { echo "bench-smpi-solve: measuring GAMG's rates FAILED"; exit 1; } ;;
 esac
+rates_of() { if [ -n "$(mat_options "$1")" ]; then echo "$rates_gamg"; else echo "$rates"; fi; }
 
-pc_options() {
-  case $1 in
-    asddic) echo "-pc_type asddic" ;;
-    bjacobi) echo "-pc_type bjacobi -sub_pc_type icc" ;;
-    *) echo "-pc_type $1" ;;
-  esac
-}
-# the cube's matrix type and the rates priced with it: GAMG builds no graph from BAIJ (PETSc 3.26: "No method
-# creategraph for Mat of type mpibaij"), so it runs on the AIJ matrix with rates measured on it
-mat_options() { [ "$1" = gamg ] && echo "-cube_mat_type aij"; }
-rates_of() { if [ "$1" = gamg ]; then echo "$rates_gamg"; else echo "$rates"; fi; }
-write_cfg() { # file pc-options solvers... (+ cg-limit under the emulator)
-  local f=$1 pco=$2 k common="-ksp_rtol 1e-8 -ksp_norm_type unpreconditioned"
-  shift 2
-  for k in "$@"; do
-    case $k in
-      pipelcg) echo "$k|-ksp_type pipelcg -ksp_rtol 1e-8 -ksp_norm_type natural $pco" ;;
-      cg-limit) echo "$k|-ksp_type cg $common $pco -bench_latency_free" ;;
-      *-*) echo "$k|-ksp_type ${k%%-*} -ksp_pipe_progress ${k#*-} $common $pco" ;;
-      *) echo "$k|-ksp_type $k $common $pco" ;;
-    esac
-  done > "$f"
-}
 grid() { # P -> "px py pz": powers of two, as cubic as they go
   local P=$1 a=1 b=1 c=1
   while [ $((a * b * c)) -lt "$P" ]; do

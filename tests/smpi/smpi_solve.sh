@@ -18,8 +18,8 @@ lo=${PIPEKSP_SMPI_TEST_LO:-1.43} hi=${PIPEKSP_SMPI_TEST_HI:-1.58}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 plat=$(bash "$root/bench/smpi/fattree.sh" 16 0.25 "$work")
-printf '%s\n' "cg|-ksp_type cg -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi" \
-  "pipegv-poll|-ksp_type pipegv -ksp_pipe_progress poll -ksp_rtol 1e-8 -ksp_norm_type unpreconditioned -pc_type jacobi" > "$work/cfg"
+. "$root/bench/smpi/cases.sh" # the solvers' options, as make bench-smpi-solve runs them
+write_cfg "$work/cfg" "$(pc_options jacobi)" cg pipegv-poll
 t0=$(date +%s)
 out=$(cd "$work" && PIPEKSP_SMPI_RATES="$root/bench/smpi/rates.txt" PIPEKSP_SMPI_TEST_S=0.065e-6 smpirun -np 16 -platform "$plat" -hostfile "$work/hosts16" \
   $(bash "$root/bench/smpi/smpi_cfg.sh" measured mmap) \
