@@ -15,7 +15,10 @@
            input's: seed 17 cases 1354 (3 ranks) and 1101 (2 ranks), Neumann with hypre and no norm, where cg runs to
            its limit; ours ended DIVERGED_INDEFINITE_PC at a true residual of 2e-16, now at the floor with no breakdown
            reason and the fuzzer's contract met
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor]; prints 'all
+  drift    (--fuzz, with hypre) with no norm cg iterates past its floor and its noise grows the residual again before
+           (p, Ap) <= 0 ends it: seed 19 case 208 (Neumann, hypre, 1 rank), cg's least true residual at the floor
+           and its last 1e3 times above; ours stop at the floor, and the fuzzer judges cg by its least residual
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
@@ -23,7 +26,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
 ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace and floor checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -83,9 +86,9 @@ if "tight" in a.only:
             print("tight pipeplcg l=%d its %d (cg %d) true residual %.3g (cg %.3g)" % (l, o["its"], cg["its"], o["res"], cg["res"]))
             if not (o["conv"] and o["res"] <= 10 * cg["res"] and o["its"] <= (1.25 if l == 1 else 1.2) * cg["its"] + l):
                 fails.append("tight pipeplcg l=%d: converged %s, %d iterations, true residual %.3g; cg %d, %.3g" % (l, o["conv"], o["its"], o["res"], cg["its"], cg["res"]))
-def fuzz(np_, case, solvers, extra=()):
-    """pipefuzz's seed 17 case on np_ ranks: its output and {solver: (reason, its, true residual)}"""
-    out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", "17", "-caselist", case, "-solvers", solvers, "-v"] + list(extra),
+def fuzz(np_, case, solvers, extra=(), seed="17"):
+    """pipefuzz's case of a seed on np_ ranks: its output and {solver: (reason, its, true residual)}"""
+    out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", seed, "-caselist", case, "-solvers", solvers, "-v"] + list(extra),
                          env=env, capture_output=True, text=True, timeout=300).stdout
     return out, dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4))))
                      for m in re.finditer(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M))
@@ -110,6 +113,21 @@ if "floor" in a.only and a.fuzz:
         print("floor case %s: %s" % (case, ", ".join("%s %s %d" % (k, r, i) for k, (r, i, _) in got.items())))
         if len(got) != 5 or "FUZZFAIL" in out or any("INDEFINITE" in r for k, (r, i, _) in got.items() if k != "cg"):
             fails.append("floor case %s: %s" % (case, out[-600:]))
+if "drift" in a.only and a.fuzz:
+    out, got = fuzz("1", "208", "chrongear,pipegv,pipegropp", seed="19")
+    least = re.search(r"^  cg: \S+ its \d+ res \S+ \(least (\S+)\)", out, re.M)
+    if not re.search(r"^FUZZCASE 208 .*pc=hypre", out, re.M):
+        print("drift case 208: skipped (no hypre: another case is drawn)")
+    elif len(got) != 4 or not least:
+        fails.append("drift case 208: no result from pipefuzz: %s" % out[-400:])
+    else:
+        cg = got["cg"]
+        print("drift case 208: cg %s at %d, true residual %.3g (least %s); %s" % (cg[0], cg[1], cg[2], least.group(1),
+              ", ".join("%s %s %d %.3g" % (k, r, i, t) for k, (r, i, t) in got.items() if k != "cg")))
+        if not ("INDEFINITE" in cg[0] and float(least.group(1)) <= 1e-13 and cg[2] >= 1e3 * float(least.group(1))):
+            fails.append("drift case 208: cg no longer breaks down after drifting from its floor: %s" % out[-400:])
+        if "FUZZFAIL" in out or any(not r.startswith("CONVERGED") or t > cg[2] for k, (r, i, t) in got.items() if k != "cg"):
+            fails.append("drift case 208: %s" % out[-600:])
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
