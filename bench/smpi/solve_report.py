@@ -26,7 +26,8 @@ def medians(path):
     return out, bad
 
 
-LABELS = ["cg", "pipecg", "pipelcg", "pipegv-none", "pipegv-poll", "pipeplcg"]
+# the solvers, in solve.sh's order: bench/smpi/cases.sh owns the list
+LABELS = re.search(r'^smpi_solvers="([^"]+)"', open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.sh")).read(), re.M).group(1).split()
 ORDER = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
 
 
