@@ -23,9 +23,9 @@
            pipegropp's x (7e-7 an entry) times the rounding of r outweighed the energies' difference and x with a true
            residual of 4.4e-12 was kept over one of 2e-16 (cg 1.4e-14); now every type within 10x cg's
   chaos    (--fuzz) nested in PCKSP with an inner solve far from converged, rounding alone moves cg's own outer
-           count by more than the 10% band: seed 20 case 2221 (2 ranks; 51 outer iterations with cg, 82 with
-           cg on 3 b, up to 143 with ours) and seed 18 case 1032 (1 rank); the fuzzer then judges the outer
-           accuracy, not the count (within 10x cg's, or the outer tolerance met), and these cases pass
+           count by more than the 10% band: seed 20 case 2221 (2 ranks; 51 outer iterations with cg, 83 with
+           cg on 3 b or 7 b, up to 143 with ours); the fuzzer then judges the outer accuracy, not the count
+           (within 10x cg's, or the outer tolerance met), and the case passes
 usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
@@ -148,14 +148,14 @@ if "nullspace" in a.only and a.fuzz:
         if "FUZZFAIL" in out or any(t > 10 * cg[2] for k, (r, i, t) in got.items() if k != "cg"):
             fails.append("nullspace case 639: %s" % out[-600:])
 if "chaos" in a.only and a.fuzz:
-    for np_, case, seed in (("2", "2221", "20"), ("1", "1032", "18")):
+    for np_, case, seed in (("2", "2221", "20"),):
         out, got = fuzz(np_, case, "chrongear,pipegv,pipegropp,pipeplcg", seed=seed)
-        p3 = re.search(r"^  cg on 3 b: (\d+) outer", out, re.M)
+        p3 = re.search(r"^  cg on 3 b or 7 b: (\d+) outer", out, re.M)
         if len(got) != 5 or not p3 or "use=pcksp" not in out:
             fails.append("chaos seed %s case %s: no nested result from pipefuzz: %s" % (seed, case, out[-400:]))
             continue
         cg = got["cg"]
-        print("chaos seed %s case %s: outer iterations cg %d, cg on 3 b %s; %s" % (seed, case, cg[1], p3.group(1),
+        print("chaos seed %s case %s: outer iterations cg %d, cg on 3 b or 7 b (the farther) %s; %s" % (seed, case, cg[1], p3.group(1),
               ", ".join("%s %d %.3g" % (k, i, t) for k, (r, i, t) in got.items() if k != "cg")))
         if not abs(int(p3.group(1)) - cg[1]) > 0.1 * cg[1] + 1:
             fails.append("chaos seed %s case %s: rounding no longer moves cg's outer count out of the band: %s" % (seed, case, out[-400:]))
