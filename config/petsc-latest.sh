@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the pinned newest PETSc and petsc4py from their sources on the Python package index, into a cache
 # outside the work tree, and print the PETSc prefix. Reused when the cache holds the same version built
-# the same way. Usage: config/petsc-latest.sh [--print-prefix]
+# the same way. Usage: config/petsc-latest.sh [--print-prefix | --fetch-source]
+#   --fetch-source  only download PETSc's source (config/petsc-smpi.sh builds from it) and print its path
 #   PIPEKSP_CACHE   cache folder (default ${XDG_CACHE_HOME:-~/.cache}/pipeksp)
 #   PETSC_LATEST    version (default below)
 set -euo pipefail
@@ -31,15 +32,26 @@ fi
 mkdir -p "$CACHE/src"
 # pip from a venv of Debian's python3 (python3-venv): the python3 of a fresh machine may have no pip
 PIP="$CACHE/pip-venv/bin/python -m pip"
+# pip download prepares an sdist's metadata, and petsc's setup.py needs wheel for it: without build isolation
+# (which would build setuptools and wheel from their sdists too, --no-binary :all:) the venv must hold them.
+# config/petsc-smpi.sh gets its source here too (--fetch-source): its own copy of this download had no wheel
+# and failed on a fresh machine whenever make petsc-smpi ran before make petsc-latest.
 [ -x "$CACHE/pip-venv/bin/python" ] || /usr/bin/python3 -m venv "$CACHE/pip-venv"
+[ -f "$CACHE/pip-venv/.pipeksp-tools" ] || { $PIP install -q setuptools wheel packaging >&2 && touch "$CACHE/pip-venv/.pipeksp-tools"; }
 fetch() { # fetch NAME [pip options]: the sdist NAME-VERSION.tar.gz into $CACHE/src
   local name=$1 f="$CACHE/src/$1-$VERSION.tar.gz"
   shift
   [ -s "$f" ] && return 0
   log "downloading $name $VERSION source"
-  $PIP download -q --no-deps --no-binary :all: "$@" -d "$CACHE/src" "$name==$VERSION" >&2
+  $PIP download -q --no-deps --no-binary :all: --no-build-isolation "$@" -d "$CACHE/src" "$name==$VERSION" >&2 || true
   [ -s "$f" ] || { log "no $f after download"; exit 1; }
 }
+
+if [ "${1:-}" = "--fetch-source" ]; then
+  fetch petsc
+  echo "$CACHE/src/petsc-$VERSION.tar.gz"
+  exit 0
+fi
 
 if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$STAMP" ]; }; then
   fetch petsc
@@ -72,7 +84,7 @@ if [ ! -f "$PREFIX/py/.petsc4py-stamp" ]; then
   PY="$PREFIX/py/bin/python"
   "$PY" -m pip install -q "cython>=3" setuptools wheel >&2
   export PETSC_DIR="$PREFIX" PETSC_ARCH=""
-  PIP="$PY -m pip" fetch petsc4py --no-build-isolation
+  PIP="$PY -m pip" fetch petsc4py
   log "building petsc4py $VERSION against $PREFIX"
   "$PY" -m pip install -q --no-deps --no-build-isolation "$CACHE/src/petsc4py-$VERSION.tar.gz" >&2
   "$PY" -c "from petsc4py import PETSc; assert PETSc.Sys.getVersion()[:2] == tuple(map(int, '$VERSION'.split('.')))[:2]"

@@ -38,14 +38,7 @@ if ! { [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = 
     log "waiting for the PETSc $VERSION download in flight ($src)"
     sleep 15
   done
-  if [ ! -s "$src" ]; then
-    mkdir -p "$CACHE/src"
-    PIP="$CACHE/pip-venv/bin/python -m pip"
-    [ -x "$CACHE/pip-venv/bin/python" ] || /usr/bin/python3 -m venv "$CACHE/pip-venv"
-    log "downloading petsc $VERSION source"
-    $PIP download -q --no-deps --no-binary :all: --no-build-isolation -d "$CACHE/src" "petsc==$VERSION" >&2 || true
-    [ -s "$src" ] || { log "no $src after download"; exit 1; }
-  fi
+  [ -s "$src" ] || src=$(bash "$here/config/petsc-latest.sh" --fetch-source) || { log "no PETSc $VERSION source"; exit 1; }
   t0=$(date +%s)
   bdir=$CACHE/build-smpi
   rm -rf "$PREFIX" "$bdir"
