@@ -25,6 +25,8 @@
 #   iterations k1 and k2 of a solve capped at k2 + 2 (bench_cube -bench_window); empty: whole solves], PIPEKSP_SMPI_DRIVER [built by config/petsc-smpi.sh] and PIPEKSP_SMPIRUN [smpirun] (to run a driver
 #   built elsewhere, e.g. on a machine without smpicc), PIPEKSP_SMPI_SOLVE_SOLVERS [all], PIPEKSP_SMPI_SOLVE_WHAT ["smpi emu"] (either alone: one side, e.g. to run the
 #   emulated side while the SMPI build runs; the report reads whatever the work folder holds),
+#   PIPEKSP_SMPI_SOLVE_RUNS ["lat limit default"]: which SMPI launches (the solvers on the fat tree, cg on it with 0 us
+#   links, SMPI's default MPI_Test cost), e.g. limit alone for a limit that was not run,
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
 #   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
 #   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
@@ -49,6 +51,7 @@ ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
 test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
 solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-$smpi_solvers}
 what=${PIPEKSP_SMPI_SOLVE_WHAT:-"smpi emu"}
+runs=${PIPEKSP_SMPI_SOLVE_RUNS:-"lat limit default"}
 priv=${PIPEKSP_SMPI_PRIV:-mmap}
 eclock=${PIPEKSP_SMPI_EMU_CLOCK:-cpu}
 enp=${PIPEKSP_SMPI_EMU_NP:-2}
@@ -160,9 +163,9 @@ for P in $ps; do
   for pc in $pcs; do
     t0=$(date +%s)
     case " $what " in *" smpi "*)
-      smpi_run "$P" "$pc" "$lat" "${test_us}e-6" "$reps" $solvers
-      smpi_run "$P" "$pc" 0 "${test_us}e-6" 1 cg
-      [ "$P" -le "$defmax" ] && smpi_run "$P" "$pc" "$lat" default 1 cg pipegv-none pipegv-poll ;;
+      case " $runs " in *" lat "*) smpi_run "$P" "$pc" "$lat" "${test_us}e-6" "$reps" $solvers ;; esac
+      case " $runs " in *" limit "*) smpi_run "$P" "$pc" 0 "${test_us}e-6" 1 cg ;; esac
+      case " $runs " in *" default "*) [ "$P" -le "$defmax" ] && smpi_run "$P" "$pc" "$lat" default 1 cg pipegv-none pipegv-poll ;; esac ;;
     esac
     case " $what " in *" emu "*) emu_run "$P" "$pc" ;; esac
     echo "  $pc P=$P: $(($(date +%s) - t0)) s (SMPI launches started; they run on in the background)"
