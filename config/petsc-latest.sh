@@ -22,7 +22,7 @@ if [ "${1:-}" = "--print-prefix" ]; then
   exit 0
 fi
 
-if [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$STAMP" ] &&
+if [ "${1:-}" != "--fetch-source" ] && [ -f "$PREFIX/.pipeksp-stamp" ] && [ "$(cat "$PREFIX/.pipeksp-stamp")" = "$STAMP" ] &&
   [ -f "$PREFIX/lib/pkgconfig/PETSc.pc" ] && [ -f "$PREFIX/py/.petsc4py-stamp" ]; then
   log "reusing PETSc $VERSION and petsc4py in $PREFIX"
   echo "$PREFIX"
@@ -36,8 +36,11 @@ PIP="$CACHE/pip-venv/bin/python -m pip"
 # (which would build setuptools and wheel from their sdists too, --no-binary :all:) the venv must hold them.
 # config/petsc-smpi.sh gets its source here too (--fetch-source): its own copy of this download had no wheel
 # and failed on a fresh machine whenever make petsc-smpi ran before make petsc-latest.
-[ -x "$CACHE/pip-venv/bin/python" ] || /usr/bin/python3 -m venv "$CACHE/pip-venv"
-[ -f "$CACHE/pip-venv/.pipeksp-tools" ] || { $PIP install -q setuptools wheel packaging >&2 && touch "$CACHE/pip-venv/.pipeksp-tools"; }
+[ -x "$CACHE/pip-venv/bin/python" ] || /usr/bin/python3 -m venv "$CACHE/pip-venv" >&2
+if [ ! -f "$CACHE/pip-venv/.pipeksp-tools" ]; then
+  $PIP install -q setuptools wheel packaging >&2 || { log "installing setuptools, wheel and packaging into $CACHE/pip-venv failed"; exit 1; }
+  touch "$CACHE/pip-venv/.pipeksp-tools"
+fi
 fetch() { # fetch NAME [pip options]: the sdist NAME-VERSION.tar.gz into $CACHE/src
   local name=$1 f="$CACHE/src/$1-$VERSION.tar.gz"
   shift
