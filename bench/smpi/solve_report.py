@@ -75,8 +75,8 @@ def main():
             for f in glob.glob(os.path.join(work, "smpi_%s_%d_lat0_test*.log" % (pc, P))):
                 z, _ = medians(f)
         zfrom = P
-        if not z:  # no zero-latency run at this P (P = 1,024 with asddic: hours): the nearest smaller P's; the
-            # limit has no network cost, and came out the same at P = 64, 256 and 1,024 where all were run
+        if not z:  # no zero-latency run at this P: the nearest smaller P's, labelled as such; with jacobi,
+            # bjacobi+icc and asddic it came out the same at P = 64, 256 and 1,024 (not with gamg: 261.3 and 306.1)
             runs = [(int(re.search(r"_(\d+)_lat0_", f).group(1)), f) for f in glob.glob(os.path.join(work, "smpi_%s_*_lat0_test*.log" % pc))]
             smaller = [qf for qf in runs if qf[0] < P]
             if smaller:
