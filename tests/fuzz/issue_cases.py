@@ -27,15 +27,19 @@
            with cg on t b, up to 143 with ours) and seed 18 case 1032 (1 rank; cg 70, 62-92 on the six t b, ours
            62-102); the fuzzer then judges the outer accuracy, not the count (within 10x cg's, or the outer
            tolerance met), and the cases pass
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos]; prints 'all
+  limit    (--fuzz, where hypre is: else another case is drawn) seed 25 case 2327 (4 ranks): cg is capped at
+           iteration 54 of 54 with a norm of 3.26e-10, chrongear and pipegropp converge there (2.63e-10 and
+           2.46e-10, a tolerance between): the fuzzer judges their iterates as capped ones (A-norm error within
+           1.1x cg's), and the case passes for them
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace and chaos checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos and limit checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -169,6 +173,19 @@ if "chaos" in a.only and a.fuzz:
             fails.append("chaos case %s: rounding no longer moves cg's outer count out of the band: %s" % (case, out[-400:]))
         if "FUZZFAIL" in out or any(not r.startswith("CONVERGED") for k, (r, i, t) in got.items()):
             fails.append("chaos case %s: %s" % (case, out[-600:]))
+if "limit" in a.only and a.fuzz:
+    out, got = fuzz("4", "2327", "chrongear,pipegropp", seed="25")
+    if not re.search(r"^FUZZCASE 2327 family=cube pc=bjacobi", out, re.M):
+        print("limit case 2327: skipped (this PETSc draws another case there: no hypre)")
+    elif len(got) != 3:
+        fails.append("limit case 2327: no result from pipefuzz: %s" % out[-400:])
+    else:
+        cg = got["cg"]
+        print("limit case 2327: cg %s at %d; %s" % (cg[0], cg[1], ", ".join("%s %s at %d" % (k, r, i) for k, (r, i, t) in got.items() if k != "cg")))
+        if not (cg[0] == "DIVERGED_ITS" and any(r.startswith("CONVERGED") and i == cg[1] for k, (r, i, t) in got.items() if k != "cg")):
+            fails.append("limit case 2327: no longer one of ours converged at cg's limit: %s" % out[-400:])
+        if "FUZZFAIL" in out:
+            fails.append("limit case 2327: %s" % out[-600:])
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
