@@ -31,10 +31,6 @@
 #define PLCG_RITZ_N   64
 #define PLCG_OMEGA_N  256
 #define PLCG_RITZ_LOW 0.9 /* lmin = PLCG_RITZ_LOW theta_min from a solve's Ritz values (pipeplcgeig.c) */
-/* an estimated spectrum with lambda_min above this times lambda_max gets shifts on [PLCG_RITZ_LOW lambda_min,
-   lambda_max] rather than [0, factor lambda_max] (pipeplcgeig.c); 1e-2 also took the jacobi cube, whose
-   10-step Lanczos lambda_min lies far above its true one (depth 3: 76 iterations against cg's 72) */
-#define PLCG_EIG_CLUSTER 0.5
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
    matrices of which ids, and the depth chosen */

@@ -173,13 +173,6 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   }
   d->lmin = 0.0;
   d->lmax = d->eig_factor * emax;
-  /* a spectrum clustered away from 0: shifts on [0, factor emax] all lie below it, the basis' columns come out
-     nearly parallel and the recurrences lose the residual's digits (fuzzer seed 25 case 1504, M^{-1}A in
-     [0.94, 1]: the norm off 2x at iteration 4); there the shifts span the spectrum, as from Ritz values */
-  if (!d->estfailed && emin > PLCG_EIG_CLUSTER * emax) {
-    d->lmin = PLCG_RITZ_LOW * emin;
-    d->lmax = PetscMax(d->eig_factor, 1.0) * emax;
-  }
   PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g]; shifts on [%g, %g]\n", d->eig_its, (double)emin, (double)emax, (double)d->lmin, (double)d->lmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
