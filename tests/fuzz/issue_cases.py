@@ -107,9 +107,10 @@ def fuzz(np_, case, solvers, extra=(), seed="17"):
                      for m in re.finditer(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M))
 
 
-def hypre_drawn(name, case, out):
-    """whether the case drew hypre (a PETSc without it draws another case there); else a skip line"""
-    if re.search(r"^FUZZCASE %s .*pc=hypre" % case, out, re.M):
+def hypre_drawn(name, case, out, drawn=r".*pc=hypre"):
+    """whether the case is the one drawn where hypre is (its FUZZCASE line matches drawn; a PETSc without hypre
+    draws another case there); else a skip line"""
+    if re.search(r"^FUZZCASE %s %s" % (case, drawn), out, re.M):
         return True
     print("%s case %s: skipped (no hypre: another case is drawn)" % (name, case))
     return False
@@ -175,17 +176,16 @@ if "chaos" in a.only and a.fuzz:
             fails.append("chaos case %s: %s" % (case, out[-600:]))
 if "limit" in a.only and a.fuzz:
     out, got = fuzz("4", "2327", "chrongear,pipegropp", seed="25")
-    if not re.search(r"^FUZZCASE 2327 family=cube pc=bjacobi", out, re.M):
-        print("limit case 2327: skipped (this PETSc draws another case there: no hypre)")
-    elif len(got) != 3:
-        fails.append("limit case 2327: no result from pipefuzz: %s" % out[-400:])
-    else:
-        cg = got["cg"]
-        print("limit case 2327: cg %s at %d; %s" % (cg[0], cg[1], ", ".join("%s %s at %d" % (k, r, i) for k, (r, i, t) in got.items() if k != "cg")))
-        if not (cg[0] == "DIVERGED_ITS" and any(r.startswith("CONVERGED") and i == cg[1] for k, (r, i, t) in got.items() if k != "cg")):
-            fails.append("limit case 2327: no longer one of ours converged at cg's limit: %s" % out[-400:])
-        if "FUZZFAIL" in out:
-            fails.append("limit case 2327: %s" % out[-600:])
+    if hypre_drawn("limit", "2327", out, "family=cube pc=bjacobi"):
+        if len(got) != 3:
+            fails.append("limit case 2327: no result from pipefuzz: %s" % out[-400:])
+        else:
+            cg = got["cg"]
+            print("limit case 2327: cg %s at %d; %s" % (cg[0], cg[1], ", ".join("%s %s at %d" % (k, r, i) for k, (r, i, t) in got.items() if k != "cg")))
+            if not (cg[0] == "DIVERGED_ITS" and any(r.startswith("CONVERGED") and i == cg[1] for k, (r, i, t) in got.items() if k != "cg")):
+                fails.append("limit case 2327: no longer one of ours converged at cg's limit: %s" % out[-400:])
+            if "FUZZFAIL" in out:
+                fails.append("limit case 2327: %s" % out[-600:])
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
