@@ -41,12 +41,11 @@ if [ ! -f "$CACHE/pip-venv/.pipeksp-tools" ]; then
   $PIP install -q setuptools wheel packaging >&2 || { log "installing setuptools, wheel and packaging into $CACHE/pip-venv failed"; exit 1; }
   touch "$CACHE/pip-venv/.pipeksp-tools"
 fi
-fetch() { # fetch NAME [pip options]: the sdist NAME-VERSION.tar.gz into $CACHE/src
+fetch() { # fetch NAME: the sdist NAME-VERSION.tar.gz into $CACHE/src
   local name=$1 f="$CACHE/src/$1-$VERSION.tar.gz"
-  shift
   [ -s "$f" ] && return 0
   log "downloading $name $VERSION source"
-  $PIP download -q --no-deps --no-binary :all: --no-build-isolation "$@" -d "$CACHE/src" "$name==$VERSION" >&2 || true
+  $PIP download -q --no-deps --no-binary :all: --no-build-isolation -d "$CACHE/src" "$name==$VERSION" >&2 || true
   [ -s "$f" ] || { log "no $f after download"; exit 1; }
 }
 
