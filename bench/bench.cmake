@@ -4,6 +4,11 @@
 # against a STREAM triad; emu_cost (emu_cost.sh): one MPI_Test's cost with and without the emulator.
 add_executable(bench_cube ${CMAKE_CURRENT_LIST_DIR}/bench_cube.c)
 target_link_libraries(bench_cube PRIVATE pipeksp ${CMAKE_DL_LIBS})
+# -bench_clock flops prices PETSc's flop counter per event, as the SMPI driver does: PetscLogEventGetName and
+# PetscLogLegacyCallbacksBegin are PETSc 3.20's
+if(PETSC_VERSION VERSION_GREATER_EQUAL 3.20)
+  target_sources(bench_cube PRIVATE ${CMAKE_CURRENT_LIST_DIR}/smpi/flop_price.c)
+endif()
 add_executable(emu_cost ${CMAKE_CURRENT_LIST_DIR}/emu_cost.c)
 target_link_libraries(emu_cost PRIVATE MPI::MPI_C)
 foreach(b asddic_bandwidth hybrid_bandwidth)

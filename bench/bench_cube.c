@@ -9,9 +9,11 @@ over repetitions, so every ratio compares solves that shared the machine state.\
   -bench_seed <s>      : seed of the shuffle (1); printed with every repetition's order\n\
   -bench_warmup <n>    : untimed solves of every configuration before the first timed one (1)\n\
   -bench_base <label>  : configuration the paired ratios compare with (default: the first)\n\
-  -bench_clock <wall|cpu> : what a solve's seconds are (wall): cpu is the process's CPU time, which a rank\n\
+  -bench_clock <wall|cpu|flops> : what a solve's seconds are (wall): cpu is the process's CPU time, which a rank\n\
                          descheduled on a loaded machine does not accrue (busy waits in MPI still count;\n\
-                         the threads of a hybrid configuration add up: time those in wall)\n\
+                         the threads of a hybrid configuration add up: time those in wall); flops is the\n\
+                         emulator's flop clock (PIPEKSP_EMU_CLOCK=flops, PETSc 3.20 or newer): PETSc's flop\n\
+                         counter priced per event at the rates of PIPEKSP_SMPI_RATES, as the SIMULATED solves\n\
   -log_view            : one stage per configuration, its timed solves only (the warm-up's are in the main stage)\n\
   A configuration's options may also hold -pipeksp_threads <t> and -pipeksp_spmv_schedule <s> (its own\n\
   thread count and schedule; the others keep the launch's) and -bench_ranks 1: it then runs on rank 0\n\
@@ -38,11 +40,43 @@ over repetitions, so every ratio compares solves that shared the machine state.\
 #include <pipeksp/petsccompat.h>
 #include <dlfcn.h>
 #include <time.h>
+#include "smpi/flop_price.h"
 
 #define MAXCFG 32
 
 typedef void (*EmuStatsFn)(double *);
 typedef void (*EmuFreeFn)(int);
+typedef int (*EmuComputeFn)(double (*)(void));
+
+#if PETSC_VERSION_GE(3, 20, 0) && !defined(PIPEKSP_SMPI)
+static PetscErrorCode FlopBegin(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
+{
+  (void)t, (void)a, (void)b, (void)c, (void)d;
+  PipeFlopPriceEvent((int)e, 1);
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode FlopEnd(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
+{
+  (void)t, (void)a, (void)b, (void)c, (void)d;
+  PipeFlopPriceEvent((int)e, 0);
+  return PETSC_SUCCESS;
+}
+#endif
+
+/* -bench_clock flops: the emulator's clock moves by the compute priced from PETSc's flop counter */
+static PetscErrorCode FlopClockStart(void)
+{
+  PetscFunctionBegin;
+#if PETSC_VERSION_GE(3, 20, 0) && !defined(PIPEKSP_SMPI)
+  EmuComputeFn set = (EmuComputeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_compute");
+  PetscCheck(set && set(PipeFlopPriceTake) == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-bench_clock flops needs the emulator (LD_PRELOAD libpipeksp_emu.so) with PIPEKSP_EMU_CLOCK=flops");
+  PipeFlopPriceStart();
+  PetscCall(PetscLogLegacyCallbacksBegin(FlopBegin, FlopEnd, NULL, NULL));
+#else
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_SUP, "-bench_clock flops needs PETSc 3.20 or newer (PetscLogLegacyCallbacksBegin), natively");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 typedef enum {
   ORDER_SHUFFLE,
@@ -53,15 +87,16 @@ static const char *const BenchOrders[] = {"shuffle", "rotate", "fixed", "BenchOr
 
 typedef enum {
   CLOCK_WALL,
-  CLOCK_CPU
+  CLOCK_CPU,
+  CLOCK_FLOPS
 } BenchClock;
-static const char *const BenchClocks[] = {"wall", "cpu", "BenchClock", "CLOCK_", NULL};
+static const char *const BenchClocks[] = {"wall", "cpu", "flops", "BenchClock", "CLOCK_", NULL};
 
 static double Now(BenchClock clk)
 {
   struct timespec ts;
 
-  if (clk == CLOCK_WALL) return MPI_Wtime();
+  if (clk != CLOCK_CPU) return MPI_Wtime(); /* the emulator's virtual clock under flops */
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
@@ -257,6 +292,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_clock", BenchClocks, (PetscEnum *)&clk, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_window", mark.k, &nwin, &win));
   PetscCheck(!win || (nwin == 2 && mark.k[0] >= 0 && mark.k[1] > mark.k[0]), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_window needs two iterations k1,k2 with 0 <= k1 < k2");
+  if (clk == CLOCK_FLOPS) PetscCall(FlopClockStart());
   mark.clk  = clk;
   mark.t[0] = mark.t[1] = -1.0; /* no solve has passed k1, k2 */
   state                 = (unsigned long long)seed;

@@ -62,8 +62,8 @@ fi
 
 # the driver: PipeKSP's sources, bench_cube and the shim, one shared object for smpirun (no OpenMP: one
 # thread per simulated rank). Every MPI call the shim takes over is wrapped at link time.
-srcs=$(ls "$here"/src/*.c "$here"/src/sys/*.c "$here"/src/mat/*.c "$here"/src/ksp/*.c "$here"/src/pc/*.c "$here"/src/mesh/*.c "$here"/bench/bench_cube.c "$here"/bench/smpi/solve_shim.c)
-newest=$(ls -t $srcs "$here/bench/smpi/solve_shim.wraps" "$here"/include/*.h "$here"/include/pipeksp/*.h "$PREFIX/.pipeksp-stamp" "$self" | head -1)
+srcs=$(ls "$here"/src/*.c "$here"/src/sys/*.c "$here"/src/mat/*.c "$here"/src/ksp/*.c "$here"/src/pc/*.c "$here"/src/mesh/*.c "$here"/bench/bench_cube.c "$here"/bench/smpi/solve_shim.c "$here"/bench/smpi/flop_price.c)
+newest=$(ls -t $srcs "$here/bench/smpi/solve_shim.wraps" "$here"/bench/smpi/flop_price.h "$here"/include/*.h "$here"/include/pipeksp/*.h "$PREFIX/.pipeksp-stamp" "$self" | head -1)
 if [ ! -x "$DRIVER" ] || [ "$newest" -nt "$DRIVER" ]; then
   mkdir -p "$DRVDIR/obj"
   wraps=$(sed 's/^/-Wl,--wrap=/' "$here/bench/smpi/solve_shim.wraps" | tr '\n' ' ')

@@ -7,7 +7,8 @@
 #     algorithm of the non-blocking one and of the emulator's model), a one-round-per-call MPI_Iallreduce,
 #     recursive-doubling scans, and deterministic compute: smpi/simulate-computation:no plus PETSc's flops times a cost per flop
 #     of each event, measured once natively (rates.sh -> $out/smpi_rates.txt).
-#   emulator: the native bench_cube on 2 ranks with the same rows per rank (7 x 7 x 7 nodes, 1,029 rows, as
+#   emulator: the native bench_cube on 2 ranks (by default on the emulator's flop clock: its compute priced as
+#     the SMPI side prices it, PIPEKSP_SMPI_EMU_CLOCK below) with the same rows per rank (7 x 7 x 7 nodes, 1,029 rows, as
 #     close as a cube block gets to make bench's 9^3 on 2 ranks, 1,094), PIPEKSP_EMU_P = P, progress=calls,
 #     halo calls as points, no jitter, and the per-round alpha SMPI's fat tree gives (bench/smpi/README.md:
 #     1.0106 us inside a leaf, 2.02 us across).
@@ -16,7 +17,7 @@
 # usage: bash bench/smpi/solve.sh <builddir>; environment: PIPEKSP_SMPI_SOLVE_P ["64 256 1024"],
 #   PIPEKSP_SMPI_SOLVE_PCS ["jacobi bjacobi asddic gamg"], PIPEKSP_SMPI_SOLVE_REPS [3] (SMPI; deterministic), PIPEKSP_SMPI_WARMUP [1: untimed
 #   solves of each SMPI launch first; 0 halves a launch's iterations, for large P],
-#   PIPEKSP_SMPI_SOLVE_EMU_REPS [25], PIPEKSP_SMPI_EMU_ROUNDS [1: the emulated side this many times in all, the
+#   PIPEKSP_SMPI_SOLVE_EMU_REPS [25; 3 with the flop clock], PIPEKSP_SMPI_EMU_ROUNDS [1: the emulated side this many times in all, the
 #   later rounds PIPEKSP_SMPI_EMU_GAP (240) s apart after the SMPI launches, each in $work/emu-runs/<stamp>/], PIPEKSP_SMPI_TEST_US [measured: bench/emu_cost.sh's 0.065 us],
 #   PIPEKSP_SMPI_JOBS [the cores: SMPI launches at once, one per P, PC and solver],
 #   PIPEKSP_SMPI_ONE_LAUNCH_P [1024: from this P on one launch per P and PC runs all its solvers, the set-up paid once;
@@ -28,10 +29,13 @@
 #   PIPEKSP_SMPI_SOLVE_RUNS ["lat limit default"]: which SMPI launches (the solvers on the fat tree, cg on it with 0 us
 #   links, SMPI's default MPI_Test cost), e.g. limit alone for a limit that was not run,
 #   PIPEKSP_SMPI_DEFAULT_TEST_PMAX [256] (up to this P, cg and pipegv none/poll also with SMPI's default MPI_Test
-#   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [cpu: the emulator's model and the driver in process CPU time,
-#   which a loaded machine's descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_NP [2, as make bench: the
-#   real ranks of the emulated side; one rank would run PETSc's own solvers on sequential vectors, with no
-#   reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again], PIPEKSP_SMPI_RATES_GAMG [bench/smpi/rates-gamg.txt: gamg's, on the AIJ matrix]
+#   cost), PIPEKSP_SMPI_PRIV [mmap], PIPEKSP_SMPI_EMU_CLOCK [flops: the emulator's virtual clock moved by
+#   PETSc's flop counter at the rates the SMPI side charges, so both sides compute alike and only the models of the
+#   network and of progress differ; cpu: real compute, timed in process CPU time, which a loaded machine's
+#   descheduling does not inflate; wall as make bench], PIPEKSP_SMPI_EMU_BUILD [the flop clock: the native build
+#   against PETSc $PETSC_LATEST that make test-petsc-latest makes (3.20's log callbacks), else <builddir>], PIPEKSP_SMPI_EMU_NP [2, as make bench; with the flop clock "2 64": the
+#   real ranks of the emulated side, on a grid as cubic as powers of two go, each count a run of its own (at most P);
+#   one rank would run PETSc's own solvers on sequential vectors, with no reduction to emulate] PIPEKSP_SMPI_RATES [bench/smpi/rates.txt; bench/smpi/rates.sh measures it again], PIPEKSP_SMPI_RATES_GAMG [bench/smpi/rates-gamg.txt: gamg's, on the AIJ matrix]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -47,21 +51,29 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 ps=${PIPEKSP_SMPI_SOLVE_P:-"64 256 1024"}
 pcs=${PIPEKSP_SMPI_SOLVE_PCS:-"jacobi bjacobi asddic gamg"}
 reps=${PIPEKSP_SMPI_SOLVE_REPS:-3}
-ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}
 test_us=${PIPEKSP_SMPI_TEST_US:-0.065}
 solvers=${PIPEKSP_SMPI_SOLVE_SOLVERS:-$smpi_solvers}
 what=${PIPEKSP_SMPI_SOLVE_WHAT:-"smpi emu"}
 runs=${PIPEKSP_SMPI_SOLVE_RUNS:-"lat limit default"}
 priv=${PIPEKSP_SMPI_PRIV:-mmap}
-eclock=${PIPEKSP_SMPI_EMU_CLOCK:-cpu}
-enp=${PIPEKSP_SMPI_EMU_NP:-2}
+eclock=${PIPEKSP_SMPI_EMU_CLOCK:-flops}
+# the flop clock is deterministic (3 repetitions agree to the digit) and blind to oversubscription: 64 real ranks
+# then give the emulator SMPI's own layout at P = 64 (interior ranks, 26 neighbours), 2 the layout of make bench
+if [ "$eclock" = flops ]; then enp=${PIPEKSP_SMPI_EMU_NP:-"2 64"} ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-3}
+else enp=${PIPEKSP_SMPI_EMU_NP:-2} ereps=${PIPEKSP_SMPI_SOLVE_EMU_REPS:-25}; fi
 defmax=${PIPEKSP_SMPI_DEFAULT_TEST_PMAX:-256}
 onep=${PIPEKSP_SMPI_ONE_LAUNCH_P:-1024}
 eround=${PIPEKSP_SMPI_EMU_ROUNDS:-1} egap=${PIPEKSP_SMPI_EMU_GAP:-240}
 lat=0.25
 alphas="1.0106,1.0106,1.0106,1.0106,2.02"
-emu=$build/libpipeksp_emu.so
-drv=$build/bench/bench_cube
+ebuild=$build
+[ "$eclock" = flops ] && ebuild=$root/build-petsc-${PETSC_LATEST:-3.26.1}
+ebuild=${PIPEKSP_SMPI_EMU_BUILD:-$ebuild}
+emu=$ebuild/libpipeksp_emu.so
+drv=$ebuild/bench/bench_cube
+case " $what " in *" emu "*)
+  [ -x "$drv" ] && [ -f "$emu" ] || { echo "bench-smpi-solve: no emulated side: $drv or $emu is missing (the flop clock needs PETSc 3.20 or newer: make test-petsc-latest builds $ebuild; or PIPEKSP_SMPI_EMU_CLOCK=cpu)"; exit 1; } ;;
+esac
 out=$root/bench/results
 work=$build/bench/smpi-solve
 mkdir -p "$out" "$work/one"
@@ -144,18 +156,27 @@ merge() {
     for k in $k; do cat "$work/one/${g}__$k.log" 2>/dev/null; done > "$work/$g.log"
   done
 }
-emu_run() { # P pc [folder] -> $work/emu_<pc>_<P>.log (or in folder), and a copy in this round's $work/emu-runs/<stamp>
-  local P=$1 pc=$2 to=${3:-$work}
+emu_run() { # P pc [folder] -> $work/emu_<pc>_<P>.log (2 real ranks; emu_<pc>_<P>_np<n>.log for n others), or in folder, and a
+  # copy in this round's $work/emu-runs/<stamp>; n real ranks on the grid() of n, 7^3 nodes each (2: a line of two, as make bench)
+  local P=$1 pc=$2 to=${3:-$work} n f px py pz
   mkdir -p "$to" "$work/emu-runs/$stamp"
   write_cfg "$work/cfg_emu_$pc" "$(pc_options "$pc")" $solvers cg-limit
-  nice -n 15 mpiexec -n "$enp" --bind-to none -x OMPI_MCA_mpi_yield_when_idle=1 -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alphas" \
-    -x PIPEKSP_EMU_JITTER_US=0 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_CLOCK="$eclock" \
-    "$drv" -bench_config "$work/cfg_emu_$pc" -bench_reps "$ereps" -bench_tag "EMULATED,$pc,$P" -bench_clock "$eclock" \
-    -cube_nx $((7 * enp)) -cube_ny 7 -cube_nz 7 -da_processors_x "$enp" -da_processors_y 1 -da_processors_z 1 $(mat_options "$pc") > "$to/emu_${pc}_$P.log" 2>&1
-  [ "$to" = "$work/emu-runs/$stamp" ] || cp "$to/emu_${pc}_$P.log" "$work/emu-runs/$stamp/"
+  for n in $enp; do
+    [ "$n" -le "$P" ] || continue
+    read -r px py pz <<< "$(grid "$n")"
+    f=emu_${pc}_$P.log
+    [ "$n" = 2 ] || f=emu_${pc}_${P}_np$n.log
+    { echo "# EMULATED side: $n real ranks ($px x $py x $pz), $eclock clock"
+      nice -n 15 mpiexec -n "$n" --bind-to none -x OMPI_MCA_mpi_yield_when_idle=1 -x LD_PRELOAD="$emu" -x PIPEKSP_EMU_P="$P" -x PIPEKSP_EMU_ALPHA_US="$alphas" \
+        -x PIPEKSP_EMU_JITTER_US=0 -x PIPEKSP_EMU_PROGRESS=calls -x PIPEKSP_EMU_P2P=point -x PIPEKSP_EMU_CLOCK="$eclock" -x PIPEKSP_SMPI_RATES="$(rates_of "$pc")" \
+        "$drv" -bench_config "$work/cfg_emu_$pc" -bench_reps "$ereps" -bench_tag "EMULATED,$pc,$P" -bench_clock "$eclock" \
+        -cube_nx $((7 * px)) -cube_ny $((7 * py)) -cube_nz $((7 * pz)) -da_processors_x "$px" -da_processors_y "$py" -da_processors_z "$pz" $(mat_options "$pc") 2>&1
+    } > "$to/$f"
+    [ "$to" = "$work/emu-runs/$stamp" ] || cp "$to/$f" "$work/emu-runs/$stamp/"
+  done
 }
 
-echo "PipeKSP whole solves: SIMULATED (SimGrid $($smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, 2 real ranks)"
+echo "PipeKSP whole solves: SIMULATED (SimGrid $($smpirun --version 2>&1 | awk '/SimGrid version/{print $3}') SMPI) vs EMULATED (tools/emulator, $enp real ranks, $eclock clock)"
 echo "  fat tree of 16-host leaves, $lat us/link; 7^3 nodes (1,029 rows) per rank; rtol 1e-8; MPI_Test cost $test_us us (SMPI)"
 touch "$work/runs.txt"
 stamp=$(date +%Y%m%d-%H%M%S)

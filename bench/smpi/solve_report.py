@@ -26,6 +26,28 @@ def medians(path):
     return out, bad
 
 
+def clock(path):
+    """the emulated side's clock and real ranks, "flops/64": flops (compute priced as SMPI prices it), cpu or wall;
+    solve.sh's first line says both, bench_cube's order line the clock (2 ranks before solve.sh said)"""
+    if os.path.exists(path):
+        for line in open(path, errors="replace"):
+            m = re.match(r"^# EMULATED side: (\d+) real ranks .*, (\w+) clock$", line.rstrip())
+            if m:
+                return "%s/%s" % (m.group(2), m.group(1))
+            m = re.match(r"^# order .*, (\w+) clock$", line.rstrip())
+            if m:
+                return m.group(1) + "/2"
+    return "?"
+
+
+def emu_logs(folder, pc, P):
+    """the emulated logs of a P and PC in a folder, most real ranks first (emu_<pc>_<P>_np<n>.log, emu_<pc>_<P>.log: 2)"""
+    fs = glob.glob(os.path.join(folder, "emu_%s_%d_np*.log" % (pc, P)))
+    fs.sort(key=lambda f: -int(re.search(r"_np(\d+)\.log$", f).group(1)))
+    one = os.path.join(folder, "emu_%s_%d.log" % (pc, P))
+    return fs + ([one] if os.path.exists(one) else [])
+
+
 # the solvers, in solve.sh's order: bench/smpi/cases.sh owns the list
 LABELS = re.search(r'^smpi_solvers="([^"]+)"', open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases.sh")).read(), re.M).group(1).split()
 ORDER = {"jacobi": 0, "bjacobi": 1, "asddic": 2, "gamg": 3}
@@ -62,10 +84,11 @@ def main():
             keys.add((int(m.group(2)), m.group(1), m.group(3)))
     if not keys:  # the emulated side alone (PIPEKSP_SMPI_SOLVE_WHAT=emu): its figures, SMPI's columns empty
         for f in glob.glob(os.path.join(work, "emu_*.log")):
-            m = re.match(r"emu_(.+)_(\d+)\.log$", os.path.basename(f))
+            m = re.match(r"emu_(.+?)_(\d+)(_np\d+)?\.log$", os.path.basename(f))
             if m:
                 keys.add((int(m.group(2)), m.group(1), "(no SMPI run)"))
-    print("SIMULATED = SimGrid SMPI (deterministic compute); EMULATED = tools/emulator on 2 real ranks")
+    print("SIMULATED = SimGrid SMPI (deterministic compute); EMULATED = tools/emulator on a few real ranks (clock/real ranks"
+          " per row: flops = compute priced as SMPI prices it, cpu/wall = real compute)")
     print("us/it: median time per iteration [IQR %]; speedup = cg / solver; x limit = solver / cg at zero latency; ratio = SMPI / emulator")
     hdr = "%5s %-7s %-12s | %16s %16s %5s | %6s %6s %5s | %6s %6s %5s |" % ("P", "PC", "solver", "SIMULATED us/it", "EMULATED us/it", "ratio", "S spd", "E spd", "ratio", "S xlim", "E xlim", "ratio")
     for P, pc, ts in sorted(keys, key=lambda k: (k[2], k[0], ORDER.get(k[1], 9))):
@@ -82,7 +105,8 @@ def main():
             if smaller:
                 zfrom, f = max(smaller)
                 z = medians(f)[0]
-        e, ebad = medians(os.path.join(work, "emu_%s_%d.log" % (pc, P)))
+        ef = (emu_logs(work, pc, P) or [""])[0]  # the layout nearest SMPI's: the most real ranks
+        e, ebad = medians(ef)
         if not rows or rows[-1] != ts:
             print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
             print(hdr)
@@ -110,7 +134,7 @@ def main():
                   " the accuracy check cannot pass)" % (pc, P, cap))
         elif sbad or ebad:
             print("      (%s P=%d: %d SIMULATED and %d EMULATED solves missed the accuracy check)" % (pc, P, sbad, ebad))
-        print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it%s, EMULATED cg-limit %.1f us/it)" % (pc, P, slim, " (run at P=%d)" % zfrom if zfrom != P else "", elim))
+        print("      (%s P=%d limit: SIMULATED cg at zero latency %.1f us/it%s, EMULATED cg-limit %.1f us/it, clock/real ranks %s)" % (pc, P, slim, " (run at P=%d)" % zfrom if zfrom != P else "", elim, clock(ef)))
         if slim and elim and not 0.8 <= slim / elim <= 1.2:
             # the two sides computed at different speeds: the VM was not in the state the rates were measured in
             print("      (%s P=%d: the limits differ by %.2fx: the two sides did not compute alike, so this pair does not"
@@ -132,30 +156,33 @@ def rounds(work, limits):
     if not runs or not limits:
         return
     print("\nEMULATED rounds in the rates' state (cg-limit within %d%% of SIMULATED's, its IQR <= %d%%): %d rounds" % (100 * LIMIT_TOL, LIMIT_IQR, len(runs)))
-    print("%5s %-7s %-12s | %6s %4s | %11s %11s %11s" % ("P", "PC", "solver", "rounds", "ok", "us/it", "speedup", "x limit"))
+    print("%5s %-7s %-12s %-8s | %6s %4s | %11s %11s %11s" % ("P", "PC", "solver", "clock/np", "rounds", "ok", "us/it", "speedup", "x limit"))
     for (P, pc) in sorted(limits, key=lambda k: (k[0], ORDER.get(k[1], 9))):
         s, slim = limits[(P, pc)]
-        kept, tried = [], 0
+        kept, tried = {}, {}
         for r in runs:
-            e, _ = medians(os.path.join(r, "emu_%s_%d.log" % (pc, P)))
-            tried += bool(e)
-            if "cg-limit" in e and "cg" in e and slim and abs(e["cg-limit"][0] / slim - 1) <= LIMIT_TOL and e["cg-limit"][1] <= LIMIT_IQR:
-                kept.append(e)
-        if not kept:
-            if tried:
-                print("%5d %-7s none of %d rounds in that state" % (P, pc, tried))
-            continue
-        for lab in LABELS:
-            if lab not in s or "cg" not in s:
+            for path in emu_logs(r, pc, P):
+                e, _ = medians(path)
+                c = clock(path)
+                tried[c] = tried.get(c, 0) + bool(e)
+                if "cg-limit" in e and "cg" in e and slim and abs(e["cg-limit"][0] / slim - 1) <= LIMIT_TOL and e["cg-limit"][1] <= LIMIT_IQR:
+                    kept.setdefault(c, []).append(e)
+        for c in sorted(tried):
+            if not kept.get(c):
+                if tried[c]:
+                    print("%5d %-7s none of %d rounds of %s (clock/real ranks) in that state" % (P, pc, tried[c], c))
                 continue
-            rat = [ratios(side(s, lab, slim), side(e, lab, e["cg-limit"][0])) for e in kept if lab in e]
-            if not rat:
-                print("%5d %-7s %-12s | %6d %4s |" % (P, pc, lab, 0, ""))
-                continue
-            ok = sum(within for _, within in rat)
-            rat = [q for q, _ in rat]
-            rng = ["%.2f-%.2f" % (min(q[i] for q in rat), max(q[i] for q in rat)) for i in range(3)]
-            print("%5d %-7s %-12s | %6d %4d | %11s %11s %11s" % (P, pc, lab, len(rat), ok, rng[0], rng[1], rng[2]))
+            for lab in LABELS:
+                if lab not in s or "cg" not in s:
+                    continue
+                rat = [ratios(side(s, lab, slim), side(e, lab, e["cg-limit"][0])) for e in kept[c] if lab in e]
+                if not rat:
+                    print("%5d %-7s %-12s %-8s | %6d %4s |" % (P, pc, lab, c, 0, ""))
+                    continue
+                ok = sum(within for _, within in rat)
+                rat = [q for q, _ in rat]
+                rng = ["%.2f-%.2f" % (min(q[i] for q in rat), max(q[i] for q in rat)) for i in range(3)]
+                print("%5d %-7s %-12s %-8s | %6d %4d | %11s %11s %11s" % (P, pc, lab, c, len(rat), ok, rng[0], rng[1], rng[2]))
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@
    1. Deterministic compute (run with --cfg=smpi/simulate-computation:no). SMPI does not time the host: the
       compute between two MPI calls costs what PETSc's flop counter says it did, times a cost per flop for
       the innermost PETSc event that logged it ("rates": seconds per flop measured once on this machine by
-      bench/smpi/rates.sh, e.g. MatMult, MatSolve, VecAXPY, PipeVecPass). The flops logged are priced at every
-      PETSc event boundary (legacy log callbacks) and run (smpi_execute_flops at the platform's 1 Gf/s) at
+      bench/smpi/rates.sh, e.g. MatMult, MatSolve, VecAXPY, PipeVecPass; flop_price.c, which the emulator's
+      flop clock shares). The flops logged are priced at every PETSc event boundary (legacy log callbacks) and run (smpi_execute_flops at the platform's 1 Gf/s) at
       the entry of every wrapped MPI call and at every clock read (the poll interval of PipeKSP reads the
       clock), so a poll point inside a kernel sees the compute done before it (PipeKSP's chunked kernels log
       their flops per chunk).
@@ -27,98 +27,43 @@
 #include <string.h>
 #include <time.h>
 
-/* the few PETSc calls used, declared here with their C types (PetscErrorCode and PetscLogEvent are ints,
-   PetscLogDouble a double): the shim compiles without PETSc's headers, so tests/smpi/shim_check.c can check
+#include "flop_price.h"
+
+/* the PETSc calls used here, declared with their C types (PetscErrorCode and PetscLogEvent are ints,
+   PetscObject a pointer): the shim compiles without PETSc's headers, so tests/smpi/shim_check.c can check
    it under SMPI with stubs, before (or without) the SMPI build of PETSc */
-typedef int    PetscErrorCode;
-typedef int    PetscLogEvent;
-typedef double PetscLogDouble;
-typedef void  *PetscObject;
+typedef int   PetscErrorCode;
+typedef int   PetscLogEvent;
+typedef void *PetscObject;
 #define PETSC_SUCCESS 0
-PetscErrorCode PetscGetFlops(PetscLogDouble *);
-PetscErrorCode PetscLogEventGetName(PetscLogEvent, const char *[]);
 PetscErrorCode PetscLogLegacyCallbacksBegin(PetscErrorCode (*)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject), PetscErrorCode (*)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject), PetscErrorCode (*)(PetscObject), PetscErrorCode (*)(PetscObject));
 
-#define RD_TAG  0x5e5e0
-#define SC_TAG  0x5e5f0
-#define MAXRATE 128
-#define MAXDEP  64
-#define MAXRD   64
+#define RD_TAG 0x5e5e0
+#define SC_TAG 0x5e5f0
+#define MAXRD  64
 
-/* ---------------------------------------------------------------- deterministic compute */
-static char          rate_name[MAXRATE][64];
-static double        rate_spf[MAXRATE], rate_default = 1e-9, speed = 1e9, charged_flops = 0, test_s = 0;
-static int           nrate = 0, rates_loaded = 0, ev_stack[MAXDEP], ev_depth = 0, in_charge = 0;
-static double        ev_spf_cache[4096];
-static unsigned char ev_cached[4096];
+/* ---------------------------------------------------------------- deterministic compute (flop_price.c) */
+static double speed = 1e9, test_s = 0;
+static int    env_read = 0;
 
-static void LoadRates(void)
+static void ReadEnv(void)
 {
-  const char *f = getenv("PIPEKSP_SMPI_RATES"), *s = getenv("PIPEKSP_SMPI_SPEED"), *ts = getenv("PIPEKSP_SMPI_TEST_S");
-  FILE       *fp;
-  char        name[64], line[256];
-  double      v;
+  const char *s = getenv("PIPEKSP_SMPI_SPEED"), *ts = getenv("PIPEKSP_SMPI_TEST_S");
 
-  rates_loaded = 1;
+  env_read = 1;
   if (s) speed = atof(s);
   if (ts) test_s = atof(ts);
-  if (!f || !(fp = fopen(f, "r"))) return;
-  while (fgets(line, sizeof(line), fp)) {
-    if (line[0] == '#' || sscanf(line, "%63s %lf", name, &v) != 2) continue;
-    if (!strcmp(name, "*")) rate_default = v;
-    else if (nrate < MAXRATE) {
-      strcpy(rate_name[nrate], name);
-      rate_spf[nrate++] = v;
-    }
-  }
-  fclose(fp);
 }
 
-static double EventSpf(int e)
-{
-  const char *name = NULL;
-  double      v    = rate_default;
-  int         i;
-
-  if (e >= 0 && e < 4096 && ev_cached[e]) return ev_spf_cache[e];
-  if (PetscLogEventGetName(e, &name) == PETSC_SUCCESS && name)
-    for (i = 0; i < nrate; i++)
-      if (!strcmp(rate_name[i], name)) v = rate_spf[i];
-  if (e >= 0 && e < 4096) {
-    ev_cached[e]    = 1;
-    ev_spf_cache[e] = v;
-  }
-  return v;
-}
-
-/* price the flops logged since the last call at the innermost event's cost; the simulated compute runs
-   (one simcall) only where it can be observed: at an MPI call or a clock read. Event boundaries only price,
-   which keeps the simulated time and saves most simcalls (wall time) */
-static double pending_s = 0;
-static void   Price(int execute)
-{
-  PetscLogDouble f = 0;
-  double         d;
-
-  if (in_charge) return;
-  if (!rates_loaded) LoadRates();
-  in_charge = 1;
-  if (PetscGetFlops(&f) == PETSC_SUCCESS) {
-    d = f - charged_flops;
-    if (d > 0) {
-      pending_s += d * (ev_depth > 0 ? EventSpf(ev_stack[ev_depth - 1]) : rate_default);
-      charged_flops = f;
-    }
-  }
-  if (execute && pending_s > 0) {
-    smpi_execute_flops(pending_s * speed);
-    pending_s = 0;
-  }
-  in_charge = 0;
-}
+/* run the compute priced since the last charge: the simulated compute runs (one simcall) only where it can be
+   observed, at an MPI call or a clock read; event boundaries only price, which keeps the simulated time and
+   saves most simcalls (wall time) */
 static void Charge(void)
 {
-  Price(1);
+  double s = PipeFlopPriceTake();
+
+  if (!env_read) ReadEnv();
+  if (s > 0) smpi_execute_flops(s * speed);
 }
 
 /* the cost of one MPI_Test-like call of the program (PIPEKSP_SMPI_TEST_S seconds; run with smpi/test:0, whose
@@ -126,22 +71,20 @@ static void Charge(void)
    Testall: the shim's internal tests are free, as in Open MPI, where one progress call covers them) */
 static void TestCost(void)
 {
+  if (!env_read) ReadEnv();
   if (test_s > 0) smpi_execute_flops(test_s * speed);
 }
 
 static PetscErrorCode EvBegin(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
 {
   (void)t, (void)a, (void)b, (void)c, (void)d;
-  Price(0);
-  if (ev_depth < MAXDEP) ev_stack[ev_depth] = e;
-  ev_depth++;
+  PipeFlopPriceEvent(e, 1);
   return PETSC_SUCCESS;
 }
 static PetscErrorCode EvEnd(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
 {
-  (void)e, (void)t, (void)a, (void)b, (void)c, (void)d;
-  Price(0);
-  if (ev_depth > 0) ev_depth--;
+  (void)t, (void)a, (void)b, (void)c, (void)d;
+  PipeFlopPriceEvent(e, 0);
   return PETSC_SUCCESS;
 }
 
@@ -151,8 +94,8 @@ PetscErrorCode __wrap_PetscInitialize(int *argc, char ***argv, const char file[]
 {
   PetscErrorCode ierr = __real_PetscInitialize(argc, argv, file, help);
   if (ierr) return ierr;
-  if (!rates_loaded) LoadRates();
-  PetscGetFlops(&charged_flops); /* set-up before this point is not charged */
+  if (!env_read) ReadEnv();
+  PipeFlopPriceStart(); /* set-up before this point is not charged */
   return PetscLogLegacyCallbacksBegin(EvBegin, EvEnd, NULL, NULL);
 }
 

@@ -74,11 +74,10 @@ PetscErrorCode PipeKSPProgressReset_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MPI's clock: where MPI's time is not the host's (SMPI, the emulator's flop clock) the poll interval follows it */
 static inline double WallTime(void)
 {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return MPI_Wtime();
 }
 
 /* seconds and nanoseconds of us microseconds, clamped so that any interval (1e30 included) fits time_t */
@@ -362,7 +361,7 @@ PetscErrorCode PipeKSPRedSetUp_Private(PipeKSPRed r)
         r->thr_rc                                             = MPI_SUCCESS;
         CallPthread(pthread_mutex_init(&r->mtx, NULL));
         {
-          pthread_condattr_t attr; /* timed waits on the monotonic clock, as WallTime() */
+          pthread_condattr_t attr; /* timed waits on the monotonic clock, not the wall clock, which may jump */
           CallPthread(pthread_condattr_init(&attr));
           CallPthread(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
           CallPthread(pthread_cond_init(&r->cv, &attr));

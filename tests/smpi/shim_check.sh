@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 wraps=$(sed 's/^/-Wl,--wrap=/' "$root/bench/smpi/solve_shim.wraps" | tr '\n' ' ')
 # shellcheck disable=SC2086
-smpicc -O2 -o shim_check "$root/tests/smpi/shim_check.c" "$root/bench/smpi/solve_shim.c" $wraps 2>&1 | grep -v "^Warning: smpicc"
+smpicc -O2 -o shim_check "$root/tests/smpi/shim_check.c" "$root/bench/smpi/solve_shim.c" "$root/bench/smpi/flop_price.c" $wraps 2>&1 | grep -v "^Warning: smpicc"
 [ -x shim_check ] || { echo "FAIL: building shim_check"; exit 1; }
 cat > flat.xml <<XML
 <?xml version='1.0'?>

@@ -26,7 +26,8 @@
    PIPEKSP_EMU_PROGRESS=calls|library (calls), PIPEKSP_EMU_YIELD=0|1 (default: 1 when the node is
    oversubscribed: sched_yield() in busy waits), PIPEKSP_EMU_STATS=<file> (each rank appends one
    line of counters at MPI_Finalize), PIPEKSP_EMU_VERBOSE=1 (rank 0 prints the model at MPI_Init),
-   PIPEKSP_EMU_CLOCK=wall|cpu|virtual (virtual: for unit tests; cpu: process CPU time; see now()), PIPEKSP_EMU_P2P=interval|point
+   PIPEKSP_EMU_CLOCK=wall|cpu|virtual|flops (virtual: for unit tests; cpu: process CPU time; flops: compute priced
+   by the program; see now()), PIPEKSP_EMU_P2P=interval|point
    (how other MPI calls count, see leave()). */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -90,10 +91,18 @@ static double g_vclock  = 0;
    (a loaded, shared machine) neither computes nor waits meanwhile: drivers that time in CPU time too
    (bench_cube -bench_clock cpu) then see the model's latencies whatever the load (bench/smpi/solve.sh) */
 static int g_cpu = 0;
+/* PIPEKSP_EMU_CLOCK=flops: the virtual clock, moved by the compute the program prices (a hook it registers with
+   pipeksp_emu_set_compute: bench_cube -bench_clock flops prices PETSc's flop counter per event at the rates
+   the SIMULATED solves use), by the model's waits, and read by MPI_Wtime: the host's speed drops out, so the
+   emulator's model can be compared with SMPI's on equal compute (bench/smpi/solve.sh) */
+static int g_flops            = 0;
+static double (*g_take)(void) = NULL; /* seconds computed since its last call; called on its own thread only */
+static pthread_t g_take_thread;
 
 static inline double now(void)
 {
   struct timespec ts;
+  if (g_take && pthread_equal(pthread_self(), g_take_thread)) g_vclock += g_take();
   if (g_virtual) return g_vclock;
   clock_gettime(g_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -208,8 +217,9 @@ static void emu_configure(void)
   else if (!strcmp(s, "1")) g_self = 1;
   else fail("PIPEKSP_EMU_SELF", s, "must be 0 or 1");
   s = getenv("PIPEKSP_EMU_CLOCK");
-  if (s && *s && strcmp(s, "virtual") && strcmp(s, "wall") && strcmp(s, "cpu")) fail("PIPEKSP_EMU_CLOCK", s, "must be wall, cpu or virtual");
-  g_virtual    = s && !strcmp(s, "virtual");
+  if (s && *s && strcmp(s, "virtual") && strcmp(s, "wall") && strcmp(s, "cpu") && strcmp(s, "flops")) fail("PIPEKSP_EMU_CLOCK", s, "must be wall, cpu, virtual or flops");
+  g_flops      = s && !strcmp(s, "flops");
+  g_virtual    = s && (!strcmp(s, "virtual") || g_flops);
   g_cpu        = s && !strcmp(s, "cpu");
   s            = getenv("PIPEKSP_EMU_VERBOSE");
   g_verbose    = s && atoi(s);
@@ -277,6 +287,11 @@ static void advance(double te, double t)
         }
       } else if (e->t_done <= t) e->t_model_done = e->t_done;
     }
+    /* the flop clock: a partner's real lag costs no virtual time, so the model alone decides (deterministic) */
+    if (g_flops && e->t_model_done && !e->real_done) {
+      PMPI_Wait(&e->real, MPI_STATUS_IGNORE);
+      e->real_done = 1;
+    }
     if (e->t_model_done && e->real_done) {
       *pp = e->next;
       g_npending--;
@@ -327,6 +342,23 @@ double pipeksp_emu_clock(void)
 void pipeksp_emu_clock_advance(double dt)
 {
   if (g_virtual && dt > 0) g_vclock += dt;
+}
+
+/* exported for benchmark drivers (found with dlsym) under PIPEKSP_EMU_CLOCK=flops: take() returns the seconds
+   the calling thread computed since its last call; returns 0 when registered, -1 under another clock */
+int pipeksp_emu_set_compute(double (*take)(void))
+{
+  if (!g_flops) return -1;
+  g_take_thread = pthread_self();
+  g_take        = take;
+  return 0;
+}
+
+/* under the flop clock MPI_Wtime is the virtual clock, as SMPI's is simulated (pipeplcg's automatic depth and
+   the driver time with it) */
+double MPI_Wtime(void)
+{
+  return g_flops ? now() : PMPI_Wtime();
 }
 
 /* exported for benchmark drivers (found with dlsym): on = 1 passes every call through, as P_sim 1 does, until
