@@ -13,7 +13,7 @@ over repetitions, so every ratio compares solves that shared the machine state.\
                          descheduled on a loaded machine does not accrue (busy waits in MPI still count;\n\
                          the threads of a hybrid configuration add up: time those in wall); flops is the\n\
                          emulator's flop clock (PIPEKSP_EMU_CLOCK=flops, PETSc 3.20 or newer): PETSc's flop\n\
-                         counter priced per event at the rates of PIPEKSP_SMPI_RATES, as the SIMULATED solves\n\
+                         counter priced per event at the rates of PIPEKSP_SMPI_RATES, as the SIMULATED solves are\n\
   -log_view            : one stage per configuration, its timed solves only (the warm-up's are in the main stage)\n\
   A configuration's options may also hold -pipeksp_threads <t> and -pipeksp_spmv_schedule <s> (its own\n\
   thread count and schedule; the others keep the launch's) and -bench_ranks 1: it then runs on rank 0\n\
@@ -68,7 +68,12 @@ static PetscErrorCode FlopClockStart(void)
 {
   PetscFunctionBegin;
 #if PETSC_VERSION_GE(3, 20, 0) && !defined(PIPEKSP_SMPI)
-  EmuComputeFn set = (EmuComputeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_compute");
+  EmuComputeFn set   = (EmuComputeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_compute");
+  const char  *rates = getenv("PIPEKSP_SMPI_RATES");
+  FILE        *fp    = rates ? fopen(rates, "r") : NULL;
+
+  PetscCheck(fp, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-bench_clock flops prices the flops at the costs of PIPEKSP_SMPI_RATES, which %s (bench/smpi/rates.txt, bench/smpi/rates.sh)", rates ? "cannot be read" : "is not set");
+  fclose(fp);
   PetscCheck(set && set(PipeFlopPriceTake) == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-bench_clock flops needs the emulator (LD_PRELOAD libpipeksp_emu.so) with PIPEKSP_EMU_CLOCK=flops");
   PipeFlopPriceStart();
   PetscCall(PetscLogLegacyCallbacksBegin(FlopBegin, FlopEnd, NULL, NULL));

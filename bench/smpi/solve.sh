@@ -161,6 +161,7 @@ emu_run() { # P pc [folder] -> $work/emu_<pc>_<P>.log (2 real ranks; emu_<pc>_<P
   local P=$1 pc=$2 to=${3:-$work} n f px py pz
   mkdir -p "$to" "$work/emu-runs/$stamp"
   write_cfg "$work/cfg_emu_$pc" "$(pc_options "$pc")" $solvers cg-limit
+  rm -f "$to/emu_${pc}_${P}_np"*.log # a layout of an earlier run must not stand in for this one's
   for n in $enp; do
     [ "$n" -le "$P" ] || continue
     read -r px py pz <<< "$(grid "$n")"

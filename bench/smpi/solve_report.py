@@ -105,7 +105,8 @@ def main():
             if smaller:
                 zfrom, f = max(smaller)
                 z = medians(f)[0]
-        ef = (emu_logs(work, pc, P) or [""])[0]  # the layout nearest SMPI's: the most real ranks
+        # the layout nearest SMPI's that gave figures: the most real ranks
+        ef = next((f for f in emu_logs(work, pc, P) if medians(f)[0]), "")
         e, ebad = medians(ef)
         if not rows or rows[-1] != ts:
             print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
@@ -148,7 +149,8 @@ def main():
 
 
 def rounds(work, limits):
-    """the emulated rounds (PIPEKSP_SMPI_EMU_ROUNDS: $work/emu-runs/<round>/emu_<pc>_<P>.log) in the state the SMPI
+    """the emulated rounds (PIPEKSP_SMPI_EMU_ROUNDS: $work/emu-runs/<round>/emu_<pc>_<P>[_np<n>].log, each layout
+    and clock apart) in the state the SMPI
     rates describe: cg-limit within LIMIT_TOL of SMPI's zero-latency limit with an IQR of at most LIMIT_IQR %; per
     row the rounds kept, how many have all three ratios within 20%, and each ratio's range over them"""
     LIMIT_TOL, LIMIT_IQR = 0.15, 10.0

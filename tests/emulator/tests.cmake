@@ -81,6 +81,14 @@ set_tests_properties(emulator-no-blocking PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_
 add_test(NAME emulator-run-default COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_default.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 set_tests_properties(emulator-run-default PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "run-default check passed"
   FAIL_REGULAR_EXPRESSION "run-default check FAILED" TIMEOUT 600 LABELS emulator)
+# the flop clock on a legal program whose ranks meet a reduction at different points: no hang
+add_executable(emu_asym ${CMAKE_CURRENT_LIST_DIR}/asym.c)
+target_link_libraries(emu_asym PRIVATE MPI::MPI_C ${CMAKE_DL_LIBS})
+set_target_properties(emu_asym PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/emulator)
+add_test(NAME emulator-flops-asymmetric COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n 2 -x LD_PRELOAD=$<TARGET_FILE:pipeksp_emu>
+  -x PIPEKSP_EMU_P=64 -x PIPEKSP_EMU_CLOCK=flops -x PIPEKSP_EMU_P2P=point $<TARGET_FILE:emu_asym>)
+set_tests_properties(emulator-flops-asymmetric PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "asymmetric check passed"
+  FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 60 LABELS emulator)
 # the flop clock (PIPEKSP_EMU_CLOCK=flops, bench_cube -bench_clock flops; bench/smpi/solve.sh's emulated side):
 # deterministic, and cg pays exactly its modelled reductions over cg-limit. PETSc 3.18/3.19 lack the log
 # callbacks it needs: there the driver must refuse the clock with a clear error
