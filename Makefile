@@ -94,9 +94,13 @@ test-smpi: petsc-smpi
 	@cd $(BUILD) && ctest --output-on-failure -L smpi --timeout 600
 
 # optional: whole solves under SMPI (SIMULATED) side by side with the emulator (EMULATED); skipped with a
-# message when SimGrid is not installed
+# message when SimGrid is not installed. The emulated side's flop clock needs PETSc 3.20 or newer: the native
+# build against PETSc $(PETSC_LATEST), the SMPI side's PETSc too
 bench-smpi-solve: deps
 	@$(MAKE) --no-print-directory build
+	@if command -v smpirun >/dev/null && [ "$${PIPEKSP_SMPI_EMU_CLOCK:-flops}" = flops ]; then \
+	  $(MAKE) --no-print-directory petsc-latest && prefix=$$(bash config/petsc-latest.sh --print-prefix) && \
+	  $(MAKE) --no-print-directory build BUILD=$(LATEST_BUILD) CMAKE_FLAGS="-DPETSC_DIR=$$prefix -DPIPEKSP_PYTHON=$$prefix/py/bin/python $(CMAKE_FLAGS)"; fi
 	@bash bench/smpi/solve.sh $(BUILD)
 
 # a short summary, the logs in $(BUILD) (the sub-makes' "Entering/Leaving directory" filled screens)
