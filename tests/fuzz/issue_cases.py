@@ -31,15 +31,21 @@
            iteration 54 of 54 with a norm of 3.26e-10, chrongear and pipegropp converge there (2.63e-10 and
            2.46e-10, a tolerance between): the fuzzer judges their iterates as capped ones (A-norm error within
            1.1x cg's), and the case passes for them
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit]; prints 'all
+  clustered (--fuzz) seed 25 cases 1504 (1 rank, PETSc's ex2 with hypre, depth 2; where hypre is) and 1465 (2
+           ranks, Neumann with gamg, depth 4): M^-1 A estimated in [0.94, 1] and [0.71, 1], pipeplcg's shifts on
+           [0, 0.93] below most of it; its recursive norm claimed convergence (1504: an iteration before cg;
+           1465: at cg's count) with a true residual 77x and 27x cg's: the gap estimate vouched, or a true residual
+           within 2x the tolerance confirmed it. Now every claim on a clustered spectrum is checked and confirmed
+           within the tolerance: cg's accuracy
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos and limit checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit and clustered checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -186,6 +192,18 @@ if "limit" in a.only and a.fuzz:
                 fails.append("limit case 2327: no longer one of ours converged at cg's limit: %s" % out[-400:])
             if "FUZZFAIL" in out:
                 fails.append("limit case 2327: %s" % out[-600:])
+if "clustered" in a.only and a.fuzz:
+    for np_, case, drawn in (("1", "1504", r".*pc=hypre"), ("2", "1465", "family=neumann pc=gamg")):
+        out, got = fuzz(np_, case, "pipeplcg", seed="25")
+        if not hypre_drawn("clustered", case, out, drawn):
+            continue
+        if len(got) != 2:
+            fails.append("clustered case %s: no result from pipefuzz: %s" % (case, out[-400:]))
+            continue
+        cg, o = got["cg"], got["pipeplcg"]
+        print("clustered case %s: cg %s at %d, true residual %.3g; pipeplcg %s at %d, %.3g" % (case, cg[0], cg[1], cg[2], o[0], o[1], o[2]))
+        if "FUZZFAIL" in out or not (o[0].startswith("CONVERGED") and o[2] <= 10 * cg[2]):
+            fails.append("clustered case %s: %s" % (case, out[-600:]))
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
