@@ -48,35 +48,17 @@ typedef void (*EmuStatsFn)(double *);
 typedef void (*EmuFreeFn)(int);
 typedef int (*EmuComputeFn)(double (*)(void));
 
-#if PETSC_VERSION_GE(3, 20, 0) && !defined(PIPEKSP_SMPI)
-static PetscErrorCode FlopBegin(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
-{
-  (void)t, (void)a, (void)b, (void)c, (void)d;
-  PipeFlopPriceEvent((int)e, 1);
-  return PETSC_SUCCESS;
-}
-static PetscErrorCode FlopEnd(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
-{
-  (void)t, (void)a, (void)b, (void)c, (void)d;
-  PipeFlopPriceEvent((int)e, 0);
-  return PETSC_SUCCESS;
-}
-#endif
-
 /* -bench_clock flops: the emulator's clock moves by the compute priced from PETSc's flop counter */
 static PetscErrorCode FlopClockStart(void)
 {
   PetscFunctionBegin;
 #if PETSC_VERSION_GE(3, 20, 0) && !defined(PIPEKSP_SMPI)
-  EmuComputeFn set   = (EmuComputeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_compute");
-  const char  *rates = getenv("PIPEKSP_SMPI_RATES");
-  FILE        *fp    = rates ? fopen(rates, "r") : NULL;
+  EmuComputeFn set  = (EmuComputeFn)dlsym(RTLD_DEFAULT, "pipeksp_emu_set_compute");
+  int          read = 0;
 
-  PetscCheck(fp, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-bench_clock flops prices the flops at the costs of PIPEKSP_SMPI_RATES, which %s (bench/smpi/rates.txt, bench/smpi/rates.sh)", rates ? "cannot be read" : "is not set");
-  fclose(fp);
   PetscCheck(set && set(PipeFlopPriceTake) == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-bench_clock flops needs the emulator (LD_PRELOAD libpipeksp_emu.so) with PIPEKSP_EMU_CLOCK=flops");
-  PipeFlopPriceStart();
-  PetscCall(PetscLogLegacyCallbacksBegin(FlopBegin, FlopEnd, NULL, NULL));
+  PetscCall((PetscErrorCode)PipeFlopPriceStart(&read));
+  PetscCheck(read, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-bench_clock flops prices the flops at the costs of PIPEKSP_SMPI_RATES, which %s (bench/smpi/rates.txt, bench/smpi/rates.sh)", getenv("PIPEKSP_SMPI_RATES") ? "cannot be read" : "is not set");
 #else
   SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_SUP, "-bench_clock flops needs PETSc 3.20 or newer (PetscLogLegacyCallbacksBegin), natively");
 #endif

@@ -4,10 +4,12 @@
 #include <string.h>
 #include "flop_price.h"
 
-/* the two PETSc calls used, with their C types (PetscErrorCode and PetscLogEvent are ints, PetscLogDouble a
-   double): no PETSc header, so tests/smpi/shim_check.c can stub them */
+/* the PETSc calls used, with their C types (PetscErrorCode and PetscLogEvent are ints, PetscLogDouble a double,
+   PetscObject a pointer): no PETSc header, so tests/smpi/shim_check.c can stub them */
+typedef int (*EventCallback)(int, int, void *, void *, void *, void *);
 int PetscGetFlops(double *);
 int PetscLogEventGetName(int, const char *[]);
+int PetscLogLegacyCallbacksBegin(EventCallback, EventCallback, int (*)(void *), int (*)(void *));
 
 #define MAXRATE 128
 #define MAXDEP  64
@@ -15,7 +17,7 @@ int PetscLogEventGetName(int, const char *[]);
 
 static char          rate_name[MAXRATE][64];
 static double        rate_spf[MAXRATE], rate_default = 1e-9, charged_flops = 0, pending_s = 0, ev_spf[MAXEV];
-static int           nrate = 0, loaded = 0, ev_stack[MAXDEP], ev_depth = 0, in_price = 0;
+static int           nrate = 0, loaded = 0, read_ok = 0, ev_stack[MAXDEP], ev_depth = 0, in_price = 0;
 static unsigned char ev_known[MAXEV];
 
 static void LoadRates(void)
@@ -27,6 +29,7 @@ static void LoadRates(void)
 
   loaded = 1;
   if (!f || !(fp = fopen(f, "r"))) return;
+  read_ok = 1;
   while (fgets(line, sizeof(line), fp)) {
     if (line[0] == '#' || sscanf(line, "%63s %lf", name, &v) != 2) continue;
     if (!strcmp(name, "*")) rate_default = v;
@@ -73,20 +76,30 @@ static void Price(void)
   in_price = 0;
 }
 
-void PipeFlopPriceStart(void)
+/* an event boundary: price what was logged inside the innermost event so far */
+static int EventBegin(int event, int t, void *a, void *b, void *c, void *d)
 {
-  if (!loaded) LoadRates();
-  PetscGetFlops(&charged_flops);
-  pending_s = 0;
+  (void)t, (void)a, (void)b, (void)c, (void)d;
+  Price();
+  if (ev_depth < MAXDEP) ev_stack[ev_depth] = event;
+  ev_depth++;
+  return 0;
+}
+static int EventEnd(int event, int t, void *a, void *b, void *c, void *d)
+{
+  (void)event, (void)t, (void)a, (void)b, (void)c, (void)d;
+  Price();
+  if (ev_depth > 0) ev_depth--;
+  return 0;
 }
 
-void PipeFlopPriceEvent(int event, int begin)
+int PipeFlopPriceStart(int *rates_read)
 {
-  Price();
-  if (begin) {
-    if (ev_depth < MAXDEP) ev_stack[ev_depth] = event;
-    ev_depth++;
-  } else if (ev_depth > 0) ev_depth--;
+  if (!loaded) LoadRates();
+  if (rates_read) *rates_read = read_ok;
+  PetscGetFlops(&charged_flops);
+  pending_s = 0;
+  return PetscLogLegacyCallbacksBegin(EventBegin, EventEnd, NULL, NULL);
 }
 
 double PipeFlopPriceTake(void)

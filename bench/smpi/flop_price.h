@@ -5,10 +5,11 @@
    bench/smpi/rates.sh measures them). Plain C types only: the SMPI shim compiles without PETSc's headers. */
 #ifndef PIPEKSP_FLOP_PRICE_H
 #define PIPEKSP_FLOP_PRICE_H
-/* load the rates (once) and leave the flops logged so far unpriced (set-up before this point costs nothing) */
-void PipeFlopPriceStart(void);
-/* an event boundary (a PETSc log callback): price what was logged inside the event that ends here */
-void PipeFlopPriceEvent(int event, int begin);
+/* after PetscInitialize(): load the rates (once), leave the flops logged so far unpriced (set-up before this point
+   costs nothing) and price at every event boundary from now on (PETSc 3.20's log callbacks, which also switch
+   PETSc's logging on). Returns PETSc's error code; *rates_read: whether PIPEKSP_SMPI_RATES could be read (else
+   every flop costs the default 1 ns) */
+int PipeFlopPriceStart(int *rates_read);
 /* the seconds of compute logged since the last call (priced at event boundaries and here) */
 double PipeFlopPriceTake(void);
 #endif

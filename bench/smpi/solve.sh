@@ -67,7 +67,8 @@ eround=${PIPEKSP_SMPI_EMU_ROUNDS:-1} egap=${PIPEKSP_SMPI_EMU_GAP:-240}
 lat=0.25
 alphas="1.0106,1.0106,1.0106,1.0106,2.02"
 ebuild=$build
-[ "$eclock" = flops ] && ebuild=$root/build-petsc-${PETSC_LATEST:-3.26.1}
+# the flop clock: the native build against config/petsc-latest.sh's PETSc (make test-petsc-latest's build-petsc-<version>)
+[ "$eclock" = flops ] && ebuild=$root/build-$(basename "$(bash "$root/config/petsc-latest.sh" --print-prefix)")
 ebuild=${PIPEKSP_SMPI_EMU_BUILD:-$ebuild}
 emu=$ebuild/libpipeksp_emu.so
 drv=$ebuild/bench/bench_cube

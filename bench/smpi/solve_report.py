@@ -105,9 +105,12 @@ def main():
             if smaller:
                 zfrom, f = max(smaller)
                 z = medians(f)[0]
-        # the layout nearest SMPI's that gave figures: the most real ranks
-        ef = next((f for f in emu_logs(work, pc, P) if medians(f)[0]), "")
-        e, ebad = medians(ef)
+        ef, e, ebad = "", {}, 0  # the layout nearest SMPI's that gave figures: the most real ranks
+        for f in emu_logs(work, pc, P):
+            e, ebad = medians(f)
+            if e:
+                ef = f
+                break
         if not rows or rows[-1] != ts:
             print("\nSMPI's MPI_Test/MPI_Iprobe cost: %s s" % ts)
             print(hdr)

@@ -29,15 +29,6 @@
 
 #include "flop_price.h"
 
-/* the PETSc calls used here, declared with their C types (PetscErrorCode and PetscLogEvent are ints,
-   PetscObject a pointer): the shim compiles without PETSc's headers, so tests/smpi/shim_check.c can check
-   it under SMPI with stubs, before (or without) the SMPI build of PETSc */
-typedef int   PetscErrorCode;
-typedef int   PetscLogEvent;
-typedef void *PetscObject;
-#define PETSC_SUCCESS 0
-PetscErrorCode PetscLogLegacyCallbacksBegin(PetscErrorCode (*)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject), PetscErrorCode (*)(PetscLogEvent, int, PetscObject, PetscObject, PetscObject, PetscObject), PetscErrorCode (*)(PetscObject), PetscErrorCode (*)(PetscObject));
-
 #define RD_TAG 0x5e5e0
 #define SC_TAG 0x5e5f0
 #define MAXRD  64
@@ -75,28 +66,14 @@ static void TestCost(void)
   if (test_s > 0) smpi_execute_flops(test_s * speed);
 }
 
-static PetscErrorCode EvBegin(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
+/* the driver's PetscInitialize: then the pricing of every event (flop_price.c) */
+int __real_PetscInitialize(int *, char ***, const char[], const char[]);
+int __wrap_PetscInitialize(int *argc, char ***argv, const char file[], const char help[])
 {
-  (void)t, (void)a, (void)b, (void)c, (void)d;
-  PipeFlopPriceEvent(e, 1);
-  return PETSC_SUCCESS;
-}
-static PetscErrorCode EvEnd(PetscLogEvent e, int t, PetscObject a, PetscObject b, PetscObject c, PetscObject d)
-{
-  (void)t, (void)a, (void)b, (void)c, (void)d;
-  PipeFlopPriceEvent(e, 0);
-  return PETSC_SUCCESS;
-}
-
-/* the driver's PetscInitialize: then the event callbacks (they also switch PETSc's logging on) */
-PetscErrorCode __real_PetscInitialize(int *, char ***, const char[], const char[]);
-PetscErrorCode __wrap_PetscInitialize(int *argc, char ***argv, const char file[], const char help[])
-{
-  PetscErrorCode ierr = __real_PetscInitialize(argc, argv, file, help);
+  int ierr = __real_PetscInitialize(argc, argv, file, help);
   if (ierr) return ierr;
   if (!env_read) ReadEnv();
-  PipeFlopPriceStart(); /* set-up before this point is not charged */
-  return PetscLogLegacyCallbacksBegin(EvBegin, EvEnd, NULL, NULL);
+  return PipeFlopPriceStart(NULL); /* set-up before this point is not charged */
 }
 
 int __real_smpi_clock_gettime(clockid_t, struct timespec *);
