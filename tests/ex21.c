@@ -156,7 +156,7 @@ int main(int argc, char **argv)
           fails++;
         }
         /* the point of the reuse: no estimate after the first solve (one PC application more: the check of a
-           claimed convergence, which pipeplcg makes on a clustered spectrum, as with hypre here) */
+           claimed convergence, which pipeplcg makes at every depth of 2 or more) */
         if (reuse && k > 0 && s->apps[k] > c->apps[k] + l + 1) {
           PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL pipeplcg solve %" PetscInt_FMT ": %" PetscInt_FMT " PC applications, cg %" PetscInt_FMT " + l + 1 = %" PetscInt_FMT "\n", k + 1, s->apps[k], c->apps[k], c->apps[k] + l + 1));
           fails++;

@@ -526,6 +526,7 @@ static PetscErrorCode PLCGSolveEnd(KSP ksp, PLCGRun *r)
    method's iterations finish the solve */
 static PetscErrorCode PLCGSolve(KSP ksp)
 {
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
   PLCGRun   r = {0};
   PetscBool done;
 
@@ -538,6 +539,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
     if (done) break;
     PetscCall(PLCGSegmentStart(ksp, &r));
     if (!r.defer && ksp->reason) break; /* its test ended the solve */
+    if (d->lrun != r.l) continue;       /* its check lowered the depth: PLCGLower takes over */
     PetscCall(PLCGSegment(ksp, &r));
     if (ksp->reason) break;
   }

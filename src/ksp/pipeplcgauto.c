@@ -45,12 +45,12 @@ static PetscReal Cost(const KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, Pe
    PETSc's ex2: none at depth 0 (its norm's reduction comes first; with no norm one, chrongear's); one at depth 1 (pipegv's recurrences:
    u_0 = M^{-1} r_0 and w_0 = A u_0 before the first reduction); at depth l >= 2 the l start-up iterations of
    the basis and the norm's lag, l iterations for the preconditioned norm, l + 1 for the unpreconditioned
-   one (p(l)-CG's natural norm has none) */
+   one (p(l)-CG's natural norm has none), and the true residual that checks the claimed convergence */
 static PetscReal PerSolve(KSPNormType nt, PetscInt l)
 {
   if (l == 0) return nt == KSP_NORM_NONE ? 1.0 : 0.0;
   if (l == 1) return 1.0;
-  return (PetscReal)(l + (nt == KSP_NORM_PRECONDITIONED ? l : nt == KSP_NORM_UNPRECONDITIONED ? l + 1 : 0));
+  return (PetscReal)(l + 1 + (nt == KSP_NORM_PRECONDITIONED ? l : nt == KSP_NORM_UNPRECONDITIONED ? l + 1 : 0));
 }
 
 /* the modelled time per iteration of every depth, the per-solve work spread over the last solve's iterations

@@ -35,21 +35,26 @@
            ranks, Neumann with gamg, depth 4): M^-1 A estimated in [0.94, 1] and [0.71, 1], pipeplcg's shifts on
            [0, 0.93] below most of it; its recursive norm claimed convergence (1504: an iteration before cg;
            1465: at cg's count) with a true residual 77x and 27x cg's: the gap estimate vouched, or a true residual
-           within 2x the tolerance confirmed it. Now every claim on a clustered spectrum is checked and confirmed
+           within 2x the tolerance confirmed it. Now every claim at depth 2 or more is checked and confirmed
            within the tolerance: cg's accuracy
+  deepclaim (--fuzz) the same at depth 5 on spectra that are not clustered, where the gap estimate had vouched for
+           the claim: seed 28 case 116 (1 rank, random SPD, bjacobi, rtol 2e-5) converged at cg's 5 iterations
+           with a true residual 5.4x the tolerance, 14x cg's; seed 25 case 3316 (1 rank, random SPD, jacobi) 13x
+           cg's. Now within 10x cg's, in iterations within the bound (a refuted claim finishes at depth 1: checked
+           and restarted at depth 5, case 3316 took 95 iterations, cg 11)
   spread   (--fuzz) a plain case's count can be rounding too: seed 28 case 33 (2 ranks, a diagonal with kappa 5e8, no
            PC), cg 104 iterations and 95-118 on the six t b, pipegv 123 (bound 1.15 cg + 1 = 120.6): judged against
            the farthest cg (FUZZSPREAD, counted as passed). Case 1318 (3 ranks, kappa 3.8e3, capped at 192): cg's
            A-norm error is 1.14-1.16e-5 on every t b, so pipegv's 1.8e-5 stays a miss (no FUZZSPREAD)
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,spread]; prints 'all
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered and spread checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,spread")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim and spread checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -208,6 +213,16 @@ if "clustered" in a.only and a.fuzz:
         print("clustered case %s: cg %s at %d, true residual %.3g; pipeplcg %s at %d, %.3g" % (case, cg[0], cg[1], cg[2], o[0], o[1], o[2]))
         if "FUZZFAIL" in out or not (o[0].startswith("CONVERGED") and o[2] <= 10 * cg[2]):
             fails.append("clustered case %s: %s" % (case, out[-600:]))
+if "deepclaim" in a.only and a.fuzz:
+    for case, seed in (("116", "28"), ("3316", "25")):
+        out, got = fuzz("1", case, "pipeplcg", seed=seed)
+        if len(got) != 2 or "family=randspd" not in out or not re.search(r"^  pipeplcg: .* depth 5$", out, re.M):
+            fails.append("deepclaim case %s: no result from pipefuzz: %s" % (case, out[-400:]))
+            continue
+        cg, o = got["cg"], got["pipeplcg"]
+        print("deepclaim case %s: cg %s at %d, true residual %.3g; pipeplcg %s at %d, %.3g" % (case, cg[0], cg[1], cg[2], o[0], o[1], o[2]))
+        if "FUZZFAIL" in out or "FUZZXFAIL" in out or not (o[0] == cg[0] and o[2] <= 10 * cg[2] and o[1] <= 1.5 * cg[1] + 5):
+            fails.append("deepclaim case %s: %s" % (case, out[-600:]))
 if "spread" in a.only and a.fuzz:
     out, got = fuzz("2", "33", "pipegv", seed="28")
     sp = re.search(r"^  cg on t b \(RoundingScales\): up to (\d+) iterations", out, re.M)

@@ -269,8 +269,9 @@ class CountingJacobi:
 
 def test_pipeplcg_estimate_reuse(cube):
     """A changed operator (same Mat, new values) takes its shifts from the previous solve's Ritz values: no
-    estimate, so its solve applies the PC no more than cg + l (natural norm) and 10 times less than with
-    the reuse off, at the same iterations."""
+    estimate, so its solve applies the PC no more than cg + l + 1 (natural norm; the 1: the true residual
+    that checks the claimed convergence) and 10 times less than with the reuse off, at the same
+    iterations."""
     A = cube.A.duplicate(copy=True)
     out = {}
     try:
@@ -306,7 +307,7 @@ def test_pipeplcg_estimate_reuse(cube):
         A.destroy()
     cg, on, off = out[("cg", None)], out[("pipeplcg", True)], out[("pipeplcg", False)]
     depth = 2
-    assert on[0] <= cg[0] + depth and on[1] == off[1] and off[0] >= on[0] + 10, out
+    assert on[0] <= cg[0] + depth + 1 and on[1] == off[1] and off[0] >= on[0] + 10, out
     ksp = PETSc.KSP().create(cube.A.getComm())
     try:
         ksp.setType("pipeplcg")
