@@ -131,8 +131,8 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
         /* the deep basis drifted from b - A x by more than PLCG_CONFIRM times the tolerance, near the end of the
            solve: Gropp's CG (depth 1) finishes it from the true residual, as after an early breakdown. Restarted
            at the same depth, seed 25 case 3316 claimed again and again: 95 iterations against cg's 11 (now 18).
-           Closer, a drift of cg's own size, the same depth finishes it (the Neumann cube with jacobi at depth 5:
-           1.9x, 48 iterations at depth 5 before the check, 56 at depth 1) */
+           Closer, a drift of cg's own size, the same depth finishes it without a depth change (the Neumann cube
+           with jacobi at depth 5 claimed at cg's 48 iterations with 1.9x: 56 either way) */
         PetscCall(PetscInfo(ksp, "a claimed convergence the true residual refuted at depth %" PetscInt_FMT ": depth 1 for the rest of the solve\n", d->lrun));
         KSPPipePLCGLowerDepth_Private(d, 1, PETSC_FALSE);
       }
