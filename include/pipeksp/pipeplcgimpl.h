@@ -97,14 +97,15 @@ typedef struct {
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
      matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again,
      until PLCG_RETRY (then twice as many) healthy solves have passed */
-  PetscBool        capped;    /* later solves on capkey's matrices start at depth 1 */
-  KSPPipePLCGOpKey capkey;    /* the matrices and PC type of the early breakdown (the values aside) */
-  PetscInt         ncapped;   /* solves started at depth 1 for it (all solves) */
-  PetscInt         capwait;   /* healthy solves at depth 1 before the deep pipeline is tried again (doubles per failed retry) */
-  PetscInt         capleft;   /* ... still to come */
-  PetscInt         nretry;    /* retries of the deep pipeline on capped matrices (all solves) */
-  PetscBool        retrying;  /* this solve retries it */
-  PetscBool        estpcfail; /* the estimate's inner CG met a PC failure: the solve's, not a depth change */
+  PetscBool        capped;     /* later solves on capkey's matrices start at depth 1 */
+  KSPPipePLCGOpKey capkey;     /* the matrices and PC type of the early breakdown (the values aside) */
+  PetscInt         ncapped;    /* solves started at depth 1 for it (all solves) */
+  PetscInt         capwait;    /* healthy solves at depth 1 before the deep pipeline is tried again (doubles per failed retry) */
+  PetscInt         capleft;    /* ... still to come */
+  PetscInt         nretry;     /* retries of the deep pipeline on capped matrices (all solves) */
+  PetscBool        retrying;   /* this solve retries it */
+  PetscBool        estpcfail;  /* the estimate's inner CG met a PC failure: the solve's, not a depth change */
+  PetscInt         nclustered; /* solves run at depth 1 on a clustered spectrum (all solves) */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq;
@@ -177,6 +178,8 @@ PETSC_INTERN void           KSPPipePLCGGapStep_Private(KSP, PetscInt, PetscReal,
 PETSC_INTERN PetscErrorCode KSPPipePLCGStartPoint_Private(KSP, KSPPipePLCGStart *, PetscInt, Vec[], PetscInt, Vec[], PetscInt, Vec[], Vec[]);
 PETSC_INTERN void           KSPPipePLCGLowerDepth_Private(KSP_PLCG *, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode KSPPipePLCGBreakdown_Private(KSP, const char *, KSPConvergedReason, PetscInt, PetscReal, PetscReal, PetscBool, PetscBool, PetscBool *);
+/* at a solve's start, after the estimate: depth 1 on a spectrum the estimate finds clustered */
+PETSC_INTERN PetscErrorCode KSPPipePLCGClustered_Private(KSP);
 /* at a solve's start and end: depth 1 on matrices whose earlier solve broke down early, and the back-off */
 PETSC_INTERN PetscErrorCode KSPPipePLCGCapBegin_Private(KSP);
 PETSC_INTERN PetscErrorCode KSPPipePLCGCapEnd_Private(KSP);
