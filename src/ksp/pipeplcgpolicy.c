@@ -242,7 +242,7 @@ PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConver
    nearly parallel, its first columns are taken for an invariant space or break down, and the restarts from
    the true residual give other iterates than cg's. On seed 25 of the fuzzer (pipeplcg, 5,000 cases) six
    such solves converged at cg's count with 10-90x its true residual (hypre on lap3d, aniso2d and lap2d;
-   asddic on aniso2d): now cg's iterates, and 17 failures became 12 with none new. Such a spectrum converges
+   asddic on aniso2d): now cg's iterates, and 17 failures became 11 with none new. Such a spectrum converges
    in a few iterations, where a deep pipeline's l start-up steps cost more than it hides. A spectrum taken
    for clustered that is not (10 Lanczos steps can miss its small end) runs at depth 1 as cg would, with
    Gropp's overlap. A user's interval (-ksp_pipe_eig_bounds) is kept. */
