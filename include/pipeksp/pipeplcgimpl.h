@@ -178,8 +178,8 @@ PETSC_INTERN void           KSPPipePLCGGapStep_Private(KSP, PetscInt, PetscReal,
 PETSC_INTERN PetscErrorCode KSPPipePLCGStartPoint_Private(KSP, KSPPipePLCGStart *, PetscInt, Vec[], PetscInt, Vec[], PetscInt, Vec[], Vec[]);
 PETSC_INTERN void           KSPPipePLCGLowerDepth_Private(KSP_PLCG *, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode KSPPipePLCGBreakdown_Private(KSP, const char *, KSPConvergedReason, PetscInt, PetscReal, PetscReal, PetscBool, PetscBool, PetscBool *);
-/* at a solve's start, after the estimate: depth 1 on a spectrum the estimate finds clustered */
-PETSC_INTERN PetscErrorCode KSPPipePLCGClustered_Private(KSP);
+/* at a solve's start, after the estimate: depth 1 (pipegv's recurrences) on a spectrum the estimate finds clustered */
+PETSC_INTERN PetscErrorCode KSPPipePLCGClustered_Private(KSP, PetscBool *);
 /* at a solve's start and end: depth 1 on matrices whose earlier solve broke down early, and the back-off */
 PETSC_INTERN PetscErrorCode KSPPipePLCGCapBegin_Private(KSP);
 PETSC_INTERN PetscErrorCode KSPPipePLCGCapEnd_Private(KSP);

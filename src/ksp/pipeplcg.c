@@ -154,7 +154,12 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
       pipe->ndepth_total++;
     }
   }
-  PetscCall(KSPPipePLCGClustered_Private(ksp));
+  {
+    PetscBool clustered;
+
+    PetscCall(KSPPipePLCGClustered_Private(ksp, &clustered));
+    if (clustered) r->gvform = PETSC_TRUE; /* depth 1 as pipegv's recurrences */
+  }
   d->xs = d->y2 = 0.0; /* x_0 = 0 or, for a given guess, not measured */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -756,7 +761,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "intervals: %" PetscInt_FMT " estimated, %" PetscInt_FMT " from the previous solve's Ritz values (-ksp_pipe_eig_reuse %s)\n", d->nestimates, d->nritz, d->eig_reuse ? "true" : "false"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "square-root breakdown restarts: %" PetscInt_FMT "\n", d->nrestarts));
   if (d->estfailed && !d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "the eigenvalue estimate failed: the solves run at depth 1 (Gropp's CG, pipegropp)\n"));
-  if (d->nclustered) PetscCall(PetscViewerASCIIPrintf(viewer, "solves run at depth 1 (Gropp's CG) on a spectrum the estimate found clustered: %" PetscInt_FMT "\n", d->nclustered));
+  if (d->nclustered) PetscCall(PetscViewerASCIIPrintf(viewer, "solves run at depth 1 (pipegv's recurrences) on a spectrum the estimate found clustered: %" PetscInt_FMT "\n", d->nclustered));
   if (d->capped && d->l > 1)
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth 1 from the start on these matrices (%" PetscInt_FMT " solves so far): an earlier solve broke down early at depth >= 2; depth %" PetscInt_FMT " is tried again after %" PetscInt_FMT " more healthy solves (back-off %" PetscInt_FMT "), on new matrices, or when a depth is set\n", d->ncapped, d->l, d->capleft, d->capwait));
   if (d->nretry) PetscCall(PetscViewerASCIIPrintf(viewer, "retries of depth %" PetscInt_FMT " after early breakdowns: %" PetscInt_FMT "\n", d->l, d->nretry));

@@ -36,7 +36,7 @@
            [0, 0.93] below most of it; its recursive norm claimed convergence (1504: an iteration before cg;
            1465: at cg's count) with a true residual 77x and 27x cg's: the gap estimate vouched, or a true residual
            within 2x the tolerance confirmed it. Then every claim at depth 2 or more was checked and confirmed
-           within the tolerance; since 2026-11-28 a clustered estimate runs the solve at depth 1 (Gropp's CG):
+           within the tolerance; since 2026-11-28 a clustered estimate runs the solve at depth 1 (pipegv's recurrences):
            cg's iterates. Case 1545 (2 ranks, aniso2d with asddic, [0.998, 1.0005], depth 2) claimed at cg's 3
            iterations, confirmed within the tolerance, with 16x cg's true residual after a square-root breakdown
            of the nearly parallel basis; now cg's
