@@ -81,7 +81,7 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
 /* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions
    below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
-   the solve's start, as KSPPipeResidual_Private()) */
+   the solve's start, as KSPPipeResidual_Private()); r NULL: the caller has it in place */
 PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
 /* -ksp_view's line on auto residual replacement of pipegropp, pipegv and chrongear (KSPPipeOps) */
 PETSC_INTERN PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP, PetscViewer);

@@ -106,8 +106,9 @@ PETSC_INTERN PetscErrorCode KSPPipePCSetUp_Private(KSP);
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
    guess), in a solve that another type started (pipeplcg lowered to depth 1): no
-   KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's */
-PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt);
+   KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's. fresh: the
+   caller has put r = b - A x and u = M^{-1} r of the current x in the first two */
+PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, PetscBool);
 
 /* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
    Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the kept iterate's */

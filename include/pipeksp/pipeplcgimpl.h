@@ -131,6 +131,7 @@ typedef struct {
   PetscInt    nupd;      /* iterate updates so far */
   PetscScalar beta;      /* sqrt((r,z)) of the (re)start */
   PetscReal   gamma0;    /* (r,z) */
+  PetscBool   handover;  /* its check lowered the depth to 1: r and z = M^{-1} r of x, unscaled, for Gropp's CG */
 } KSPPipePLCGStart;
 
 /* the packed (re)start reduction of the true residual r and z = M^{-1} r */

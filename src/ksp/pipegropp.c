@@ -278,14 +278,14 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its)
+PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool fresh)
 {
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
   PetscCheck(ksp->nwork >= 6 + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the kept iterate's", ksp->nwork);
-  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, v[0]));
-  PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
+  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, fresh ? NULL : v[0]));
+  if (!fresh) PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -414,6 +414,7 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
   /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
      not the sign of a negative definite pair that the method alone would accept */
   pipe->guard.gsign = pipe->guard.dsign = 1.0;
+  if (!r) PetscFunctionReturn(PETSC_SUCCESS); /* the caller has it */
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
   else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -188,6 +188,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 1 && d->l > 1) {
     pipe->depth_end = 1;
     if (d->early && !r->st.first) {
+      r->st.handover = PETSC_FALSE; /* x may change */
       /* an early segment's true residual may have grown: restart from the kept iterate when its energy is
          lower (one SpMV and one reduction, once) */
       PetscReal tn;
@@ -202,7 +203,11 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
        restart that perturbs the Lanczos process: 61 of them cost p(2)-CG cg's 1717 iterations at rtol 1e-12
        and still ended at -ksp_max_it 6000), and claims checked only beyond cg's gap */
     pipe->guard.cgref = PETSC_TRUE;
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd));
+    if (r->st.handover) { /* the check that lowered the depth formed r and z = M^{-1} r of this x: Gropp's r and u */
+      PetscCall(VecCopy(r->z[0], ksp->work[1]));
+      PetscCall(VecCopy(r->u[0], ksp->work[0]));
+    }
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd, r->st.handover));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
@@ -537,7 +542,7 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   PetscBool done;
 
   PetscFunctionBegin;
-  r.st             = (KSPPipePLCGStart){PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0};
+  r.st             = (KSPPipePLCGStart){PETSC_TRUE, PETSC_FALSE, 0, PETSC_MAX_REAL, PETSC_FALSE, PETSC_MAX_REAL, 0, 0.0, 1.0, PETSC_FALSE};
   r.upd_at_restart = -1;
   PetscCall(PLCGSolveBegin(ksp, &r));
   for (;;) {

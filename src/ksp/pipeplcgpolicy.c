@@ -140,6 +140,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
            with jacobi at depth 5 claimed at cg's 48 iterations with 1.9x: 56 either way) */
         PetscCall(PetscInfo(ksp, "a claimed convergence the true residual refuted at depth %" PetscInt_FMT ": depth 1 for the rest of the solve\n", d->lrun));
         KSPPipePLCGLowerDepth_Private(d, 1, PETSC_FALSE);
+        st->handover = PETSC_TRUE;
       }
     }
     st->check = PETSC_FALSE;
@@ -161,7 +162,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPPipeCheckGamma_Private(ksp, g0[PLCG_RS_RZ], PETSC_TRUE)); /* its Lanczos basis is scaled by sqrt((r,M^{-1}r)) */
-  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->reason || st->handover) PetscFunctionReturn(PETSC_SUCCESS);   /* Gropp's CG starts from r, z as they are */
   st->beta   = PetscSqrtScalar(g0[PLCG_RS_RZ]);
   st->gamma0 = PetscRealPart(g0[PLCG_RS_RZ]);
   d->zeta[0] = st->beta;
