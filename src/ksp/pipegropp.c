@@ -175,7 +175,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
   Vec         X, R, U, W, P, S, Q;
   PetscScalar loc1[GR_R1_N], loc2[GR_R2_N], glob[GR_R1_N], gamma = 0.0, gammanew, delta, alpha, beta = 0.0;
   PetscReal   rn, un, xn, pn;
-  PetscBool   withgamma = PETSC_FALSE, restart, stop, replace;
+  PetscBool   withgamma = PETSC_FALSE, restart, stop, replace, last;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -189,9 +189,14 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
   PetscCall(LocalDots4(R, U, X, loc2));
 
   for (;;) {
-    /* R2: gamma = (r,u) and the norms, overlapped with w = A u */
+    /* R2: gamma = (r,u) and the norms, overlapped with w = A u; not where this reduction's test will probably
+       end the solve (the SpMV would be thrown away: cg's count of SpMVs), then after the wait if it does not */
     PetscCall(PipeKSPRedStart_Private(red, GR_R2_N, loc2));
-    PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
+    last = KSPPipeLastLikely_Private(ksp, its);
+    if (last) {
+      pipe->nfirst_solve++;
+      pipe->nfirst_total++;
+    } else PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gammanew = glob[GR_R2_GAMMA];
     KSPCheckDot(ksp, gammanew);
@@ -205,6 +210,10 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
       PetscCall(KSPPipePCApplyLoop_Private(ksp, R, U));
       PetscCall(LocalDots4(R, U, X, loc2));
       continue;
+    }
+    if (last) { /* not the last after all: this iteration's SpMV, not overlapped */
+      PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " was probably the last, but did not converge: its SpMV after the wait\n", its));
+      PetscCall(KSPPipeMatMult_Private(ksp, A, U, W));
     }
     beta  = pipe->guard.restart ? 0.0 : gammanew / gamma;
     gamma = gammanew;
