@@ -76,8 +76,8 @@ typedef struct {
                                     a convergence the recursive residual claims while the gap is large */
   PetscInt64     depth_changes;    /* pipeplcg: times the solve lowered its pipeline depth (0 for the other types) */
   PetscInt64     depth;            /* pipeplcg: the depth the solve ended at (0 also for depth 0; 0 for the other types) */
-  PetscInt64     waited_first;     /* pipegv (and pipeplcg's depth 1 under auto): reductions waited for before their
-                                    overlapped PC application and SpMV, their test probably ending the solve */
+  PetscInt64     waited_first;     /* pipegv, pipegropp (and pipeplcg at depths 0-1): reductions waited for before their
+                                    overlapped work (pipegropp: the SpMV), their test probably ending the solve */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */
@@ -94,7 +94,7 @@ PETSC_EXTERN PetscErrorCode KSPPipeGetStats(KSP, PipeKSPStats *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetTotalStats(KSP, PipeKSPStats *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPPipeGetReplacePeriod(KSP, PetscInt *);
 
-/* ---- pipeplcg extras (src/ksp/pipeplcg.c): depth l (0..5, 0: no pipelining; PETSC_DECIDE: auto), the interval [lmin, lmax] of the spectrum of
+/* ---- pipeplcg extras (src/ksp/pipeplcg.c): depth l (0..5, 0: Gropp's CG, no basis pipeline; PETSC_DECIDE: auto), the interval [lmin, lmax] of the spectrum of
    M^{-1}A whose Chebyshev roots are the shifts (0,0: estimate it), CG iterations of the estimate and
    the factor f of its interval [0, f theta].
    No-ops on other KSP types (the getters error). ---- */

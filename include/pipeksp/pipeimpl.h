@@ -105,7 +105,7 @@ PETSC_INTERN PetscErrorCode KSPPipePCSetUp_Private(KSP);
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
-   guess), in a solve that another type started (pipeplcg lowered to depth 1): no
+   guess), in a solve that another type started (pipeplcg at depth 0, or lowered to depth 1): no
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's. fresh: the
    caller has put r = b - A x and u = M^{-1} r of the current x in the first two */
 PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, PetscBool);
@@ -113,9 +113,6 @@ PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, Pet
 /* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
    Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
-
-/* chrongear's iterations likewise (pipeplcg at depth 0; split: the norm's reduction first, see chrongear.c): needs chrongear's work vectors before the kept iterate's */
-PETSC_INTERN PetscErrorCode KSPPipeChronGearContinue_Private(KSP, Mat, PetscInt, PetscBool);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
@@ -140,9 +137,4 @@ PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscSca
    tolerance reached by the last contraction of the monitored norm once more): a pipelined KSP then waits for
    that reduction before its overlapped PC application and SpMV, which would only be thrown away */
 PETSC_INTERN PetscBool KSPPipeLastLikely_Private(KSP, PetscInt);
-/* the two halves of KSPPipeTestIteration_Private(), for an iteration whose norm arrives before its gamma
-   and delta: the norm, the test, the guards and the limit (*stop when ksp->reason ends the solve); then
-   gamma's sign, the coefficients and the breakdown guard */
-PETSC_INTERN PetscErrorCode KSPPipeTestNorm_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, PetscBool *);
-PETSC_INTERN PetscErrorCode KSPPipeTestCoefficients_Private(KSP, PetscScalar, KSPPipeCoef *, PetscBool *, PetscBool *);
 #endif

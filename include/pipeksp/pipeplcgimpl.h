@@ -65,7 +65,7 @@ typedef struct {
 
 typedef struct {
   KSP_Pipe        pipe;  /* first: the shared base (src/ksp/pipe*.c read ksp->data as KSP_Pipe) */
-  PetscInt        l;     /* depth the solves start at (0: chrongear's recurrences); auto: the choice, PETSC_DECIDE before */
+  PetscInt        l;     /* depth the solves start at (0: Gropp's CG); auto: the choice, PETSC_DECIDE before */
   PetscBool       lauto; /* -ksp_pipe_depth auto: l is chosen at the first solve (pipeplcgauto.c) */
   KSPPipePLCGAuto autod;
   PetscReal       lmin, lmax; /* interval of the shifts in use */

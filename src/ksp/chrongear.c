@@ -89,19 +89,16 @@ static PetscErrorCode FusedUpdate(KSP ksp, PetscBool first, PetscScalar alpha, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the iterations from iteration i on, the start's r = b - A x in the work vectors. split: the norm's
-   reduction comes first, alone, so that the iteration that converges applies no SpMV (and, for the
-   unpreconditioned norm, no PC): two blocking reductions per iteration instead of one, which pays where
-   a reduction costs less than an SpMV and a PC per solve (pipeplcg's depth 0) */
-static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool split)
+/* the iterations from iteration i on, the start's r = b - A x in the work vectors */
+static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PipeKSPRed  red;
   Vec        *v, X;
   PetscScalar loc[CG_RED_N], glob[CG_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
-  PetscReal   rn = 0, un, xn = 0, pn = 0;
-  PetscBool   restart, stop, replace, needu;
+  PetscReal   rn, un, xn, pn;
+  PetscBool   restart, stop, replace;
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -109,39 +106,23 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i, PetscBool spl
   X   = ksp->vec_sol;
   PetscCall(PipeKSPVecLocalNormSq_Private(X, &loc[CG_RED_XX]));
   loc[CG_RED_PP] = 0.0;
-  split          = (PetscBool)(split && ksp->normtype != KSP_NORM_NONE);
-  needu          = (PetscBool)(ksp->normtype != KSP_NORM_UNPRECONDITIONED); /* the norm needs u = M^{-1} r */
   for (;;) {
-    if (split) { /* the norm first: (r,r), and (r,u), (u,u) where it needs u; (x,x), (p,p) of the update */
-      if (needu) PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U]));
-      PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], needu ? v[CG_U] : v[CG_R], NULL, loc));
-      PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc));
-      PetscCall(PipeKSPRedWait_Private(red, glob));
-      rn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
-      xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
-      pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
-      PetscCall(KSPPipeTestNorm_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], glob[CG_RED_GAMMA], rn, xn, &stop));
-      if (stop) break;
-      if (!needu) PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U]));
-    } else PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
-    PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W]));         /* w = A u */
+    PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
+    PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W]));  /* w = A u */
     PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
-    /* the one blocking reduction; split: the second, of the four dots alone */
-    PetscCall(PipeKSPRedStart_Private(red, split ? PIPEKSP_NDOTS : CG_RED_N, loc));
+    /* the one blocking reduction */
+    PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc));
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[CG_RED_GAMMA];
     delta = glob[CG_RED_DELTA];
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
     un         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));
+    rn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
+    xn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
+    pn         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
     coef.delta = delta;
-    if (split) PetscCall(KSPPipeTestCoefficients_Private(ksp, gamma, &coef, &stop, &restart));
-    else {
-      rn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_RR]));
-      xn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_XX]));
-      pn = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_PP]));
-      PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
-    }
+    PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x */
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
@@ -170,17 +151,8 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPPipeSolveStart_Private(ksp, &A));
   PetscCall(KSPPipeResidual_Private(ksp, A, ksp->work[CG_R])); /* r = b - A x */
-  PetscCall(ChronGearIterate(ksp, A, 0, PETSC_FALSE));
+  PetscCall(ChronGearIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[CG_U]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode KSPPipeChronGearContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool split)
-{
-  PetscFunctionBegin;
-  PetscCheck(ksp->nwork >= CG_NWORK + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, chrongear needs %d and the kept iterate's", ksp->nwork, (int)CG_NWORK);
-  PetscCall(KSPPipeContinueStart_Private(ksp, A, its, ksp->work[CG_R]));
-  PetscCall(ChronGearIterate(ksp, A, its, split));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

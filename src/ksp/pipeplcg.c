@@ -164,8 +164,8 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 chrongear's
-   blocking ones; depth 1 (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without
+/* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 Gropp's CG
+   (cg's recurrences, each reduction overlapped with the PC application or the SpMV after it); depth 1 (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without
    a shift to place); depth 1 reached by lowering Gropp's, which keeps cg's convergence where a shifted
    p(1)-CG basis can delay it several times over (docs/pipeplcg.md) */
 static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
@@ -176,8 +176,9 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   PetscFunctionBegin;
   *done = PETSC_TRUE;
   if (d->lrun == 0) {
-    pipe->depth_end = 0;
-    PetscCall(KSPPipeChronGearContinue_Private(ksp, r->A, 0, PETSC_TRUE));
+    pipe->depth_end   = 0;
+    pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, 0, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
@@ -741,8 +742,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->lauto) PetscCall(KSPPipePLCGAutoView_Private(&d->autod, viewer));
-  if (d->l == 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no pipelining (chrongear's recurrences, %s)\n", ksp->normtype == KSP_NORM_NONE ? "one blocking reduction per iteration (no norm to reduce first)" : "two blocking reductions per iteration: the norm's first"));
+  if (d->l == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 0: no basis pipeline (Gropp's CG, cg's recurrences: two reductions per iteration, one overlapped with the PC application, the other with the SpMV)\n"));
   else if (PLCGGVForm(d))
     PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = 1%s: p(1)-CG with a zero shift, run as pipegv's recurrences (one fused pass, no shifts, no estimate; -ksp_pipe_eig_bounds asks for shifts)\n", d->lauto ? " (auto's)" : ""));
   else if (d->l > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "pipeline depth l = %" PetscInt_FMT " (up to %" PetscInt_FMT " reductions in flight)\n", d->l, d->l));
@@ -796,7 +796,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    iterations to complete, so up to l are in flight, all driven by the progress engine.
 
    Options Database Keys:
-+  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no pipelining), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
++  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no basis pipeline, Gropp's CG), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
 .  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
@@ -811,9 +811,10 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    Ritz values give [0.9 theta_min, 0.93 theta_max] with no estimate (`KSPPipePLCGSetEstimateReuse()`). PETSc's
    `KSPPIPELCG` defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
 
-   Depth 0 is no pipelining: chrongear's recurrences, two blocking reductions per iteration (the norm's
-   first, so the converging iteration applies no SpMV: cg's counts), for where there is no latency to hide
-   (one node); it needs no shifts. With auto (`KSPPipePLCGSetDepth()` with
+   Depth 0 is no basis pipeline: Gropp's CG (`KSPPIPEGROPP`), cg's recurrences with each of its two reductions
+   overlapped with the PC application or the SpMV after it, for where there is little latency to hide (one
+   node); it needs no shifts and gives cg's iterates where the single-reduction recurrences lose to cg's
+   (wide spectra). With auto (`KSPPipePLCGSetDepth()` with
    `PETSC_DECIDE`) the first solve, and the first after the operators change, measures the latency of a
    blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
    and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per

@@ -15,8 +15,8 @@
    per-iteration model does not see, and were measured no faster than 3 (docs/pipeplcg.md) */
 #define AUTO_DEEPEST 3
 /* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
-   the code: depth 0 (chrongear) the fused update (6 read, 4 written), the dots (3 read) and the norm's (1-2
-   read: its reduction comes first, alone, so depth 0 pays two latencies per iteration); depth l >= 1
+   the code: depth 0 (Gropp's CG) its two fused passes, x, r, u (6 read, 3 written) and p, s (4 read, 2
+   written), with their dots; depth l >= 1
    the recurrences of z and u (2), of the l auxiliary bases (l, and l more for the unpreconditioned norm's
    M-images), p and x (3 streams each), the dots of l + 1 vectors with u and a norm ((l + 3) / 4) */
 #define AUTO_V0      3.75
@@ -33,22 +33,25 @@ static PetscReal Median(PetscReal t[], PetscInt n)
 /* the modelled seconds per iteration of depth l, from the blocking latency L, one iteration's SpMV and PC
    S, its vector work V(l) and the part H of a reduction's latency that one iteration's compute hides
    (measured with the solver's own progress: polls in the SpMV and vector passes, the PC's if it polls, the
-   policy the engine runs). Depth 0 pays 2 L in full. Depth l >= 1 gives each reduction l iterations, so it
-   hides l H of it and the rest, max(0, L - l H), is exposed at its wait, once per iteration. */
+   policy the engine runs). Depth 0, Gropp's CG, overlaps each of its two reductions with one of the PC
+   application and the SpMV, taken to hide H/2 each: 2 max(0, L - H/2) exposed (2 L where nothing
+   progresses). Depth l >= 1 gives each reduction l iterations, so it hides l H of it and the rest,
+   max(0, L - l H), is exposed at its wait, once per iteration. */
 static PetscReal Cost(const KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, PetscInt l)
 {
-  if (l == 0) return a->spmv + AUTO_V0 * a->vec + (nt == KSP_NORM_NONE ? 1.0 : 2.0) * a->lat; /* no norm: one reduction */
+  if (l == 0) return a->spmv + AUTO_V0 * a->vec + 2.0 * PetscMax(0.0, a->lat - 0.5 * a->hide);
   return a->spmv + (AUTO_V1 + l * (AUTO_VLEVEL + (mq ? AUTO_VLEVELM : 0.0))) * a->vec + PetscMax(0.0, a->lat - l * a->hide);
 }
 
 /* the SpMVs and PC applications a depth adds per solve over cg's, counted with -log_view on the cube and
-   PETSc's ex2: none at depth 0 (its norm's reduction comes first; with no norm one, chrongear's); one at depth 1 (pipegv's recurrences:
+   PETSc's ex2: none at depth 0 (Gropp's CG skips the SpMV of an iteration whose test will probably end the
+   solve) but a PC application with the unpreconditioned norm (half an S); one at depth 1 (pipegv's recurrences:
    u_0 = M^{-1} r_0 and w_0 = A u_0 before the first reduction); at depth l >= 2 the l start-up iterations of
    the basis and the norm's lag, l iterations for the preconditioned norm, l + 1 for the unpreconditioned
    one (p(l)-CG's natural norm has none), and the true residual that checks the claimed convergence */
 static PetscReal PerSolve(KSPNormType nt, PetscInt l)
 {
-  if (l == 0) return nt == KSP_NORM_NONE ? 1.0 : 0.0;
+  if (l == 0) return nt == KSP_NORM_UNPRECONDITIONED ? 0.5 : 0.0;
   if (l == 1) return 1.0;
   return (PetscReal)(l + 1 + (nt == KSP_NORM_PRECONDITIONED ? l : nt == KSP_NORM_UNPRECONDITIONED ? l + 1 : 0));
 }

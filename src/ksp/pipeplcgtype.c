@@ -17,8 +17,9 @@
 .  -ksp_pipe_depth <l> - the depth 0..5, or auto (-1 is refused there: write auto)
 
    Notes:
-   Depth 0 is no pipelining: chrongear's recurrences with the norm's blocking reduction first, then gamma's
-   and delta's, so that the last iteration applies no SpMV (no shifts, no eigenvalue estimate).
+   Depth 0 is no basis pipeline: Gropp's CG (`KSPPIPEGROPP`'s iterations), cg's recurrences with two reductions
+   per iteration, one overlapped with the PC application and the other with the SpMV (no shifts, no
+   eigenvalue estimate).
 
    With `PETSC_DECIDE` the first solve, and the first after the operator or preconditioning matrix changes,
    measures on the KSP's communicator the latency of a blocking reduction and the time of one SpMV with one

@@ -109,7 +109,9 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
+/* the two halves of KSPPipeTestIteration_Private(): the norm, the test, the guards and the limit (*stop when
+   ksp->reason ends the solve); then gamma's sign, the coefficients and the breakdown guard */
+static PetscErrorCode TestNorm(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
@@ -119,7 +121,7 @@ PetscErrorCode KSPPipeTestNorm_Private(KSP ksp, PetscInt its, PetscScalar rr, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeTestCoefficients_Private(KSP ksp, PetscScalar gamma, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
+static PetscErrorCode TestCoefficients(KSP ksp, PetscScalar gamma, KSPPipeCoef *coef, PetscBool *stop, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -144,7 +146,7 @@ PetscErrorCode KSPPipeTestIteration_Private(KSP ksp, PetscInt its, PetscScalar r
 {
   PetscFunctionBegin;
   *restart = PETSC_FALSE;
-  PetscCall(KSPPipeTestNorm_Private(ksp, its, rr, uu, gamma, rn, xn, stop));
-  if (!*stop) PetscCall(KSPPipeTestCoefficients_Private(ksp, gamma, coef, stop, restart));
+  PetscCall(TestNorm(ksp, its, rr, uu, gamma, rn, xn, stop));
+  if (!*stop) PetscCall(TestCoefficients(ksp, gamma, coef, stop, restart));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

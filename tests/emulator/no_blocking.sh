@@ -20,7 +20,7 @@ ar() { # ranks threads its options... -> blocking reductions on rank 0
   sed -n 's/^pipeksp_emu rank=0 .* ar=\([0-9]*\) .*/\1/p' "$st"/s* 2>/dev/null | head -1
 }
 for lay in "2 1" "2 2"; do
-  # pipeplcg at a fixed depth: auto (its default) may choose depth 0, blocking by design
+  # pipeplcg at a fixed depth 2: its basis pipeline (auto, its default, chooses depth 0 here, Gropp's CG, as pipegropp above)
   for ksp in pipegv pipegropp "pipeplcg -ksp_pipe_depth 2" chrongear; do
     for pc in "-pc_type jacobi" "-pc_type asddic" "-pc_type asddic -pc_asddic_local_blocks 2"; do
       a4=$(ar $lay 4 -ksp_type $ksp $pc)

@@ -49,15 +49,19 @@
            PC), cg 104 iterations and 95-118 on the six t b, pipegv 123 (bound 1.15 cg + 1 = 120.6): judged against
            the farthest cg (FUZZSPREAD, counted as passed). Case 1318 (3 ranks, kappa 3.8e3, capped at 192): cg's
            A-norm error is 1.14-1.16e-5 on every t b, so pipegv's 1.8e-5 stays a miss (no FUZZSPREAD)
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread]; prints 'all
+  depth0   (--fuzz) pipeplcg at depth 0 on diagonals with kappa 4e4 to 1.7e8 and no PC (seed 25 case 4232, seed 30
+           cases 1408, 1565, 1913 and 773; 1-2 ranks): depth 0 ran chrongear's recurrences, which lose to cg's there as
+           PETSc's single-reduction cg does (case 4232: 440 iterations, cg 320; case 773 capped at 3000, cg converged
+           at 2355); since 2026-11-28 it runs Gropp's CG, cg's recurrences, and every case passes
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim and spread checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread and depth0 checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -122,7 +126,7 @@ def fuzz(np_, case, solvers, extra=(), seed="17"):
     out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", seed, "-caselist", case, "-solvers", solvers, "-v"] + list(extra),
                          env=env, capture_output=True, text=True, timeout=300).stdout
     return out, dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4))))
-                     for m in re.finditer(r"^\s+(\w+): (\w+) its (\d+) res (\S+)", out, re.M))
+                     for m in re.finditer(r"^\s+([\w:]+): (\w+) its (\d+) res (\S+)", out, re.M))
 
 
 def hypre_drawn(name, case, out, drawn=r".*pc=hypre"):
@@ -246,6 +250,16 @@ if "spread" in a.only and a.fuzz:
         print("spread case 1318: cg A-norm error %.3g, up to %s on t b; pipegv %.3g" % (ae["cg"], sp.group(1), ae["pipegv"]))
         if float(sp.group(1)) > 1.05 * ae["cg"] or "FUZZSPREAD" in out:
             fails.append("spread case 1318: cg's own rounding excuses more than it should: %s" % out[-600:])
+if "depth0" in a.only and a.fuzz:
+    for seed, case, np_ in (("25", "4232", "1"), ("30", "1408", "1"), ("30", "1565", "2"), ("30", "1913", "2"), ("30", "773", "2")):
+        out, got = fuzz(np_, case, "pipeplcg:0", seed=seed)
+        if len(got) != 2 or "family=diag" not in out:
+            fails.append("depth0 seed %s case %s: no result from pipefuzz: %s" % (seed, case, out[-400:]))
+            continue
+        cg, o = got["cg"], got["pipeplcg:0"]
+        print("depth0 seed %s case %s: cg %s at %d; pipeplcg at depth 0 %s at %d" % (seed, case, cg[0], cg[1], o[0], o[1]))
+        if "FUZZFAIL" in out or "FUZZXFAIL" in out or o[0] != cg[0]:
+            fails.append("depth0 seed %s case %s: %s" % (seed, case, out[-600:]))
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))

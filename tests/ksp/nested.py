@@ -30,7 +30,7 @@ for outer, inner in pairs:
     for pre, t in (("-ksp_", outer), ("-ksp_ksp_", inner)):
         if t != "cg":
             opts += [pre + "pipe_progress", "poll", pre + "pipe_poll_interval", "0"]
-        if t == "pipeplcg":  # a pipeline to nest: auto, the default, chooses depth 0 (blocking) on one node
+        if t == "pipeplcg":  # a basis pipeline to nest: auto, the default, chooses depth 0 (Gropp's CG) on one node
             opts += [pre + "pipe_depth", "2"]
     p = dllappend.run(a, opts)
     out = p.stdout

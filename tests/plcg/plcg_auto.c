@@ -1,9 +1,10 @@
-static char help[] = "pipeplcg at depth 0 (no pipelining) and -ksp_pipe_depth auto against cg in the same run: on one SPD\n\
+static char help[] = "pipeplcg at depth 0 (Gropp's CG) and -ksp_pipe_depth auto against cg in the same run: on one SPD\n\
 problem (-problem cube: the GeoFEM/Cube, -cube_n; lap2d: PETSc's ex2 on -m x -n, b = A 1), with the PC and\n\
 tolerance of the options, each from x = 0. Checks for depth 0 and auto: cg's reason, a true residual within\n\
 10x cg's, iterations within 1.15 cg's + 2; the depth auto chose, read through\n\
 KSPPipePLCGGetDepth(), within -expect_auto lo,hi (PETSC_DECIDE before the first solve); depth 0 applies the PC\n\
-and the SpMV exactly as often as cg (its norm's reduction comes first); auto's depth 1 runs pipegv's recurrences:\n\
+as often as cg and the SpMV at most once more (the SpMV overlapped with the last test's reduction, where the\n\
+test was not predicted to end the solve), in cg's iterations; auto's depth 1 runs pipegv's recurrences:\n\
 pipegv's iterations, ending at depth 1 with no eigenvalue estimate; auto chooses\n\
 after the operator values change (kept: measured again only for new matrices) and a fixed depth turns auto off.\n\
   -problem refuse : KSPPipePLCGSetDepth() and -ksp_pipe_depth refuse depths outside 0..5 (6, -1, 7, x) with an\n\
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=%s: %" PetscInt_FMT " iterations > 1.15 x cg's %" PetscInt_FMT " + 2\n", name, o.its, cg.its));
       fails++;
     }
-    if (l == 0 && !(ao[0] == acg[0] && ao[1] == acg[1] && o.its == cg.its)) {
+    if (l == 0 && !(ao[0] == acg[0] && acg[1] <= ao[1] && ao[1] <= acg[1] + 1 && o.its == cg.its)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL l=0: %" PetscInt_FMT " PC applications and %" PetscInt_FMT " SpMVs in %" PetscInt_FMT " iterations, cg %" PetscInt_FMT " and %" PetscInt_FMT " in %" PetscInt_FMT "\n", ao[0], ao[1], o.its, acg[0], acg[1], cg.its));
       fails++;
     }

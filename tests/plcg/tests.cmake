@@ -109,7 +109,7 @@ set_property(TEST plcg-vs-cg-bounds-np1 APPEND PROPERTY ENVIRONMENT "PETSC_OPTIO
 # collapses onto its first vector and ran hundreds of one-step restarts at depth 4; now the depth is lowered
 pipeksp_plcg_vs_cg(ex2-wrong-bounds-np1 1 -problem lap2d -m 20 -n 20 -pc_type jacobi -ksp_rtol 1e-10 -ksp_pipe_eig_bounds 0.5,1e4 -depths 2,3,4,5)
 
-# depth 0 (no pipelining: chrongear's recurrences) and -ksp_pipe_depth auto against cg in the same run
+# depth 0 (Gropp's CG, cg's recurrences) and -ksp_pipe_depth auto against cg in the same run
 # (tests/plcg/plcg_auto.c): cg's reason, iterations within 1.15 cg's + 2, a true residual within 10x cg's;
 # auto's choice read through KSPPipePLCGGetDepth(): 0 where there is no latency to hide (1 rank, 2 ranks on
 # one node, the emulator passing through at P_sim 1), >= 2 under an EMULATED P_sim 131072 on a cube whose
