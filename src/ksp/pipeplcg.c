@@ -165,9 +165,10 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
 }
 
 /* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 Gropp's CG
-   (cg's recurrences, each reduction overlapped with the PC application or the SpMV after it); depth 1 (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without
-   a shift to place); depth 1 reached by lowering Gropp's, which keeps cg's convergence where a shifted
-   p(1)-CG basis can delay it several times over (docs/pipeplcg.md) */
+   (cg's recurrences, each reduction overlapped with the PC application or the SpMV after it); depth 1
+   (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without a shift to
+   place); depth 1 reached by lowering Gropp's, which keeps cg's convergence where a shifted p(1)-CG basis
+   can delay it several times over (docs/pipeplcg.md) */
 static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
 {
   KSP_PLCG *d    = (KSP_PLCG *)ksp->data;
