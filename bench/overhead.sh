@@ -51,7 +51,7 @@ for pc in $pcs; do
   {
     echo "cg|-ksp_type cg $common $pco"
     for k in pipegv pipeplcg; do
-      # pipeplcg at depth 2: auto, its default, chooses depth 0 here (no latency), which has no pipeline to measure
+      # pipeplcg at depth 2: auto, its default, chooses depth 0 here (no latency), Gropp's CG, which has no basis pipeline to measure
       dep=; [ $k = pipeplcg ] && dep="-ksp_pipe_depth 2"
       for pol in none poll auto; do echo "$k-$pol|-ksp_type $k $dep -ksp_pipe_progress $pol $common $pco"; done
     done

@@ -169,7 +169,7 @@ int main(int argc, char **argv)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetType(ksp, KSPPIPEPLCG));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  PetscCall(Refused(KSPPipePLCGSetDepth(ksp, -3), "depth -3", &fails)); /* 0 is no pipelining, -1 PETSC_DECIDE (auto) */
+  PetscCall(Refused(KSPPipePLCGSetDepth(ksp, -3), "depth -3", &fails)); /* 0 is Gropp's CG, -1 PETSC_DECIDE (auto) */
   PetscCall(Refused(KSPPipePLCGSetDepth(ksp, 6), "depth 6", &fails));
   PetscCall(Refused(KSPPipePLCGSetEigenvalueBounds(ksp, 2.0, 1.0), "interval [2, 1]", &fails));
   PetscCall(Refused(KSPPipePLCGSetEigenvalueBounds(ksp, -1.0, 1.0), "interval [-1, 1]", &fails));

@@ -135,6 +135,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscScalar, PetscScalar, PetscScalar, PetscReal, PetscReal, KSPPipeCoef *, PetscBool *, PetscBool *);
 /* whether the test of iteration its will probably end the solve (the iteration limit, or the default test's
    tolerance reached by the last contraction of the monitored norm once more): a pipelined KSP then waits for
-   that reduction before its overlapped PC application and SpMV, which would only be thrown away */
+   that reduction before the work it overlaps (pipegv: PC application and SpMV; pipegropp: the SpMV), which
+   would only be thrown away */
 PETSC_INTERN PetscBool KSPPipeLastLikely_Private(KSP, PetscInt);
 #endif

@@ -159,8 +159,8 @@ def get_replace(ksp):
 def get_stats(ksp, total=False):
     """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats): reductions,
     polls, done_before_wait, wait_time, overlap_time, replacements, restarts, and for pipeplcg depth_changes
-    and depth (the depth the solve ended at; 0 for the other types), waited_first (pipegv, pipegropp: reductions
-    waited for before their overlapped work, their test probably ending the solve).
+    and depth (the depth the solve ended at; 0 for the other types), waited_first (pipegv, pipegropp, pipeplcg at
+    depths 0-1: reductions waited for before their overlapped work, their test probably ending the solve).
 
     By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
     total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.

@@ -246,7 +246,7 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait,
                                      (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->depth_end > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: pipeline depth lowered %" PetscInt64_FMT " times, ended at depth %" PetscInt_FMT "\n", st.depth_changes, pipe->depth_end));
-    if (st.waited_first) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " reductions waited for before their overlapped PC application and SpMV (their test probably the last)\n", st.waited_first));
+    if (st.waited_first) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " reductions waited for before their overlapped work (their test probably the last)\n", st.waited_first));
     if (pipe->nsolves > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n",
                                        pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));

@@ -1,6 +1,7 @@
 /* KSP pipegropp: Gropp's CG (docs/algorithms.md, section 1). Two non-blocking reductions per
    iteration: delta = (p,s) overlapped with q = M^{-1} s, and gamma = (r,u) plus the norm overlapped
-   with w = A u. The vector updates and the local dot products share one pass over memory. */
+   with w = A u (after it where its test will probably end the solve: docs/options.md). The vector updates
+   and the local dot products share one pass over memory. */
 #include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
 
@@ -312,7 +313,8 @@ PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its, PetscB
    At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
    solver restarts from it, and ends converged, as cg would, when that brings no progress. A breakdown that
    comes back after such restarts far above the rounding floor ends with its reason, as cg's. Under
-   `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. The x returned
+   `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. Where the test of an
+   iteration will probably end the solve, its SpMV waits until after that test: cg's count of SpMVs. The x returned
    is the last iterate, as cg's (with -ksp_max_it k, the k-th); only after a restart it is the iterate
    of least energy x'Ax/2 - b'x among those whose true residual the solver formed (docs/algorithms.md).
 

@@ -165,7 +165,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
 }
 
 /* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 Gropp's CG
-   (cg's recurrences, each reduction overlapped with the PC application or the SpMV after it); depth 1
+   (KSPPIPEPLCG's man page); depth 1
    (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without a shift to
    place); depth 1 reached by lowering Gropp's, which keeps cg's convergence where a shifted p(1)-CG basis
    can delay it several times over (docs/pipeplcg.md) */
@@ -190,7 +190,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 1 && d->l > 1) {
     pipe->depth_end = 1;
     if (d->early && !r->st.first) {
-      r->st.handover = PETSC_FALSE; /* x may change */
+      r->st.handover = PETSC_FALSE; /* x may change (a refuted claim lowers with early false: defensive) */
       /* an early segment's true residual may have grown: restart from the kept iterate when its energy is
          lower (one SpMV and one reduction, once) */
       PetscReal tn;
@@ -691,7 +691,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP pipeplcg (deep pipelined CG) options");
   if (d->lauto) PetscCall(PetscStrncpy(sl, "auto", sizeof(sl)));
   else PetscCall(PetscSNPrintf(sl, sizeof(sl), "%" PetscInt_FMT, d->l));
-  PetscCall(PetscOptionsString("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (auto, or 0..5; 0: no pipelining)", "KSPPipePLCGSetDepth", sl, sl, sizeof(sl), &flg));
+  PetscCall(PetscOptionsString("-ksp_pipe_depth", "Pipeline depth l: reductions in flight, each overlapping l SpMVs and PC applications (auto, or 0..5; 0: Gropp's CG, no basis pipeline)", "KSPPipePLCGSetDepth", sl, sl, sizeof(sl), &flg));
   if (flg) {
     PetscBool isauto;
 

@@ -117,6 +117,10 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     ksp->its   = st->nupd;
     ksp->rnorm = dp;
     PetscCall((*ksp->converged)(ksp, st->nupd, dp, &ksp->reason, ksp->cnvP));
+    /* the true norm, not the claimed one, is the last for KSPPipeLastLikely_Private(): a refuted claim would
+       have Gropp's CG take its first iteration for the last */
+    pipe->guard.dp2 = pipe->guard.dp1;
+    pipe->guard.dp1 = dp;
     if (st->check && !ksp->reason && d->lrun < 2 && dp <= confirm) {
       /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
          asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
