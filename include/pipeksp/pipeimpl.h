@@ -88,6 +88,9 @@ PETSC_INTERN PetscErrorCode KSPSetFromOptions_Pipe(KSP, PipeKSPOptionItems);
 PETSC_INTERN PetscErrorCode KSPView_Pipe(KSP, PetscViewer);
 /* log, monitor and test convergence of residual norm dp at iteration its */
 PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscReal);
+/* the test alone, for a norm already monitored (a restart point of pipeplcg): dp becomes the last norm
+   tested, which KSPPipeLastLikely_Private() guesses from */
+PETSC_INTERN PetscErrorCode KSPPipeConvergenceTestUnmonitored_Private(KSP, PetscInt, PetscReal);
 /* y = A x with poll points (plain MatMultTranspose for transpose solves), completing the pending
    reduction on an error */
 PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);
@@ -136,6 +139,6 @@ PETSC_INTERN PetscErrorCode KSPPipeTestIteration_Private(KSP, PetscInt, PetscSca
 /* whether the test of iteration its will probably end the solve (the iteration limit, or the default test's
    tolerance reached by the last contraction of the monitored norm once more): a pipelined KSP then waits for
    that reduction before the work it overlaps (pipegv: PC application and SpMV; pipegropp: the SpMV), which
-   would only be thrown away */
+   would only be thrown away; counts the waits (waited_first) */
 PETSC_INTERN PetscBool KSPPipeLastLikely_Private(KSP, PetscInt);
 #endif

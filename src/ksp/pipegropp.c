@@ -194,10 +194,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
        end the solve (the SpMV would be thrown away: cg's count of SpMVs), then after the wait if it does not */
     PetscCall(PipeKSPRedStart_Private(red, GR_R2_N, loc2));
     last = KSPPipeLastLikely_Private(ksp, its);
-    if (last) {
-      pipe->nfirst_solve++;
-      pipe->nfirst_total++;
-    } else PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
+    if (!last) PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gammanew = glob[GR_R2_GAMMA];
     KSPCheckDot(ksp, gammanew);

@@ -193,10 +193,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
        would be thrown away: they come after the wait if it does not) */
     PetscCall(PipeKSPRedStart_Private(red, GV_RED_N, loc));
     last = KSPPipeLastLikely_Private(ksp, i);
-    if (last) {
-      pipe->nfirst_solve++;
-      pipe->nfirst_total++;
-    } else {
+    if (!last) {
       PetscCall(KSPPipePCApply_Private(ksp, v[GV_W], v[GV_M]));
       PetscCall(KSPPipeApplyOperator_Private(ksp, A, v[GV_M], v[GV_N]));
     }

@@ -190,7 +190,6 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 1 && d->l > 1) {
     pipe->depth_end = 1;
     if (d->early && !r->st.first) {
-      r->st.handover = PETSC_FALSE; /* x may change (a refuted claim lowers with early false: defensive) */
       /* an early segment's true residual may have grown: restart from the kept iterate when its energy is
          lower (one SpMV and one reduction, once) */
       PetscReal tn;

@@ -114,13 +114,9 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   } else {                                         /* the restart point is no new iteration: test, do not monitor it twice */
     const PetscReal confirm = PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol);
 
-    ksp->its   = st->nupd;
-    ksp->rnorm = dp;
-    PetscCall((*ksp->converged)(ksp, st->nupd, dp, &ksp->reason, ksp->cnvP));
-    /* the true norm, not the claimed one, is the last for KSPPipeLastLikely_Private(): a refuted claim would
-       have Gropp's CG take its first iteration for the last */
-    pipe->guard.dp2 = pipe->guard.dp1;
-    pipe->guard.dp1 = dp;
+    /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
+       its first iteration for the last (KSPPipeLastLikely_Private()) */
+    PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, st->nupd, dp));
     if (st->check && !ksp->reason && d->lrun < 2 && dp <= confirm) {
       /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
          asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */

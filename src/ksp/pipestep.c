@@ -19,8 +19,19 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   PetscCall(KSPLogResidualHistory(ksp, dp));
   PetscCall(KSPMonitor(ksp, its, dp));
+  PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, its, dp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeConvergenceTestUnmonitored_Private(KSP ksp, PetscInt its, PetscReal dp)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  ksp->its   = its;
+  ksp->rnorm = dp;
   PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
-  pipe->guard.dp2 = pipe->guard.dp1;
+  pipe->guard.dp2 = pipe->guard.dp1; /* KSPPipeLastLikely_Private() guesses from the last two */
   pipe->guard.dp1 = dp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -28,14 +39,20 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
 PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal rho, ttol;
+  PetscBool last;
 
-  if (its >= ksp->max_it) return PETSC_TRUE;
+  if (its >= ksp->max_it) last = PETSC_TRUE;
   /* another test than PETSc's default, or no norm: nothing to predict with */
-  if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->guard.dp2 > 0 && pipe->guard.dp1 >= 0)) return PETSC_FALSE;
-  rho  = PetscMin(1.0, pipe->guard.dp1 / pipe->guard.dp2);
-  ttol = ksp->ttol; /* the default test's, set at this solve's iteration 0 (||b|| for a nonzero guess) */
-  return (PetscBool)(rho * pipe->guard.dp1 < ttol);
+  else if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->guard.dp2 > 0 && pipe->guard.dp1 >= 0)) last = PETSC_FALSE;
+  else { /* the default test's tolerance ttol, set at this solve's iteration 0 (||b|| for a nonzero guess) */ PetscReal rho = PetscMin(1.0, pipe->guard.dp1 / pipe->guard.dp2);
+
+    last = (PetscBool)(rho * pipe->guard.dp1 < ksp->ttol);
+  }
+  if (last) { /* the caller waits first: counted (waited_first) */
+    pipe->nfirst_solve++;
+    pipe->nfirst_total++;
+  }
+  return last;
 }
 
 PetscReal KSPPipeNorm_Private(KSP ksp, PetscScalar rr, PetscScalar uu, PetscScalar ru)
