@@ -53,15 +53,20 @@
            cases 1408, 1565, 1913 and 773; 1-2 ranks): depth 0 ran chrongear's recurrences, which lose to cg's there as
            PETSc's single-reduction cg does (case 4232: 440 iterations, cg 320; case 773 capped at 3000, cg converged
            at 2355); since 2026-11-28 it runs Gropp's CG, cg's recurrences, and every case passes
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0]; prints 'all
+  counterpart (--fuzz) a failure line says when PETSc's implementation of the same method misses too (shared=):
+           seed 33 case 2785 (2 ranks, a diagonal with kappa 1.2e8, no PC), where pipegv and PETSc's pipecg end at
+           the limit and chrongear and PETSc's single-reduction cg both take about 1.5x cg's 795 iterations; and not
+           when ours misses alone: seed 33 case 2784 (1 rank) with pipegropp replacing its residual every iteration
+           (-replace 1: 153 iterations, PETSc's groppcg cg's 128)
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread and depth0 checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0 and counterpart checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -121,12 +126,15 @@ if "tight" in a.only:
             print("tight pipeplcg l=%d its %d (cg %d) true residual %.3g (cg %.3g)" % (l, o["its"], cg["its"], o["res"], cg["res"]))
             if not (o["conv"] and o["res"] <= 10 * cg["res"] and o["its"] <= (1.25 if l == 1 else 1.2) * cg["its"] + l):
                 fails.append("tight pipeplcg l=%d: converged %s, %d iterations, true residual %.3g; cg %d, %.3g" % (l, o["conv"], o["its"], o["res"], cg["its"], cg["res"]))
+# pipefuzz -v's line for each solver: name, reason, iterations, true residual, A-norm error
+RESULT = re.compile(r"^\s+([\w:]+): (\w+) its (\d+) res (\S+)(?: \(least \S+\))? aerr (\S+)", re.M)
+
+
 def fuzz(np_, case, solvers, extra=(), seed="17"):
     """pipefuzz's case of a seed on np_ ranks: its output and {solver: (reason, its, true residual)}"""
     out = subprocess.run([a.mpiexec, "-n", np_, a.fuzz, "-seed", seed, "-caselist", case, "-solvers", solvers, "-v"] + list(extra),
                          env=env, capture_output=True, text=True, timeout=300).stdout
-    return out, dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4))))
-                     for m in re.finditer(r"^\s+([\w:]+): (\w+) its (\d+) res (\S+)", out, re.M))
+    return out, dict((m.group(1), (m.group(2), int(m.group(3)), float(m.group(4)))) for m in RESULT.finditer(out))
 
 
 def hypre_drawn(name, case, out, drawn=r".*pc=hypre"):
@@ -246,7 +254,7 @@ if "spread" in a.only and a.fuzz:
     if not sp or "family=diag" not in out or "aerr" not in out:
         fails.append("spread case 1318: no spread from pipefuzz: %s" % out[-400:])
     else:
-        ae = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"^\s+(\w+): .* aerr (\S+)", out, re.M))
+        ae = dict((m.group(1), float(m.group(5))) for m in RESULT.finditer(out))
         print("spread case 1318: cg A-norm error %.3g, up to %s on t b; pipegv %.3g" % (ae["cg"], sp.group(1), ae["pipegv"]))
         if float(sp.group(1)) > 1.05 * ae["cg"] or "FUZZSPREAD" in out:
             fails.append("spread case 1318: cg's own rounding excuses more than it should: %s" % out[-600:])
@@ -260,6 +268,17 @@ if "depth0" in a.only and a.fuzz:
         print("depth0 seed %s case %s: cg %s at %d; pipeplcg at depth 0 %s at %d" % (seed, case, cg[0], cg[1], o[0], o[1]))
         if "FUZZFAIL" in out or "FUZZXFAIL" in out or o[0] != cg[0]:
             fails.append("depth0 seed %s case %s: %s" % (seed, case, out[-600:]))
+if "counterpart" in a.only and a.fuzz:
+    out, got = fuzz("2", "2785", "pipegv,chrongear", seed="33")
+    shared = dict(re.findall(r"^FUZZFAIL family=diag solver=(\S+) shared=(\S+) ", out, re.M))
+    print("counterpart case 2785: cg %s; shared: %s" % (got.get("cg"), shared))
+    if shared != {"pipegv": "pipecg", "chrongear": "cgsr"}:
+        fails.append("counterpart case 2785: pipegv's and chrongear's lines should be shared with pipecg and cgsr: %s" % out[-800:])
+    out, got = fuzz("1", "2784", "pipegropp", ["-replace", "1"], seed="33")
+    petsc = re.search(r"^\s+groppcg \(PETSc's pipegropp's method\): CONVERGED\w* its (\d+)", out, re.M)
+    print("counterpart case 2784, -replace 1: cg %s, pipegropp %s, groppcg %s" % (got.get("cg"), got.get("pipegropp"), petsc and petsc.group(1)))
+    if not (petsc and "cg" in got and int(petsc.group(1)) <= 1.15 * got["cg"][1] + 1) or not re.search(r"^FUZZFAIL family=diag solver=pipegropp pipegropp took", out, re.M):
+        fails.append("counterpart case 2784: pipegropp's miss should be its own, not shared with groppcg: %s" % out[-800:])
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
