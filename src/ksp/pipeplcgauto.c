@@ -14,6 +14,13 @@
 /* the deepest depth auto chooses: depths 4-5 break down more often and need more iterations, which the
    per-iteration model does not see, and were measured no faster than 3 (docs/pipeplcg.md) */
 #define AUTO_DEEPEST 3
+/* a depth of 1 or more only where one iteration hides at least this fraction of a reduction's latency. Where
+   nothing progresses (H = 0: the blocking or no-poll policies, ranks oversubscribed), a pipeline only merges
+   Gropp's two reductions into one, and that merge is the single-reduction recurrences' rounding, which on
+   wide spectra without a PC needs up to twice cg's iterations (fuzzer seed 25, 5,000 cases: 5 of pipeplcg's
+   11 failures were auto's depth 1 on 2-4 oversubscribed ranks, each shared by PETSc's pipecg). PETSc offers
+   that merge only on request (-ksp_cg_single_reduction); auto takes its risk only for hidden latency */
+#define AUTO_HIDE_MIN 0.05
 /* vector passes per iteration, in passes of the 3-term recurrence (3 vectors read, 1 written), counted from
    the code: depth 0 (Gropp's CG) its two fused passes, x, r, u (6 read, 3 written) and p, s (4 read, 2
    written), with their dots; depth l >= 1
@@ -64,6 +71,7 @@ static void Pick(KSPPipePLCGAuto *a, KSPNormType nt, PetscBool mq, PetscInt maxl
 
   for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) a->cost[l] = Cost(a, nt, mq, l) + (a->its > 0 ? PerSolve(nt, l) * a->spmv / a->its : 0.0);
   a->depth = 0;
+  if (!(a->hide >= AUTO_HIDE_MIN * a->lat)) return;
   for (l = 1; l <= PetscMin(maxl, AUTO_DEEPEST); l++)
     if (a->cost[l] < (1.0 - AUTO_MARGIN) * a->cost[a->depth]) a->depth = l;
 }

@@ -26,7 +26,10 @@
    PC application and of one vector pass, and what one iteration's SpMV and PC hide of a reduction on the
    solver's progress engine (medians of a few repetitions, the slowest rank's), and chooses the depth 0..3 of
    least modelled time per iteration, a deeper one only when modelled 5% faster (docs/pipeplcg.md; depths 4
-   and 5 are left to the user: they cost more iterations and were measured no faster than 3). The measurements cost about 16 SpMVs and PC applications and 24 reductions. -ksp_view
+   and 5 are left to the user: they cost more iterations and were measured no faster than 3), and a depth of 1
+   or more only where one iteration hides at least 5% of the reduction: where nothing progresses, a pipeline
+   would only merge Gropp's two reductions into the single-reduction recurrences, whose rounding loses to cg's
+   on wide spectra. The measurements cost about 16 SpMVs and PC applications and 24 reductions. -ksp_view
    shows the figures and the choice. A solve still lowers its depth after a breakdown, as with a given depth.
 
    Level: intermediate

@@ -140,11 +140,15 @@ pipeksp_plcg_auto(ex2-emu131072-np2 2 131072 -problem lap2d -m 40 -n 40 -pc_type
 # asddic at an EMULATED P_sim 4096: one iteration's compute (about 300 us) hides the reduction (about 40 us),
 # depth 1 is modelled 20% faster than 0 and depth 2 no faster than 1: auto's depth 1, pipegv's recurrences
 pipeksp_plcg_auto(cube-emu4096-np2 2 4096 -problem cube -cube_n 9 -pc_type asddic -expect_auto 1,1)
+# where nothing progresses (the blocking policy: no reduction overlaps anything) a pipeline would only merge
+# Gropp's two reductions into the single-reduction recurrences: auto keeps depth 0, the latency notwithstanding
+pipeksp_plcg_auto(cube-emu131072-blocking-np2 2 131072 -problem cube -cube_n 5 -pc_type jacobi -ksp_pipe_progress blocking -expect_auto 0,0)
 # the choice is a measurement of time: run alone (beside another MPI job on the 2 cores, a rank descheduled in
 # the timed overlap hides nothing and auto rightly chooses 0; one descheduled in the timed reduction makes a
 # latency to hide where there is none)
 set_tests_properties(plcg-auto-cube-np1 plcg-auto-cube-np2 plcg-auto-cube-emu1-np2 plcg-auto-ex2-np1
-  plcg-auto-cube-emu131072-np2 plcg-auto-ex2-emu131072-np2 plcg-auto-cube-emu4096-np2 PROPERTIES RUN_SERIAL TRUE)
+  plcg-auto-cube-emu131072-np2 plcg-auto-ex2-emu131072-np2 plcg-auto-cube-emu4096-np2 plcg-auto-cube-emu131072-blocking-np2
+  PROPERTIES RUN_SERIAL TRUE)
 # refusals, not leak-checked: PETSc leaks its options block's strings when a SetFromOptions errors inside it
 pipeksp_plcg_auto(refuse-np2 2 0 -problem refuse)
 set_property(TEST plcg-auto-refuse-np2 APPEND PROPERTY ENVIRONMENT "PETSC_OPTIONS=-malloc_dump 0")
