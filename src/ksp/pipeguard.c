@@ -245,18 +245,20 @@ PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec 
   PetscFunctionBegin;
   *now      = ReplaceAsked(ksp, its);
   *measured = PETSC_FALSE;
-  if (*now && pipe->replace == PETSC_DECIDE && pipe->guard.gf > PIPE_GAP_PERTURB * rn) {
+  /* the bound proposes, the gap measured decides, against the same target (with no norm, the floor: the
+     bound's proposal stands) */
+  if (*now && pipe->replace == PETSC_DECIDE && ReplaceTarget(ksp) > 0) {
     PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
     PetscCall(VecWAXPY(d, -1.0, r, t));
     PetscCall(VecNorm(d, NORM_2, &gap));
     *measured = PETSC_TRUE;
-    if (gap < PIPE_GAP_MEASURED * ReplaceTarget(ksp)) {
+    if (gap < ReplaceTarget(ksp)) {
       /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
          bound: a convergence it does not vouch for is still checked against the true residual) */
       *now              = PETSC_FALSE;
       pipe->guard.gf0   = pipe->guard.gf;
       pipe->guard.itrue = ksp->its;
-      PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured, %g, is below %g of the residual asked for\n", its, (double)pipe->guard.gf, (double)gap, (double)PIPE_GAP_MEASURED));
+      PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured, %g, is below the residual asked for\n", its, (double)pipe->guard.gf, (double)gap));
     }
   }
   if (*now) PetscCall(ReplaceCount(ksp, its, rn));
