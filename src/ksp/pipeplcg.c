@@ -821,8 +821,9 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
    blocking reduction, what one iteration's SpMV and PC hide of it, and the time of one SpMV, PC application
    and vector pass, the slowest rank's figures, and chooses the depth 0..3 of least modelled time per
    iteration, 1 or more only where an iteration hides some of the reduction (docs/pipeplcg.md); -ksp_view
-   shows the figures and the choice, `KSPPipePLCGGetDepth()` returns it. Depth 1 (auto's or given) is p(1)-CG with a zero shift, run as pipegv's recurrences (no estimate);
-   an interval given with -ksp_pipe_eig_bounds asks for the shifted p(1)-CG basis instead.
+   shows the figures and the choice, `KSPPipePLCGGetDepth()` returns it. Depth 1 (auto's or given) is p(1)-CG
+   with a zero shift, run as pipegv's recurrences (no estimate); an interval given with -ksp_pipe_eig_bounds
+   asks for the shifted p(1)-CG basis instead.
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l
