@@ -47,7 +47,6 @@ typedef struct {
   PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */
   PetscBool          frombreak;    /* ... after a restart caused by a breakdown */
-  PetscBool          stepfirst;    /* the next test is of pipeplcg's restart point after a breakdown, handed to Gropp's CG */
   PetscBool          suspect;      /* the recursive residual grew wildly: restart */
   PetscReal          rmin;         /* least recursive ||r|| since the last true one */
   PetscInt           stalls;       /* restarts in a row that brought no progress */
@@ -92,8 +91,6 @@ PETSC_INTERN PetscErrorCode KSPPipeConvergenceTest_Private(KSP, PetscInt, PetscR
 /* the test alone, for a norm already monitored (a restart point of pipeplcg): dp becomes the last norm
    tested, which KSPPipeLastLikely_Private() guesses from */
 PETSC_INTERN PetscErrorCode KSPPipeConvergenceTestUnmonitored_Private(KSP, PetscInt, PetscReal);
-/* a convergence the test of a restart point after a breakdown found is not taken: one more step (pipeplcg) */
-PETSC_INTERN PetscErrorCode KSPPipeStepPastRestart_Private(KSP, PetscInt);
 /* y = A x with poll points (plain MatMultTranspose for transpose solves), completing the pending
    reduction on an error */
 PETSC_INTERN PetscErrorCode KSPPipeApplyOperator_Private(KSP, Mat, Vec, Vec);

@@ -139,7 +139,6 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.restart                                                                                                     = PETSC_TRUE;
   pipe->guard.truenow                                                                                                     = PETSC_TRUE;
   pipe->guard.frombreak                                                                                                   = PETSC_FALSE;
-  pipe->guard.stepfirst                                                                                                   = PETSC_FALSE;
   pipe->guard.breakreason                                                                                                 = KSP_CONVERGED_ITERATING;
   pipe->guard.gsign = pipe->guard.dsign = 0.0;
   pipe->guard.suspect                   = PETSC_FALSE;

@@ -204,8 +204,6 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
        restart that perturbs the Lanczos process: 61 of them cost p(2)-CG cg's 1717 iterations at rtol 1e-12
        and still ended at -ksp_max_it 6000), and claims checked only beyond cg's gap */
     pipe->guard.cgref = PETSC_TRUE;
-    /* Gropp's start is a restart point after a breakdown, except at the solve's start and after a refuted claim */
-    pipe->guard.stepfirst = (PetscBool)(!r->st.first && !r->st.handover);
     if (r->st.handover) { /* the check that lowered the depth formed r and z = M^{-1} r of this x: Gropp's r and u */
       PetscCall(VecCopy(r->z[0], ksp->work[1]));
       PetscCall(VecCopy(r->u[0], ksp->work[0]));

@@ -117,7 +117,6 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
        its first iteration for the last (KSPPipeLastLikely_Private()) */
     PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, st->nupd, dp));
-    if (!st->check && !st->replacing) PetscCall(KSPPipeStepPastRestart_Private(ksp, st->nupd)); /* after a breakdown */
     if (st->check && !ksp->reason && d->lrun < 2 && dp <= confirm) {
       /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
          asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */

@@ -126,34 +126,12 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the breakdown that a restart follows took the column of the CG step cg converges with, whose contraction
-   carries cg's residual well past the tolerance; the restart point meets it only just (fuzzer seed 34 case
-   1573, an anisotropic Laplacian with bjacobi at depth 3: cg's sixth step ends at 2.4e-11, the restart point
-   at 1.5e-9 against a tolerance of 3.5e-9; with the step, 2.8e-12 at iteration 8). The restart point is no
-   iteration: take the step, except at the iteration limit and under a user's test (which sees the iterations
-   it would have seen) */
-PetscErrorCode KSPPipeStepPastRestart_Private(KSP ksp, PetscInt its)
-{
-  PetscFunctionBegin;
-  if (ksp->reason > 0 && ksp->converged == KSPConvergedDefault && its < ksp->max_it) {
-    PetscCall(PetscInfo(ksp, "the restart point after a breakdown meets the tolerance with %g: one more step, as cg's last\n", (double)ksp->rnorm));
-    ksp->reason = KSP_CONVERGED_ITERATING;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the two halves of KSPPipeTestIteration_Private(): the norm, the test, the guards and the limit (*stop when
    ksp->reason ends the solve); then gamma's sign, the coefficients and the breakdown guard */
 static PetscErrorCode TestNorm(KSP ksp, PetscInt its, PetscScalar rr, PetscScalar uu, PetscScalar gamma, PetscReal rn, PetscReal xn, PetscBool *stop)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
   PetscFunctionBegin;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
-  if (pipe->guard.stepfirst) {
-    pipe->guard.stepfirst = PETSC_FALSE;
-    PetscCall(KSPPipeStepPastRestart_Private(ksp, its));
-  }
   PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   *stop = (PetscBool)(ksp->reason != KSP_CONVERGED_ITERATING);
