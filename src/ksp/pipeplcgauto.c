@@ -208,7 +208,7 @@ PetscErrorCode KSPPipePLCGAutoView_Private(KSPPipePLCGAuto *a, PetscViewer viewe
   PetscCall(PetscViewerASCIIPrintf(viewer, "modelled us per iteration:"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (l = 0; l <= PIPEKSP_PLCG_AUTO_MAXL; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " l=%" PetscInt_FMT " %.3g", l, 1e6 * (double)a->cost[l]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth, up to %d, must be %d%% faster; ", AUTO_DEEPEST, (int)(100 * AUTO_MARGIN)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, " (a deeper depth, up to %d, must be %d%% faster, and 1 or more hide %d%% of the reduction; ", AUTO_DEEPEST, (int)(100 * AUTO_MARGIN), (int)(100 * AUTO_HIDE_MIN)));
   if (a->its > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "with its SpMVs and PC applications per solve over the last solve's %" PetscInt_FMT " iterations, the choice moved %" PetscInt_FMT " times)\n", a->its, a->nswitch));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "per-solve work not counted before a solve has converged)\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));

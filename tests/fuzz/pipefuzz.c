@@ -827,7 +827,7 @@ int main(int argc, char **argv)
           char   m2[512];
           Case   cc = c;
 
-          if (!strcmp(cp, "pipecg") && cc.maxit > 1) cc.maxit--; /* PETSc's pipecg runs -ksp_max_it + 1 iterations */
+          if (!strcmp(cp, "pipecg") && cc.maxit > 0) cc.maxit--; /* PETSc's pipecg runs -ksp_max_it + 1 iterations */
           PetscCall(Solve(&cc, A, b, xs, x0, cp, &pr));
           if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s (PETSc's %s's method): %s its %" PetscInt_FMT " res %.3g aerr %.3g\n", cp, list[s], KSPConvergedReasons[pr.reason], pr.its, (double)pr.res, (double)pr.aerr));
           pr.depth = o.depth;
