@@ -239,19 +239,19 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
 PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec r, Vec t, Vec d, PetscReal rn, PetscBool *now, PetscBool *measured)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal gap;
+  PetscReal gap, target = ReplaceTarget(ksp);
 
   PetscFunctionBegin;
   *now      = ReplaceAsked(ksp, its);
   *measured = PETSC_FALSE;
-  /* the bound proposes, the gap measured decides, against the same target (with no norm, the floor: the
-     bound's proposal stands) */
-  if (*now && pipe->replace == PETSC_DECIDE && ReplaceTarget(ksp) > 0) {
+  /* the bound proposes, the gap measured decides, against the same target (none with no norm or rtol 0:
+     the bound's proposal stands) */
+  if (*now && pipe->replace == PETSC_DECIDE && target > 0) {
     PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
     PetscCall(VecWAXPY(d, -1.0, r, t));
     PetscCall(VecNorm(d, NORM_2, &gap));
     *measured = PETSC_TRUE;
-    if (gap < ReplaceTarget(ksp)) {
+    if (gap < target) {
       /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
          bound: a convergence it does not vouch for is still checked against the true residual) */
       *now              = PETSC_FALSE;
@@ -430,6 +430,6 @@ PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
   if (!pipe->guard.pipelined)
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual, and the gap measured then does too)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

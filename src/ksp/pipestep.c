@@ -44,8 +44,10 @@ PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
   if (its >= ksp->max_it) last = PETSC_TRUE;
   /* another test than PETSc's default, or no norm: nothing to predict with */
   else if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->guard.dp2 > 0 && pipe->guard.dp1 >= 0)) last = PETSC_FALSE;
-  else { /* the default test's tolerance ttol, set at this solve's iteration 0 (||b|| for a nonzero guess) */ PetscReal rho = PetscMin(1.0, pipe->guard.dp1 / pipe->guard.dp2);
+  else {
+    PetscReal rho = PetscMin(1.0, pipe->guard.dp1 / pipe->guard.dp2);
 
+    /* the default test's tolerance ttol, set at this solve's iteration 0 (||b|| for a nonzero guess) */
     last = (PetscBool)(rho * pipe->guard.dp1 < ksp->ttol);
   }
   if (last) { /* the caller waits first: counted (waited_first) */

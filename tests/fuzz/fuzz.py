@@ -103,7 +103,7 @@ if fam_spread:
     print(f"fuzz: {sum(fam_spread.values())} lines missed cg's count or A-norm error but not those of cg itself on t b "
           f"(t in 3, 7, 11, 13, 0.3, 0.7: only the rounding differs), counted as passed")
 if fails:
-    print(f"fuzz: {sum(fam_shared.values())} of {len(fails)} failure lines are shared by PETSc's implementation of the same "
+    print(f"fuzz: {sum(fam_shared.values())} of {sum(fam_lines.values())} failure lines are shared by PETSc's implementation of the same "
           f"method on the same case (shared=: pipecg for pipegv, cg -ksp_cg_single_reduction for chrongear, groppcg for "
           f"pipegropp, by depth for pipeplcg at depths 0-1): the method's rounding; the others are ours alone")
 nfail = sum(fam_fail.values())
