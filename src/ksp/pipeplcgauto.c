@@ -1,7 +1,8 @@
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, KSPPipePLCGSetDepth(ksp, PETSC_DECIDE)): at the first
    solve, and again for new matrix objects, measure on the KSP's communicator what a pipeline hides (the
    latency of a blocking reduction) and what hides it (an iteration's SpMV and PC application, and its
-   vector work), and choose the depth 0..5 of least modelled time per iteration (docs/pipeplcg.md). */
+   vector work), model each depth 0..5, and choose among 0..AUTO_DEEPEST the one of least modelled time
+   per iteration (docs/pipeplcg.md). */
 #include <pipeksp/pipeplcgimpl.h>
 
 #define AUTO_REPS 7 /* timed repetitions of each measurement; the median counts (noise, a descheduled rank) */
