@@ -169,8 +169,8 @@ PETSC_INTERN PetscErrorCode KSPPipePLCGRitzKeep_Private(KSP);
 
 /* pipeplcgkernels.c */
 PETSC_INTERN void           KSPPipePLCGRecAdd_Private(KSPPipePLCGRec *, Vec, Vec, Vec, Vec, PetscScalar);
-PETSC_INTERN PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *, PetscScalar, PetscScalar, PetscBool, Vec, Vec, PetscScalar, PetscScalar, Vec, PetscInt, Vec[], Vec, PetscScalar[]);
-PETSC_INTERN PetscErrorCode KSPPipePLCGLocalDots_Private(Vec, PetscInt, Vec[], Vec, PetscScalar[]);
+PETSC_INTERN PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *, PetscScalar, PetscScalar, PetscBool, Vec, Vec, PetscScalar, PetscScalar, Vec, PetscInt, Vec[], Vec, PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode KSPPipePLCGLocalDots_Private(Vec, PetscInt, Vec[], Vec, PetscScalar[], PetscScalar[]);
 
 /* pipeplcgpolicy.c */
 PETSC_INTERN PetscErrorCode KSPPipePLCGTest_Private(KSP, PetscInt, PetscReal);

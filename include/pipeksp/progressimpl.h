@@ -15,8 +15,9 @@ typedef struct {
   PetscBool   pending;  /* started, not yet waited */
   PetscBool   complete; /* a poll or the helper thread saw it finish */
   int         n;
+  PetscBool   pairs; /* n compensated sums, (hi, lo) pairs in the buffers (the slot API) */
   double      tstart;
-  PetscScalar lbuf[PIPEKSP_RED_MAX], gbuf[PIPEKSP_RED_MAX];
+  PetscScalar lbuf[2 * PIPEKSP_RED_MAX], gbuf[2 * PIPEKSP_RED_MAX];
 } PipeKSPRedSlot;
 
 typedef struct _n_PipeKSPRed *PipeKSPRed;
@@ -37,6 +38,8 @@ struct _n_PipeKSPRed {
   int                 nopen;  /* slots pending and not yet seen complete (what the poll hook tests) */
   int                 single; /* the slot of the pending PipeKSPRedStart_Private(), -1 when none */
   PipeKSPRed          below;  /* the engine under this one on the poll hook's stack (progress.c) */
+  MPI_Datatype        pair;   /* two scalars (hi, lo) and their compensated sum: the slot API's reductions */
+  MPI_Op              pairsum;
   /* helper thread (type thread): sleeps on cv while nothing is pending, tests the pending slots */
   PetscBool       thr_started;
   pthread_t       thr;
@@ -59,9 +62,26 @@ PETSC_INTERN PetscErrorCode PipeKSPRedAbandon_Private(PipeKSPRed);
 PETSC_INTERN PetscErrorCode PipeKSPRedView_Private(PipeKSPRed, PetscViewer);
 /* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
    drains every pending slot (an early exit). The poll hook and the helper thread test all pending
-   slots (one MPI_Testsome). Single and slot requests do not mix on one engine. */
-PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const PetscScalar[], int *);
-PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[]);
+   slots (one MPI_Testsome). Single and slot requests do not mix on one engine. Slot reductions are
+   compensated: each local sum comes as hi + lo (lo may be NULL) and the ranks' pairs are added without
+   rounding error (p(l)-CG's Gram matrix: docs/pipeplcg.md, "Compensated dot products") */
+PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const PetscScalar[], const PetscScalar[], int *);
+PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed);
+
+/* s + c += x, with the rounding error of s + x kept in c (Knuth's two-sum: exact in IEEE arithmetic,
+   componentwise for complex scalars and for GCC's vector types). T: the type of s, c and x. Built without
+   contraction into FMA (CMakeLists.txt), which would break the exactness */
+#define PIPEKSP_TWOSUM(T, s, c, x) \
+  do { \
+    T t_ = (s) + (x), b_ = t_ - (s); \
+    (c) += ((s) - (t_ - b_)) + ((x)-b_); \
+    (s) = t_; \
+  } while (0)
+
+static inline void PipeKSPTwoSum(PetscScalar *s, PetscScalar *c, PetscScalar x)
+{
+  PIPEKSP_TWOSUM(PetscScalar, *s, *c, x);
+}
 
 #endif

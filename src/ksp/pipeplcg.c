@@ -99,9 +99,18 @@ typedef struct {
   PetscInt         l, nz, base, upd_at_restart, nwnext;
   PetscBool        mqneed, extra, natural, defer, gvform, lucky;
   KSPPipePLCGStart st;
-  PetscScalar      loc[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], eta;
+  PetscScalar      loc[PIPEKSP_RED_MAX], loclo[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], globlo[PIPEKSP_RED_MAX], eta; /* compensated: sum + lo */
   Vec              w[PIPEKSP_RED_MAX], ynext;
 } PLCGRun;
+
+/* the Cholesky step of G in long double (80 bits on x86; no wider than double where the compiler says so):
+   its differences of dot products cancel, and their rounding delays p(l)-CG (docs/pipeplcg.md,
+   "Compensated dot products"). O(l^2) scalars per iteration */
+#if defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX)
+typedef long double PLCGWide;
+#else
+typedef PetscScalar PLCGWide;
+#endif
 
 #define ZV(j)     z[(j) % nz]
 #define UV(j)     u[(j) % 3]
@@ -239,8 +248,8 @@ static PetscErrorCode PLCGSegmentStart(KSP ksp, PLCGRun *r)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, UV(0), ZV(0)));
   r->w[0] = ZV(0);
   r->w[1] = UV(0);
-  PetscCall(KSPPipePLCGLocalDots_Private(UV(0), 2, r->w, ZV(0), r->loc)); /* w = {z, r}: PLCG_RS_RZ, PLCG_RS_RR, then (z,z) PLCG_RS_ZZ */
-  PetscCall(PipeKSPRedStartSlot_Private(d->pipe.red, PLCG_RS_N, r->loc, &d->slot[0]));
+  PetscCall(KSPPipePLCGLocalDots_Private(UV(0), 2, r->w, ZV(0), r->loc, r->loclo)); /* w = {z, r}: PLCG_RS_RZ, PLCG_RS_RR, then (z,z) PLCG_RS_ZZ */
+  PetscCall(PipeKSPRedStartSlot_Private(d->pipe.red, PLCG_RS_N, r->loc, r->loclo, &d->slot[0]));
   PetscCall(VecCopy(ZV(0), QV(0, 0)));
   if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
   Gset(d, 0, 0, 1.0);
@@ -272,14 +281,18 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   KSP_PLCG    *d    = (KSP_PLCG *)ksp->data;
   KSP_Pipe    *pipe = &d->pipe;
   PetscInt     l = r->l, c = it - l + 1, i = c - 1, k, m, mlo, off;
-  PetscScalar *glob = r->glob, t, s, gi;
+  PetscScalar *glob = r->glob, *lo = r->globlo, t, gi;
+  PLCGWide     s;
   PetscBool    tiny;
 
   PetscFunctionBegin;
   *brk = PETSC_TRUE;
-  PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[c % (l + 1)], glob));
+  PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[c % (l + 1)], glob, lo));
   if (r->defer && c <= l) /* dots of the start-up iterations, of unnormalised vectors */
-    for (m = 0; m <= c; m++) glob[m] /= r->st.gamma0;
+    for (m = 0; m <= c; m++) {
+      glob[m] /= r->st.gamma0;
+      lo[m] /= r->st.gamma0;
+    }
   if (c > l) { /* g(k,c) = <P_l(B) v_{c-l}, v_k> = g(c-l, k+l) for k < c-l; g(c-l,c) reduced */
     for (k = PetscMax(0, c - 2 * l); k < c - l; k++) Gset(d, k, c, Gget(d, c - l, k + l));
     Gset(d, c - l, c, glob[0]);
@@ -289,13 +302,15 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     off = 0;
     mlo = 0;
   }
-  for (m = mlo; m < c; m++) { /* forward substitution with <z_c, z_m> */
-    s = glob[off + m - mlo];
-    for (k = PetscMax(0, m - 2 * l); k < m; k++) s -= Gget(d, k, m) * Gget(d, k, c);
-    Gset(d, m, c, s / Gget(d, m, m));
+  /* forward substitution with <z_c, z_m>, then G(c,c)^2: differences of dot products, in the wider type */
+  for (m = mlo; m < c; m++) {
+    s = (PLCGWide)glob[off + m - mlo] + lo[off + m - mlo];
+    for (k = PetscMax(0, m - 2 * l); k < m; k++) s -= (PLCGWide)Gget(d, k, m) * Gget(d, k, c);
+    Gset(d, m, c, (PetscScalar)(s / Gget(d, m, m)));
   }
-  t = glob[off + c - mlo];
-  for (k = PetscMax(0, c - 2 * l); k < c; k++) t -= Gget(d, k, c) * Gget(d, k, c);
+  s = (PLCGWide)glob[off + c - mlo] + lo[off + c - mlo];
+  for (k = PetscMax(0, c - 2 * l); k < c; k++) s -= (PLCGWide)Gget(d, k, c) * Gget(d, k, c);
+  t = (PetscScalar)s;
   if (PetscIsInfOrNanScalar(t)) {
     PetscCall(PLCGBreak(ksp, r, "Inf or NaN in the basis", KSP_DIVERGED_NANORINF, i, PETSC_TRUE, (PetscBool)(i == 0)));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -432,7 +447,7 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
     r->w[r->nwnext++] = QV(0, i + 1);
     for (m = it - l + 2; m <= it + 1; m++) r->w[r->nwnext++] = ZV(m);
     r->ynext = r->extra ? (mq ? MQV(0, i + 1) : QV(0, i + 1)) : NULL;
-    PetscCall(KSPPipePLCGStep_Private(&rc, -dm, inv, (PetscBool)!i0, p, QV(0, i), 1.0 / r->eta, i > 0 ? -DEL(i - 1) / r->eta : 0.0, UV(it + 1), r->nwnext, r->w, r->ynext, r->loc));
+    PetscCall(KSPPipePLCGStep_Private(&rc, -dm, inv, (PetscBool)!i0, p, QV(0, i), 1.0 / r->eta, i > 0 ? -DEL(i - 1) / r->eta : 0.0, UV(it + 1), r->nwnext, r->w, r->ynext, r->loc, r->loclo));
   } else if (i > 0) PetscCall(VecAXPBY(p, 1.0 / r->eta, -DEL(i - 1) / r->eta, QV(0, i)));
   /* with the norm l columns late (extra) no update past -ksp_max_it: a capped solve returns cg's iterate of
      that iteration */
@@ -503,9 +518,9 @@ static PetscErrorCode PLCGSegment(KSP ksp, PLCGRun *r)
         r->nwnext = 0;
         r->ynext  = NULL;
         for (m = 0; m <= cn; m++) r->w[r->nwnext++] = ZV(m);
-        PetscCall(KSPPipePLCGLocalDots_Private(UV(cn), r->nwnext, r->w, NULL, r->loc));
+        PetscCall(KSPPipePLCGLocalDots_Private(UV(cn), r->nwnext, r->w, NULL, r->loc, r->loclo));
       }
-      PetscCall(PipeKSPRedStartSlot_Private(d->pipe.red, (int)(r->nwnext + (r->ynext ? 1 : 0)), r->loc, &d->slot[cn % (l + 1)]));
+      PetscCall(PipeKSPRedStartSlot_Private(d->pipe.red, (int)(r->nwnext + (r->ynext ? 1 : 0)), r->loc, r->loclo, &d->slot[cn % (l + 1)]));
     }
   }
   PetscCall(PipeKSPRedWaitAll_Private(d->pipe.red)); /* reductions still in flight belong to iterations not needed */

@@ -103,7 +103,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   PetscInt    k;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[0], g0));
+  PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[0], g0, NULL));
   if (PetscIsInfOrNanScalar(g0[PLCG_RS_RZ])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
   KSPCheckDot(ksp, g0[PLCG_RS_RZ]);
   dp = KSPPipeNorm_Private(ksp, g0[PLCG_RS_RR], g0[PLCG_RS_ZZ], g0[PLCG_RS_RZ]);

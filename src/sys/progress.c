@@ -228,6 +228,26 @@ static void *PipeKSPRedThreadMain(void *ctx)
   return NULL;
 }
 
+/* MPI's reduction of (hi, lo) pairs: inout += in, each pair's sum compensated (PipeKSPTwoSum()) and left
+   normalised (hi is the rounded sum). Commutative exactly: a two-sum's error term is unique */
+static void MPIAPI PairSum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+  const PetscScalar *a = (const PetscScalar *)in;
+  PetscScalar       *b = (PetscScalar *)inout;
+  int                k;
+
+  (void)type;
+  for (k = 0; k < *len; k++) {
+    PetscScalar s = b[2 * k], c = a[2 * k + 1] + b[2 * k + 1], hi, lo = 0.0;
+
+    PipeKSPTwoSum(&s, &c, a[2 * k]);
+    hi = s; /* s + c with its rounding error: two-sum again, as c may exceed s after cancellation */
+    PipeKSPTwoSum(&hi, &lo, c);
+    b[2 * k]     = hi;
+    b[2 * k + 1] = lo;
+  }
+}
+
 /* The engine holds its settings from the start (its owner's setters and options write them here, and
    nowhere else): requested policy auto, 5 microseconds between tests. blocking_only: the owner has
    nothing to overlap; the policy stays blocking whatever is asked (chrongear). */
@@ -241,6 +261,9 @@ PetscErrorCode PipeKSPRedCreate_Private(MPI_Comm comm, PetscBool blocking_only, 
   /* a private communicator: our non-blocking collectives never interleave with other libraries' */
   PetscCallMPI(MPI_Comm_dup(comm, &r->comm));
   PetscCallMPI(MPI_Comm_size(r->comm, &r->size));
+  PetscCallMPI(MPI_Type_contiguous(2, MPIU_SCALAR, &r->pair));
+  PetscCallMPI(MPI_Type_commit(&r->pair));
+  PetscCallMPI(MPI_Op_create(PairSum, 1, &r->pairsum));
   r->blocking_only = blocking_only;
   r->requested     = blocking_only ? PIPEKSP_PROGRESS_BLOCKING : PIPEKSP_PROGRESS_AUTO;
   r->type          = PIPEKSP_PROGRESS_NONE;
@@ -274,6 +297,8 @@ PetscErrorCode PipeKSPRedDestroy_Private(PipeKSPRed *red)
   /* an error unwound a solve between start and wait: both take the requests back from the helper first */
   PetscCall(PipeKSPRedAbandon_Private(r));
   PetscCall(PipeKSPRedStopThread(r));
+  PetscCallMPI(MPI_Op_free(&r->pairsum));
+  PetscCallMPI(MPI_Type_free(&r->pair));
   PetscCallMPI(MPI_Comm_free(&r->comm));
   PetscCall(PetscFree(*red));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -440,11 +465,12 @@ static PetscErrorCode RedThreadHandOver(PipeKSPRed r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* start the reduction (SUM) of n local scalars in a free slot */
-static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+/* start the reduction (SUM) of n local scalars in a free slot; pairs: the n sums are compensated, local[k]
+   + lo[k] (lo NULL: zero) */
+static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], PetscBool pairs, const PetscScalar lo[], int *slot)
 {
   PipeKSPRedSlot *s = NULL;
-  int             i;
+  int             i, k;
 
   PetscFunctionBegin;
   PetscCheck(n > 0 && n <= PIPEKSP_RED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Reduction of %d scalars: must be 1..%d", n, PIPEKSP_RED_MAX);
@@ -454,8 +480,14 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
   if (!r->resolved) PetscCall(PipeKSPRedSetUp_Private(r));
   s = &r->slot[i];
-  PetscCall(PetscArraycpy(s->lbuf, local, n));
+  if (pairs)
+    for (k = 0; k < n; k++) {
+      s->lbuf[2 * k]     = local[k];
+      s->lbuf[2 * k + 1] = lo ? lo[k] : 0.0;
+    }
+  else PetscCall(PetscArraycpy(s->lbuf, local, n));
   s->n        = n;
+  s->pairs    = pairs;
   s->complete = PETSC_FALSE;
   s->pending  = PETSC_TRUE;
   s->req      = MPI_REQUEST_NULL;
@@ -464,7 +496,8 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   if (r->type == PIPEKSP_PROGRESS_BLOCKING) {
     double t0 = WallTime();
     PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
-    PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
+    if (pairs) PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm));
+    else PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
     PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
     r->stats.wait_time += WallTime() - t0;
     s->complete = PETSC_TRUE;
@@ -472,7 +505,8 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
+  if (pairs) PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm, &s->req));
+  else PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
   PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
   s->tstart = WallTime();
   r->nopen++;
@@ -486,9 +520,10 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], i
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* complete the reduction in slot and copy its results to global[] (if not NULL); counted: it adds to
-   the overlap/wait counters (not for one an error left behind) */
-static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], PetscBool counted)
+/* complete the reduction in slot and copy its results to global[] (if not NULL; of compensated sums the
+   rounded sums, their remainders to lo[] if not NULL); counted: it adds to the overlap/wait counters (not
+   for one an error left behind) */
+static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], PetscScalar lo[], PetscBool counted)
 {
   PipeKSPRedSlot *s    = &r->slot[slot];
   int             flag = 0;
@@ -519,7 +554,17 @@ static PetscErrorCode RedFinish(PipeKSPRed r, int slot, PetscScalar global[], Pe
     if (!r->nslots) PetscCall(RedPop(r));
     else if (r->type == PIPEKSP_PROGRESS_THREAD) PetscCall(RedThreadHandOver(r));
   }
-  if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));
+  if (s->pairs) {
+    int k;
+
+    for (k = 0; k < s->n; k++) { /* one rank's pairs come back as given: normalise */
+      PetscScalar hi = s->gbuf[2 * k], c = 0.0;
+
+      PipeKSPTwoSum(&hi, &c, s->gbuf[2 * k + 1]);
+      if (global) global[k] = hi;
+      if (lo) lo[k] = c;
+    }
+  } else if (global) PetscCall(PetscArraycpy(global, s->gbuf, s->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -530,7 +575,7 @@ static PetscErrorCode RedDrain(PipeKSPRed r, PetscBool counted)
 
   PetscFunctionBegin;
   for (i = 0; i < PIPEKSP_RED_SLOTS; i++)
-    if (r->slot[i].pending) PetscCall(RedFinish(r, i, NULL, counted));
+    if (r->slot[i].pending) PetscCall(RedFinish(r, i, NULL, NULL, counted));
   r->single = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -540,7 +585,7 @@ PetscErrorCode PipeKSPRedStart_Private(PipeKSPRed r, int n, const PetscScalar lo
 {
   PetscFunctionBegin;
   PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
-  PetscCall(RedStart(r, n, local, &r->single));
+  PetscCall(RedStart(r, n, local, PETSC_FALSE, NULL, &r->single));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -551,26 +596,27 @@ PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed r, PetscScalar global[])
   PetscFunctionBegin;
   PetscCheck(slot >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending on this engine");
   r->single = -1;
-  PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
+  PetscCall(RedFinish(r, slot, global, NULL, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n local scalars while others may still be in
-   flight; *slot names it for PipeKSPRedWaitSlot_Private(). */
-PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed r, int n, const PetscScalar local[], int *slot)
+/* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n compensated local sums, local[k] + lo[k]
+   (lo NULL: zero), while others may still be in flight; *slot names it for PipeKSPRedWaitSlot_Private(). */
+PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed r, int n, const PetscScalar local[], const PetscScalar lo[], int *slot)
 {
   PetscFunctionBegin;
   PetscCheck(r->single < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
-  PetscCall(RedStart(r, n, local, slot));
+  PetscCall(RedStart(r, n, local, PETSC_TRUE, lo, slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PipeKSPRedWaitSlot_Private - complete the reduction started in slot and copy its n results to global[]. */
-PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed r, int slot, PetscScalar global[])
+/* PipeKSPRedWaitSlot_Private - complete the reduction started in slot: its n sums rounded to global[], what
+   the rounding left out to lo[] (if not NULL). */
+PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed r, int slot, PetscScalar global[], PetscScalar lo[])
 {
   PetscFunctionBegin;
   PetscCheck(slot >= 0 && slot < PIPEKSP_RED_SLOTS && slot != r->single && r->slot[slot].pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No reduction pending in slot %d", slot);
-  PetscCall(RedFinish(r, slot, global, PETSC_TRUE));
+  PetscCall(RedFinish(r, slot, global, lo, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
