@@ -4,8 +4,9 @@
       default cost per flop of the rates file (PIPEKSP_SMPI_RATES): 1e6 flops at 1e-9 s = 1 ms exactly.
    2. MPI_Iallreduce, one round per MPI call: results (SUM of 2 doubles, MAX, two in flight, Testsome and
       Waitall on a mix); with compute and no MPI call before the wait, the wait pays the rounds after the
-      first (>= (R-1)/2 x the latency of one round); with a test between pieces of compute longer than a
-      round, the wait pays less than a tenth of that.
+      first (>= (R-1)/2 x the latency of one round), also with a user-defined commutative operation (as
+      pipeplcg's pair sums); with a test between pieces of compute longer than a round, the wait pays less
+      than a tenth of that.
    3. MPI_Scan / MPI_Exscan results (recursive doubling), also at a size that is not a power of two.
    Prints "shim_check PASSED" or FAIL lines (rank 0). */
 #include <mpi.h>
@@ -47,15 +48,32 @@ static void check(int ok, const char *what)
   }
 }
 
-/* one reduction: start, n pieces of c seconds of compute with a test between pieces (tests = 1) or none,
-   then wait; returns the wait (maximum over ranks) */
-static double trial(int n, double c, int tests, int *ok)
+/* a user-defined commutative operation on pairs of doubles, as pipeplcg's compensated sums */
+static void PairAdd(void *in, void *inout, int *len, MPI_Datatype *type)
 {
-  double      in[2] = {1, rank}, out[2], t0, w, wmax;
-  MPI_Request r;
-  int         flag = 0, i;
+  const double *a = (const double *)in;
+  double       *b = (double *)inout;
+  int           k;
+  (void)type;
+  for (k = 0; k < 2 * *len; k++) b[k] += a[k];
+}
+
+/* one reduction: start, n pieces of c seconds of compute with a test between pieces (tests = 1) or none,
+   then wait; returns the wait (maximum over ranks). user: of one pair with a user-defined operation */
+static double trial(int n, double c, int tests, int user, int *ok)
+{
+  double       in[2] = {1, rank}, out[2], t0, w, wmax;
+  MPI_Request  r;
+  MPI_Datatype pair;
+  MPI_Op       op;
+  int          flag = 0, i;
   MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Iallreduce(in, out, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+  if (user) {
+    MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op_create(PairAdd, 1, &op);
+    MPI_Iallreduce(in, out, 1, pair, op, MPI_COMM_WORLD, &r);
+  } else MPI_Iallreduce(in, out, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
   for (i = 0; i < n; i++) {
     flops += c * 1e9; /* 1e-9 s per flop: the default of the rates file */
     if (tests && !flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
@@ -64,6 +82,10 @@ static double trial(int n, double c, int tests, int *ok)
   if (!flag) MPI_Wait(&r, MPI_STATUS_IGNORE);
   w   = MPI_Wtime() - t0;
   *ok = out[0] == size && out[1] == 0.5 * size * (size - 1);
+  if (user) {
+    MPI_Op_free(&op);
+    MPI_Type_free(&pair);
+  }
   MPI_Allreduce(&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return wmax;
 }
@@ -71,7 +93,7 @@ static double trial(int n, double c, int tests, int *ok)
 int main(int argc, char **argv)
 {
   int    R, ok, k, pow2;
-  double t0, t1, lat, wnone, wpoll;
+  double t0, t1, lat, wnone, wpoll, wuser;
 
   MPI_Init(&argc, &argv);
   PetscInitialize(&argc, &argv, NULL, NULL); /* the shim's wrapper: reads the rates file */
@@ -108,13 +130,21 @@ int main(int argc, char **argv)
     check(ra[0] == size && ra[1] == 0.5 * size * (size - 1) && rb == size - 1 && rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL, "MPI_Iallreduce results and requests");
   }
 
+  /* 2. a user-defined operation at every size (at one that is not a power of two the shim reduces it
+     blocking: SMPI's own MPI_Iallreduce returned the local values) */
+  trial(0, 0, 0, 1, &ok);
+  check(ok, "MPI_Iallreduce result (a user-defined operation)");
+
   /* 2. the progress rule */
   if (pow2 && R >= 2) {
-    lat   = trial(0, 0, 0, &ok) / R; /* all rounds back to back: the latency of one round */
-    wnone = trial(8, 10 * lat, 0, &ok);
+    lat   = trial(0, 0, 0, 0, &ok) / R; /* all rounds back to back: the latency of one round */
+    wnone = trial(8, 10 * lat, 0, 0, &ok);
     check(ok, "MPI_Iallreduce result (no tests)");
-    wpoll = trial(8, 10 * lat, 1, &ok);
+    wpoll = trial(8, 10 * lat, 1, 0, &ok);
     check(ok, "MPI_Iallreduce result (tests)");
+    wuser = trial(8, 10 * lat, 0, 1, &ok);
+    check(ok, "MPI_Iallreduce result (a user-defined operation)");
+    check(wuser >= 0.5 * (R - 1) * lat, "a user-defined commutative operation must take the one-round-per-call path too");
     if (!rank) printf("P=%d: %d rounds of %.3f us; wait after 80 rounds of compute: no tests %.3f us, a test every 10 rounds %.3f us\n", size, R, 1e6 * lat, 1e6 * wnone, 1e6 * wpoll);
     check(wnone >= 0.5 * (R - 1) * lat, "without MPI calls the rounds after the first must wait for the wait");
     check(wpoll < 0.1 * wnone, "tests between pieces of compute must advance the rounds");
