@@ -30,3 +30,11 @@ def run(a, opts, timeout=120):
     p = subprocess.run(command(a, opts), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
     sys.stdout.writelines(ln + "\n" for ln in p.stdout.splitlines() if LEAK.search(ln))
     return p
+
+
+def finish(fails, what="check(s)"):
+    """the drivers' last line: exit 1 after "N check(s) FAILED", else print the line ctest passes on"""
+    if fails:
+        print("%d %s FAILED" % (fails, what))
+        sys.exit(1)
+    print("all checks passed")

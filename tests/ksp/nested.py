@@ -85,7 +85,4 @@ for rank in range(a.n):
         fails += 1
 shutil.rmtree(tmp)
 
-if fails:
-    print("%d run(s) FAILED" % fails)
-    sys.exit(1)
-print("all checks passed")
+dllappend.finish(fails, "run(s)")

@@ -73,7 +73,4 @@ if a.example == "ex2":
             if not reason.startswith("CONVERGED") or err > lim:
                 print("  FAIL: cg ends %s with error %g" % ref)
                 fails += 1
-if fails:
-    print("%d run(s) FAILED" % fails)
-    sys.exit(1)
-print("all checks passed")
+dllappend.finish(fails, "run(s)")
