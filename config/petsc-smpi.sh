@@ -71,7 +71,8 @@ if [ ! -x "$DRIVER" ] || [ "$newest" -nt "$DRIVER" ]; then
   objs=""
   for s in $srcs; do
     o=$DRVDIR/obj/$(echo "${s#"$here"/}" | tr / _).o
-    smpicc -O2 -fPIC -DSMPI_NO_OVERRIDE_MALLOC -DPIPEKSP_SMPI -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
+    # -ffp-contract=off: the compensated sums (CMakeLists.txt says why)
+    smpicc -O2 -ffp-contract=off -fPIC -DSMPI_NO_OVERRIDE_MALLOC -DPIPEKSP_SMPI -I"$here/include" -I"$PREFIX/include" -c "$s" -o "$o" 2>&1 | grep -v "^Warning: smpicc" >&2 || true
     [ -s "$o" ] || { log "compiling $s FAILED"; exit 1; }
     objs="$objs $o"
   done

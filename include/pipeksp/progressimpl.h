@@ -63,15 +63,16 @@ PETSC_INTERN PetscErrorCode PipeKSPRedView_Private(PipeKSPRed, PetscViewer);
 /* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
    drains every pending slot (an early exit). The poll hook and the helper thread test all pending
    slots (one MPI_Testsome). Single and slot requests do not mix on one engine. Slot reductions are
-   compensated: each local sum comes as hi + lo (lo may be NULL) and the ranks' pairs are added without
-   rounding error (p(l)-CG's Gram matrix: docs/pipeplcg.md, "Compensated dot products") */
+   compensated: each local sum comes as hi + lo (lo may be NULL) and the ranks' pairs are added in
+   double-double arithmetic (p(l)-CG's Gram matrix: docs/pipeplcg.md, "Compensated dot products") */
 PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const PetscScalar[], const PetscScalar[], int *);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed);
 
 /* s + c += x, with the rounding error of s + x kept in c (Knuth's two-sum: exact in IEEE arithmetic,
    componentwise for complex scalars and for GCC's vector types). T: the type of s, c and x. Built without
-   contraction into FMA (CMakeLists.txt), which would break the exactness */
+   contraction into FMA and without fast math (CMakeLists.txt; the two files that expand it refuse
+   __FAST_MATH__), either of which would break the exactness */
 #define PIPEKSP_TWOSUM(T, s, c, x) \
   do { \
     T t_ = (s) + (x), b_ = t_ - (s); \

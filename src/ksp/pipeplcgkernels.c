@@ -1,6 +1,9 @@
 /* pipeplcg's fused vector kernels: one pass over memory for a step of all its three-term recurrences with
    the dots of the next column, and the dots alone, with poll points between chunks */
 #include <pipeksp/pipeplcgimpl.h>
+#if defined(__FAST_MATH__) /* the dots' two-sums */
+  #error "PipeKSP's compensated sums need IEEE arithmetic: build this file without -ffast-math"
+#endif
 
 /* entries between poll points in the vector loops: with up to l reductions in flight, every stretch of
    compute without an MPI call holds back their rounds (Open MPI progresses only inside MPI calls); the
@@ -10,8 +13,10 @@
 /* The dots are compensated sums (PipeKSPTwoSum()): p(l)-CG's Gram matrix holds dot products that cancel to
    a small fraction of the vectors' norms, and their rounding in recursive summation (about sqrt(n) eps ||u||
    ||w||) delays it beyond cg (docs/pipeplcg.md, "Compensated dot products"). Each sum runs in PLCG_LANES
-   lanes of GCC's vector types (rows i, i + 4, ... in lane 0, and so on), so that the two-sum's four extra
-   additions per product vectorise: in scalars the pass took 1.5 times as long as recursive summation */
+   lanes of GCC's vector types (rows i, i + 4, ... in lane 0, and so on), so that the two-sum's six extra
+   additions per product vectorise: in scalars the pass took 1.5 times as long as recursive summation.
+   -log_view counts the 8 flops of each entry (a product, the two-sum and its error's sum): the SMPI shim
+   charges compute by them */
 #if defined(__GNUC__) && defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX)
   #define PLCG_LANES 4
 typedef double PLCGVec __attribute__((vector_size(PLCG_LANES * sizeof(double))));
@@ -24,6 +29,7 @@ typedef PetscScalar PLCGVec;
 typedef struct {
   PLCGVec s, c; /* per lane: the sum and its rounding errors */
 } PLCGAcc;
+#define PLCG_DOT_FLOPS 8.0
 
 #define PLCGLoad(v, x) memcpy(&(v), (x), sizeof(PLCGVec)) /* unaligned */
 
@@ -161,7 +167,7 @@ PetscErrorCode KSPPipePLCGStep_Private(KSPPipePLCGRec *rc, PetscScalar b, PetscS
     if (pupd) /* VecAXPBY()'s arithmetic */
       for (i = i0; i < i1; i++) pp[i] = pa * q0[i] + pb * pp[i];
     DotsRows(nw, i0, i1, wu, ww, wy, acc);
-    PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + 2.0 * (nw + (y ? 1 : 0))) * (i1 - i0))); /* per chunk, before its poll (bench/smpi/solve_shim.c charges compute by it) */
+    PetscCall(PetscLogFlops(((rc->vp[0] ? 5.0 : 3.0) * nr + (pupd ? 3.0 : 0.0) + PLCG_DOT_FLOPS * (nw + (y ? 1 : 0))) * (i1 - i0))); /* per chunk, before its poll (bench/smpi/solve_shim.c charges compute by it) */
     PetscCall(PipeKSPProgressPoll());
   }
   PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));
@@ -203,7 +209,7 @@ PetscErrorCode KSPPipePLCGLocalDots_Private(Vec u, PetscInt nw, Vec w[], Vec y, 
   for (i0 = 0; i0 < n; i0 += PLCG_CHUNK) {
     PetscInt i1 = PetscMin(n, i0 + PLCG_CHUNK);
     DotsRows(nw, i0, i1, a, b, c, acc);
-    PetscCall(PetscLogFlops(2.0 * (i1 - i0) * (nw + (y ? 1 : 0)))); /* per chunk, as above */
+    PetscCall(PetscLogFlops(PLCG_DOT_FLOPS * (i1 - i0) * (nw + (y ? 1 : 0)))); /* per chunk, as above */
     PetscCall(PipeKSPProgressPoll());
   }
   PetscCall(PetscLogEventEnd(PIPEKSP_VecPass, 0, 0, 0, 0));

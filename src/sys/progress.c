@@ -3,6 +3,9 @@
    (PipeKSPProgressPoll() from inside SpMV/PC), thread (a helper thread calling MPI_Test), auto
    (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
+#if defined(__FAST_MATH__) /* PairSum()'s two-sums */
+  #error "PipeKSP's compensated sums need IEEE arithmetic: build this file without -ffast-math"
+#endif
 #include <pipeksp/threadsimpl.h>
 #include <time.h>
 #include <sched.h>
@@ -228,8 +231,9 @@ static void *PipeKSPRedThreadMain(void *ctx)
   return NULL;
 }
 
-/* MPI's reduction of (hi, lo) pairs: inout += in, each pair's sum compensated (PipeKSPTwoSum()) and left
-   normalised (hi is the rounded sum). Commutative exactly: a two-sum's error term is unique */
+/* MPI's reduction of (hi, lo) pairs: inout += in in double-double arithmetic (the highs and the lows each
+   added by two-sum, PipeKSPTwoSum(), their errors carried down; an error of order eps^2 of the operands),
+   the result normalised (hi is the rounded sum). Commutative exactly: a two-sum's error term is unique */
 static void MPIAPI PairSum(void *in, void *inout, int *len, MPI_Datatype *type)
 {
   const PetscScalar *a = (const PetscScalar *)in;
@@ -238,13 +242,17 @@ static void MPIAPI PairSum(void *in, void *inout, int *len, MPI_Datatype *type)
 
   (void)type;
   for (k = 0; k < *len; k++) {
-    PetscScalar s = b[2 * k], c = a[2 * k + 1] + b[2 * k + 1], hi, lo = 0.0;
+    PetscScalar s = b[2 * k], e = 0.0, t = b[2 * k + 1], f = 0.0, hi, lo = 0.0;
 
-    PipeKSPTwoSum(&s, &c, a[2 * k]);
-    hi = s; /* s + c with its rounding error: two-sum again, as c may exceed s after cancellation */
-    PipeKSPTwoSum(&hi, &lo, c);
-    b[2 * k]     = hi;
-    b[2 * k + 1] = lo;
+    PipeKSPTwoSum(&s, &e, a[2 * k]);     /* s + e = the highs' sum */
+    PipeKSPTwoSum(&t, &f, a[2 * k + 1]); /* t + f = the lows' sum */
+    hi = s;                              /* each step a two-sum, not a fast one: after cancellation the smaller part may be the larger */
+    PipeKSPTwoSum(&hi, &lo, e + t);
+    s = hi;
+    e = 0.0;
+    PipeKSPTwoSum(&s, &e, lo + f);
+    b[2 * k]     = s;
+    b[2 * k + 1] = e;
   }
 }
 
