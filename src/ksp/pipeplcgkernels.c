@@ -38,7 +38,7 @@ typedef struct {
    at run time went through memory on every row, and the store-to-load latency set the pace */
 static inline void DotsRows(PetscInt nw, PetscInt i0, PetscInt i1, const PetscScalar *u, const PetscScalar *const w[], const PetscScalar *y, PLCGAcc acc[])
 {
-  PetscInt i = i0, k, q;
+  PetscInt i = i0, k;
 
 #define PLCG_DOTS_VEC(N) \
   do { \
@@ -94,8 +94,7 @@ static inline void DotsRows(PetscInt nw, PetscInt i0, PetscInt i1, const PetscSc
       if (k < nw) x[0] = u[i] * PetscConj(w[k][i]);
       else if (y) x[0] = y[i] * PetscConj(y[i]);
       else break;
-      for (q = 1; q < PLCG_LANES; q++) x[q] = 0;
-      memcpy(&v, x, sizeof(v));
+      memcpy(&v, x, sizeof(v)); /* lanes 1.. stay 0 */
       PIPEKSP_TWOSUM(PLCGVec, acc[k].s, acc[k].c, v);
     }
   }
