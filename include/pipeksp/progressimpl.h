@@ -15,7 +15,7 @@ typedef struct {
   PetscBool   pending;  /* started, not yet waited */
   PetscBool   complete; /* a poll or the helper thread saw it finish */
   int         n;
-  PetscBool   pairs; /* n compensated sums, (hi, lo) pairs in the buffers (the slot API) */
+  PetscBool   pairs; /* n compensated sums, (hi, lo) pairs in the buffers (the slot API: started with lo) */
   double      tstart;
   PetscScalar lbuf[2 * PIPEKSP_RED_MAX], gbuf[2 * PIPEKSP_RED_MAX];
 } PipeKSPRedSlot;
@@ -63,7 +63,7 @@ PETSC_INTERN PetscErrorCode PipeKSPRedView_Private(PipeKSPRed, PetscViewer);
 /* several reductions in flight: start returns a slot number, wait takes it (any order); WaitAll
    drains every pending slot (an early exit). The poll hook and the helper thread test all pending
    slots (one MPI_Testsome). Single and slot requests do not mix on one engine. Slot reductions are
-   compensated: each local sum comes as hi + lo (lo may be NULL) and the ranks' pairs are added in
+   compensated: each local sum comes as hi + lo (lo[] when waiting may be NULL) and the ranks' pairs are added in
    double-double arithmetic (p(l)-CG's Gram matrix: docs/pipeplcg.md, "Compensated dot products") */
 PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const PetscScalar[], const PetscScalar[], int *);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[], PetscScalar[]);

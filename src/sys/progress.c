@@ -473,9 +473,9 @@ static PetscErrorCode RedThreadHandOver(PipeKSPRed r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* start the reduction (SUM) of n local scalars in a free slot; pairs: the n sums are compensated, local[k]
-   + lo[k] (lo NULL: zero) */
-static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], PetscBool pairs, const PetscScalar lo[], int *slot)
+/* start the reduction (SUM) of n local scalars in a free slot; with lo the n sums are compensated, local[k]
+   + lo[k], and reduced as pairs */
+static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], const PetscScalar lo[], int *slot)
 {
   PipeKSPRedSlot *s = NULL;
   int             i, k;
@@ -488,14 +488,14 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], P
   PetscCheck(i < PIPEKSP_RED_SLOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "More than %d reductions in flight on one engine", PIPEKSP_RED_SLOTS);
   if (!r->resolved) PetscCall(PipeKSPRedSetUp_Private(r));
   s = &r->slot[i];
-  if (pairs)
+  if (lo)
     for (k = 0; k < n; k++) {
       s->lbuf[2 * k]     = local[k];
-      s->lbuf[2 * k + 1] = lo ? lo[k] : 0.0;
+      s->lbuf[2 * k + 1] = lo[k];
     }
   else PetscCall(PetscArraycpy(s->lbuf, local, n));
   s->n        = n;
-  s->pairs    = pairs;
+  s->pairs    = (PetscBool)(lo != NULL);
   s->complete = PETSC_FALSE;
   s->pending  = PETSC_TRUE;
   s->req      = MPI_REQUEST_NULL;
@@ -504,7 +504,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], P
   if (r->type == PIPEKSP_PROGRESS_BLOCKING) {
     double t0 = WallTime();
     PetscCall(PetscLogEventBegin(PIPEKSP_RedWait, 0, 0, 0, 0));
-    if (pairs) PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm));
+    if (lo) PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm));
     else PetscCallMPI(MPI_Allreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm));
     PetscCall(PetscLogEventEnd(PIPEKSP_RedWait, 0, 0, 0, 0));
     r->stats.wait_time += WallTime() - t0;
@@ -513,7 +513,7 @@ static PetscErrorCode RedStart(PipeKSPRed r, int n, const PetscScalar local[], P
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PIPEKSP_RedStart, 0, 0, 0, 0));
-  if (pairs) PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm, &s->req));
+  if (lo) PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, r->pair, r->pairsum, r->comm, &s->req));
   else PetscCallMPI(MPI_Iallreduce(s->lbuf, s->gbuf, n, MPIU_SCALAR, MPIU_SUM, r->comm, &s->req));
   PetscCall(PetscLogEventEnd(PIPEKSP_RedStart, 0, 0, 0, 0));
   s->tstart = WallTime();
@@ -593,7 +593,7 @@ PetscErrorCode PipeKSPRedStart_Private(PipeKSPRed r, int n, const PetscScalar lo
 {
   PetscFunctionBegin;
   PetscCheck(!r->nslots, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A reduction is already pending on this engine");
-  PetscCall(RedStart(r, n, local, PETSC_FALSE, NULL, &r->single));
+  PetscCall(RedStart(r, n, local, NULL, &r->single));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -608,13 +608,14 @@ PetscErrorCode PipeKSPRedWait_Private(PipeKSPRed r, PetscScalar global[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n compensated local sums, local[k] + lo[k]
-   (lo NULL: zero), while others may still be in flight; *slot names it for PipeKSPRedWaitSlot_Private(). */
+/* PipeKSPRedStartSlot_Private - start the reduction (SUM) of n compensated local sums, local[k] + lo[k],
+   while others may still be in flight; *slot names it for PipeKSPRedWaitSlot_Private(). */
 PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed r, int n, const PetscScalar local[], const PetscScalar lo[], int *slot)
 {
   PetscFunctionBegin;
   PetscCheck(r->single < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "A single reduction is pending on this engine");
-  PetscCall(RedStart(r, n, local, PETSC_TRUE, lo, slot));
+  PetscCheck(lo, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Slot reductions are compensated: the low parts are required");
+  PetscCall(RedStart(r, n, local, lo, slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
