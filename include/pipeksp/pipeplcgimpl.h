@@ -31,6 +31,13 @@
 #define PLCG_RITZ_N   64
 #define PLCG_OMEGA_N  256
 #define PLCG_RITZ_LOW 0.9 /* lmin = PLCG_RITZ_LOW theta_min from a solve's Ritz values (pipeplcgeig.c) */
+/* the estimated interval [0, f theta] (KSPPipePLCGSetEstimateFactor() with PETSC_DECIDE, the default): f by
+   the shape of the spectrum's top, which the estimate reads from the quadrature weight w of its largest Ritz
+   value, n^2 w over n steps (about constant in n for a density that stays positive up to lambda_max, as a
+   Laplacian's; falling for a sparse top, as the elasticity cube's). Measured in docs/pipeplcg.md ("Shifts") */
+#define PLCG_TOP_DENSE     0.7  /* n^2 w at or above it: the top is dense */
+#define PLCG_FACTOR_DENSE  1.0  /* a dense top: the shifts reach the largest Ritz value */
+#define PLCG_FACTOR_SPARSE 0.93 /* a sparse top: they stop below it, at the bulk of the spectrum */
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
    matrices of which ids, and the depth chosen */
@@ -71,7 +78,9 @@ typedef struct {
   PetscReal       lmin, lmax; /* interval of the shifts in use */
   PetscBool       user_eig;   /* interval given by the user: no estimate */
   PetscInt        eig_its;    /* CG iterations of the estimate */
-  PetscReal       eig_factor; /* lmax = eig_factor * largest Ritz value */
+  PetscReal       eig_factor; /* lmax = eig_factor * largest Ritz value; PETSC_DECIDE: by the spectrum's top */
+  PetscReal       topw;       /* the last estimate's n^2 w (PLCG_TOP_DENSE) */
+  PetscBool       topdense;   /* ... at or above PLCG_TOP_DENSE */
   PetscReal       emin, emax; /* last estimate */
   PetscInt        nestimates; /* estimates done */
   /* shifts of a changed operator from the previous solve's Ritz values (KSPPipePLCGSetEstimateReuse()) */
@@ -163,6 +172,7 @@ PETSC_INTERN PetscErrorCode KSPPipePLCGOpKeyGet_Private(KSP, KSPPipePLCGOpKey *)
 PETSC_INTERN PetscBool      KSPPipePLCGOpKeySame_Private(const KSPPipePLCGOpKey *, const KSPPipePLCGOpKey *, PetscBool);
 /* the interval of the shifts for the solve's operators: kept, from the last solve's Ritz values, or estimated */
 PETSC_INTERN PetscErrorCode KSPPipePLCGEstimate_Private(KSP);
+PETSC_INTERN PetscReal      KSPPipePLCGFactor_Private(const KSP_PLCG *);
 PETSC_INTERN void           KSPPipePLCGRitzAdd_Private(KSP_PLCG *, PetscInt, PetscScalar, PetscScalar);
 PETSC_INTERN PetscReal      KSPPipePLCGOmegaStep_Private(KSP_PLCG *, PetscInt, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode KSPPipePLCGRitzKeep_Private(KSP);

@@ -17,9 +17,8 @@
 /* the defaults of the options: CG iterations of the eigenvalue estimate, the factor of its interval
    (KSPPipePLCGSetEstimateFactor()) and the poll interval: a reduction's rounds advance only inside MPI calls,
    and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop */
-#define PLCG_EIG_ITS_DEFAULT    10
-#define PLCG_EIG_FACTOR_DEFAULT 0.93
-#define PLCG_POLL_INTERVAL_US   2.0
+#define PLCG_EIG_ITS_DEFAULT  10
+#define PLCG_POLL_INTERVAL_US 2.0
 /* a Cholesky pivot of G below this times its column's dot product: z_c is in the span of the earlier basis
    (an invariant Krylov space, a lucky breakdown) */
 #define PLCG_TINY (64 * PETSC_MACHINE_EPSILON)
@@ -575,9 +574,8 @@ static PetscErrorCode PLCGSolve(KSP ksp)
 }
 
 /* A PETSc error inside (of the PC, in the estimate or the iterations) returns through KSPSolve() without its
-   PCPostSolve() and VecLockReadPop() of b, and the estimate's inner KSPSolve() without its own: the PC then
-   refuses every later solve ("Cannot embed PCPreSolve() more than twice"). Undo both nestings here, so that
-   PC and KSP stay usable after the error. */
+   PCPostSolve() and VecLockReadPop() of b: the PC then refuses every later solve ("Cannot embed PCPreSolve()
+   more than twice"). Undo both here, so that PC and KSP stay usable after the error. */
 static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 {
   PetscInt       pre = ksp->pc->presolvedone, lock = 0;
@@ -669,7 +667,8 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
   KSP_PLCG *d = (KSP_PLCG *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(f > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be > 0", (double)f);
+  if (f == (PetscReal)PETSC_DEFAULT) f = PETSC_DECIDE;
+  PetscCheck(f > 0 || f == (PetscReal)PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be > 0, or PETSC_DECIDE (by the spectrum's top)", (double)f);
   if (f != d->eig_factor) d->nestimates = 0;
   d->eig_factor = f;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -731,7 +730,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   }
   PetscCall(PetscOptionsInt("-ksp_pipe_eig_its", "CG iterations of the eigenvalue estimate", "KSPPipePLCGSetEstimateIterations", n, &n, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateIterations(ksp, n));
-  PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value]", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
+  PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value] (-1 or DECIDE: 1 where the estimate finds the spectrum's top dense, 0.93 where sparse)", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateFactor(ksp, f));
   PetscCall(PetscOptionsBool("-ksp_pipe_eig_reuse", "A changed operator takes its interval from the previous solve's Ritz values (no estimate)", "KSPPipePLCGSetEstimateReuse", d->eig_reuse, &reuse, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateReuse(ksp, reuse));
@@ -764,12 +763,16 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   if (d->l == 0 || PLCGGVForm(d)) { /* no shifts */
   } else if (d->user_eig) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (given)\n", (double)d->lmin, (double)d->lmax));
   else if (d->fromritz)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW,
-                                     (double)d->eig_factor, (double)d->thetalo, (double)d->theta));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW, (double)KSPPipePLCGFactor_Private(d),
+                                     (double)d->thetalo, (double)d->theta));
   else if (d->nestimates)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)d->eig_factor, d->eig_its,
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)KSPPipePLCGFactor_Private(d), d->eig_its,
                                      (double)d->emin, (double)d->emax));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
+  else if (d->eig_factor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, f x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve; f %g or %g by the top of the spectrum)\n", d->eig_its, (double)PLCG_FACTOR_DENSE, (double)PLCG_FACTOR_SPARSE));
+  if (d->nestimates && d->eig_factor <= 0 && !d->user_eig)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: the estimate found the top of the spectrum %s (n^2 x the weight of its largest Ritz value %g, dense from %g): f = %g\n", d->topdense ? "dense" : "sparse", (double)d->topw, (double)PLCG_TOP_DENSE, (double)KSPPipePLCGFactor_Private(d)));
   if (d->l > 0 && !PLCGGVForm(d) && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));
@@ -814,16 +817,18 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 +  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no basis pipeline, Gropp's CG), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
-.  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default 0.93)
+.  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default: 1 where the estimate finds the top of the spectrum dense, 0.93 where sparse)
 .  -ksp_pipe_eig_reuse <bool> - a changed operator takes its interval from the previous solve's Ritz values, no estimate (default true)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 2: no longer than a hop of the allreduce)
 -  -ksp_pipe_replace <auto,n,0> - auto (default): restart from the true residual when the estimated gap between recursive and true residual reaches the requested residual and the recursive one, and check a convergence the recursive norm claims against the true residual; n: restart from the true residual every n iterations; 0: neither
 
    Notes:
-   The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, 0.93 theta], theta the largest Ritz value
-   of a few CG iterations made at the first solve; when the matrices then get new values, the previous solve's
-   Ritz values give [0.9 theta_min, 0.93 theta_max] with no estimate (`KSPPipePLCGSetEstimateReuse()`). PETSc's
+   The shifts are the Chebyshev roots of [lmin, lmax]; by default [0, f theta], theta the largest Ritz value
+   of a few CG iterations made at the first solve, f = 1 where the quadrature weight of theta shows the top of
+   the spectrum dense (a Laplacian's) and 0.93 where sparse (elasticity with Jacobi); when the matrices then get
+   new values, the previous solve's Ritz values give [0.9 theta_min, f theta_max] with no estimate
+   (`KSPPipePLCGSetEstimateReuse()`). PETSc's
    `KSPPIPELCG` defaults to zero shifts (the monomial basis), which is what loses it accuracy for l > 1.
 
    The dot products of each iteration are compensated sums (two-sums on each rank, the ranks' pairs reduced in
@@ -886,7 +891,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   d->l                     = PETSC_DECIDE;
   d->lauto                 = PETSC_TRUE;
   d->eig_its               = PLCG_EIG_ITS_DEFAULT;
-  d->eig_factor            = PLCG_EIG_FACTOR_DEFAULT;
+  d->eig_factor            = PETSC_DECIDE;
   d->eig_reuse             = PETSC_TRUE;
   ksp->ops->setup          = KSPSetUp_PipePLCG;
   ksp->ops->solve          = KSPSolve_PipePLCG;

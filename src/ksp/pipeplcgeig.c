@@ -2,9 +2,9 @@
    a solve's own Lanczos coefficients (for the next solve on changed values) and Simon's estimate of the
    basis' loss of orthogonality (docs/pipeplcg.md) */
 #include <pipeksp/pipeplcgimpl.h>
+#include <petsc/private/pcimpl.h> /* the PC's failed reason on this rank */
 
-/* The extreme Ritz values of a Lanczos tridiagonal by Sturm-sequence bisection: no LAPACK routine that a
-   PETSc build may lack, and microseconds for the 64 x 64 tridiagonals kept */
+/* Ritz values of a Lanczos tridiagonal T = tridiag(e, g, e) by Sturm-sequence bisection */
 /* eigenvalues of T below x: the sign changes of the LDL^T pivots of T - x I */
 static PetscInt SturmCount(PetscInt n, const PetscReal g[], const PetscReal e[], PetscReal x)
 {
@@ -19,29 +19,68 @@ static PetscInt SturmCount(PetscInt n, const PetscReal g[], const PetscReal e[],
   return cnt;
 }
 
-/* T = tridiag(e, g, e) of order n >= 1: its smallest and largest eigenvalues; -1, -1 when an entry is not
-   finite */
+/* T = tridiag(e, g, e) of order n >= 1: Gershgorin's interval [lo, hi]; false when an entry is not finite */
+static PetscBool TridiagGershgorin(PetscInt n, const PetscReal g[], const PetscReal e[], PetscReal *lo, PetscReal *hi)
+{
+  *lo = PETSC_MAX_REAL;
+  *hi = -PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = (i > 0 ? PetscAbsReal(e[i - 1]) : 0.0) + (i + 1 < n ? PetscAbsReal(e[i]) : 0.0);
+    if (PetscIsInfOrNanReal(g[i]) || PetscIsInfOrNanReal(r)) return PETSC_FALSE;
+    *lo = PetscMin(*lo, g[i] - r);
+    *hi = PetscMax(*hi, g[i] + r);
+  }
+  return PETSC_TRUE;
+}
+
+/* the (k+1)-th smallest eigenvalue of T, by bisection in [lo, hi] (Gershgorin's): no LAPACK routine that a
+   PETSc build may lack, and microseconds for the 64 x 64 tridiagonals kept */
+static PetscReal TridiagEig(PetscInt n, const PetscReal g[], const PetscReal e[], PetscReal lo, PetscReal hi, PetscInt k)
+{
+  for (int it = 0; it < 200 && hi - lo > 1e-12 * PetscMax(PetscAbsReal(lo), PetscAbsReal(hi)); it++) {
+    PetscReal mid = 0.5 * (lo + hi);
+    if (SturmCount(n, g, e, mid) <= k) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/* T's smallest and largest eigenvalues; -1, -1 when an entry is not finite */
 static void TridiagExtremeEigs(PetscInt n, const PetscReal g[], const PetscReal e[], PetscReal *emin, PetscReal *emax)
 {
-  PetscReal lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+  PetscReal lo, hi;
 
   *emin = *emax = -1.0;
-  for (PetscInt i = 0; i < n; i++) { /* Gershgorin's interval */
-    PetscReal r = (i > 0 ? PetscAbsReal(e[i - 1]) : 0.0) + (i + 1 < n ? PetscAbsReal(e[i]) : 0.0);
-    if (PetscIsInfOrNanReal(g[i]) || PetscIsInfOrNanReal(r)) return;
-    lo = PetscMin(lo, g[i] - r);
-    hi = PetscMax(hi, g[i] + r);
+  if (!TridiagGershgorin(n, g, e, &lo, &hi)) return;
+  *emin = TridiagEig(n, g, e, lo, hi, 0);
+  *emax = TridiagEig(n, g, e, lo, hi, n - 1);
+}
+
+/* the weight of T's largest eigenvalue theta in the Gauss quadrature of the Lanczos start vector's spectral
+   measure: the squared first component of its eigenvector, from the interlacing of T's eigenvalues theta_j
+   and those mu_j of T without its first row and column (Golub and Welsch): prod_j (theta - mu_j) /
+   prod_{j < n-1} (theta - theta_j), every factor in (0, 1]. 0 when it cannot be formed */
+static PetscReal TridiagTopWeight(PetscInt n, const PetscReal g[], const PetscReal e[])
+{
+  PetscReal lo, hi, th, w = 1.0;
+
+  if (n < 2 || !TridiagGershgorin(n, g, e, &lo, &hi)) return 0.0;
+  th = TridiagEig(n, g, e, lo, hi, n - 1);
+  for (PetscInt j = 0; j < n - 1; j++) {
+    PetscReal num = th - TridiagEig(n - 1, g + 1, e + 1, lo, hi, j), den = th - TridiagEig(n, g, e, lo, hi, j);
+
+    if (!(den > 0) || !(num >= 0)) return 0.0;
+    w *= PetscMin(1.0, num / den);
   }
-  for (int m = 0; m < 2; m++) { /* m = 0: the eigenvalue with n - 1 below it; m = 1: the one with none */
-    PetscReal a = lo, b = hi;
-    for (int k = 0; k < 200 && b - a > 1e-12 * PetscMax(PetscAbsReal(a), PetscAbsReal(b)); k++) {
-      PetscReal mid = 0.5 * (a + b);
-      if (SturmCount(n, g, e, mid) < (m ? 1 : n)) a = mid;
-      else b = mid;
-    }
-    if (m) *emin = b;
-    else *emax = b;
-  }
+  return w;
+}
+
+/* f of the estimated interval [0, f theta]: the user's, or by the shape of the spectrum's top that the last
+   estimate found (PLCG_TOP_DENSE); with an interval given, the sparse one (||B|| = lmax / f) */
+PetscReal KSPPipePLCGFactor_Private(const KSP_PLCG *d)
+{
+  if (d->eig_factor > 0) return d->eig_factor;
+  return !d->user_eig && d->topdense ? PLCG_FACTOR_DENSE : PLCG_FACTOR_SPARSE;
 }
 
 /* an interval the arithmetic can carry (PLCG_EIG_*) */
@@ -51,35 +90,73 @@ PetscBool KSPPipePLCGUsableBounds_Private(PetscReal lmin, PetscReal lmax)
 }
 
 /* [0, f theta_max]: theta_max from eig_its CG iterations (Lanczos) on a random right-hand side, with the
-   solver's own operators and PC; f just below 1 keeps the basis well conditioned once the top Ritz value
-   has converged (docs/pipeplcg.md). Done again only when the matrices change.
+   solver's own operators and PC. Done again only when the matrices change.
    The start vector has no component in the operator's null space (MatGetNullSpace()): CG on a singular
-   operator with one breaks down as an indefinite PC would. A failed estimate (the inner CG broke down, or
-   an interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as Gropp's CG (pipegropp),
-   which need no interval, rather than on a guessed one. */
-static PetscErrorCode PLCGEstimateInner(KSP ksp, KSP inner, Vec rhs, Vec sol, PetscReal *emax, PetscReal *emin)
+   operator with one breaks down as an indefinite PC would. A failed estimate (the CG broke down, or an
+   interval the arithmetic cannot carry) sets estfailed: the solves run at depth 1 as Gropp's CG (pipegropp),
+   which need no interval, rather than on a guessed one.
+   The CG is our own, not a KSPCG inside: its coefficients give the whole Lanczos tridiagonal, gamma_k =
+   1/alpha_k + beta_{k-1}/alpha_{k-1}, delta_k = sqrt(beta_k)/alpha_k, whose top Ritz value's quadrature
+   weight tells the shape of the spectrum's top (KSPPipePLCGFactor_Private()). *n: the steps completed; *why: cg's reason where
+   the CG broke down as PETSc's cg would (an indefinite PC or matrix, Inf or NaN, a failed PC), 0 otherwise */
+static PetscErrorCode PLCGLanczos(KSP ksp, Vec w[4], PetscInt its, PetscReal g[], PetscReal e[], PetscInt *n, KSPConvergedReason *why)
 {
-  PetscRandom        rnd;
-  Mat                A;
-  MatNullSpace       nsp;
-  KSPConvergedReason ir;
-  PetscInt           iits;
+  Vec          r = w[0], z = w[1], p = w[2], q = w[3];
+  PetscRandom  rnd;
+  Mat          A;
+  MatNullSpace nsp;
+  PetscScalar  rz, rzn, pq;
+  PetscReal    a, b = 0.0, ap = 0.0, bp = 0.0;
 
   PetscFunctionBegin;
+  *n   = 0;
+  *why = KSP_CONVERGED_ITERATING;
   PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)ksp), &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(VecSetRandom(rhs, rnd));
+  PetscCall(VecSetRandom(r, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(MatGetNullSpace(A, &nsp));
-  if (nsp) PetscCall(MatNullSpaceRemove(nsp, rhs));
-  PetscCall(KSPSolve(inner, rhs, sol));
-  /* a CG that broke down (indefinite A or M) leaves its Lanczos entries partly unset: no estimate */
-  PetscCall(KSPGetConvergedReason(inner, &ir));
-  PetscCall(KSPGetIterationNumber(inner, &iits));
-  ((KSP_PLCG *)ksp->data)->estpcfail = (PetscBool)(ir == KSP_DIVERGED_PC_FAILED);
-  if ((ir > 0 || ir == KSP_DIVERGED_ITS) && iits > 0) PetscCall(KSPComputeExtremeSingularValues(inner, emax, emin));
-  else PetscCall(PetscInfo(ksp, "eigenvalue estimate: the inner CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[ir], iits));
+  if (nsp) PetscCall(MatNullSpaceRemove(nsp, r));
+  PetscCall(KSP_PCApply(ksp, r, z));
+  PetscCall(VecDot(z, r, &rz));
+  for (PetscInt k = 0; k < its; k++) {
+    if (PetscIsInfOrNanScalar(rz)) {
+      PetscInt fl = ksp->pc->failedreason != PC_NOERROR, any;
+
+      PetscCall(MPIU_Allreduce(&fl, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)ksp)));
+      *why = any ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;
+      break;
+    }
+    if (PetscRealPart(rz) < 0) {
+      *why = KSP_DIVERGED_INDEFINITE_PC;
+      break;
+    }
+    if (PetscRealPart(rz) == 0) break; /* an invariant Krylov space: the steps so far have every Ritz value */
+    if (k == 0) PetscCall(VecCopy(z, p));
+    else PetscCall(VecAYPX(p, b, z));
+    PetscCall(KSP_MatMult(ksp, A, p, q));
+    PetscCall(VecDot(q, p, &pq));
+    if (PetscIsInfOrNanScalar(pq)) {
+      *why = KSP_DIVERGED_NANORINF;
+      break;
+    }
+    if (!(PetscRealPart(pq) > 0)) {
+      *why = KSP_DIVERGED_INDEFINITE_MAT;
+      break;
+    }
+    a = PetscRealPart(rz) / PetscRealPart(pq);
+    PetscCall(VecAXPY(r, -a, q));
+    PetscCall(KSP_PCApply(ksp, r, z));
+    PetscCall(VecDot(z, r, &rzn));
+    b    = PetscRealPart(rzn) / PetscRealPart(rz);
+    g[k] = 1.0 / a + (k > 0 ? bp / ap : 0.0);
+    e[k] = PetscSqrtReal(PetscMax(b, 0.0)) / a; /* a negative beta ends the next step: e[k] is then not used */
+    *n   = k + 1;
+    ap   = a;
+    bp   = b;
+    rz   = rzn;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,17 +185,18 @@ PetscBool KSPPipePLCGOpKeySame_Private(const KSPPipePLCGOpKey *a, const KSPPipeP
 
 PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
 {
-  KSP_PLCG        *d = (KSP_PLCG *)ksp->data;
-  KSP              inner;
-  Vec              rhs, sol;
-  PetscReal        emax = 0, emin = 0;
-  KSPPipePLCGOpKey cur;
-  PetscErrorCode   ierr;
+  KSP_PLCG          *d = (KSP_PLCG *)ksp->data;
+  Vec               *w;
+  PetscReal          emax = 0, emin = 0, f, *g, *e;
+  PetscInt           n;
+  KSPConvergedReason why;
+  KSPPipePLCGOpKey   cur;
+  PetscErrorCode     ierr;
 
   PetscFunctionBegin;
   PetscCall(KSPPipePLCGOpKeyGet_Private(ksp, &cur));
   if (d->nestimates && KSPPipePLCGOpKeySame_Private(&cur, &d->est, PETSC_TRUE)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (d->eig_reuse && d->theta > 0 && KSPPipePLCGOpKeySame_Private(&cur, &d->ritz, PETSC_FALSE) && KSPPipePLCGUsableBounds_Private(PLCG_RITZ_LOW * d->thetalo, d->eig_factor * d->theta)) {
+  if (d->eig_reuse && d->theta > 0 && KSPPipePLCGOpKeySame_Private(&cur, &d->ritz, PETSC_FALSE) && KSPPipePLCGUsableBounds_Private(PLCG_RITZ_LOW * d->thetalo, KSPPipePLCGFactor_Private(d) * d->theta)) {
     /* the same matrices with new values (a time step, a Newton step) and the same PC type: the previous
        solve's largest Ritz value of M^{-1}A stands in for the estimate, with no SpMV or PC application; a
        spectrum that moved past it shows as basis growth and lowers the depth (KSPPipePLCGBreakdown_Private()), and this
@@ -127,37 +205,28 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
     d->emin      = d->thetalo;
     d->emax      = d->theta;
     d->lmin      = PLCG_RITZ_LOW * d->thetalo;
-    d->lmax      = d->eig_factor * d->theta;
+    d->lmax      = KSPPipePLCGFactor_Private(d) * d->theta;
     d->estfailed = PETSC_FALSE;
     d->fromritz  = PETSC_TRUE;
     d->nritz++;
     PetscCall(PetscInfo(ksp, "operator changed: shifts on [%g, %g] from the previous solve's extreme Ritz values %g, %g, no estimate\n", (double)d->lmin, (double)d->lmax, (double)d->thetalo, (double)d->theta));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &inner));
-  { /* a prefix of its own: the outer solve's options (-ksp_converged_reason, -ksp_monitor) are not for it */
-    const char *pre;
-    PetscCall(KSPGetOptionsPrefix(ksp, &pre));
-    PetscCall(KSPSetOptionsPrefix(inner, pre));
-    PetscCall(KSPAppendOptionsPrefix(inner, "pipe_eig_"));
+  PetscCall(VecDuplicateVecs(ksp->vec_rhs, 4, &w));
+  PetscCall(PetscMalloc2(d->eig_its, &g, d->eig_its, &e));
+  /* an error (of the PC, say) leaves nothing behind */
+  d->topw = 0.0;
+  ierr    = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
+  if (!ierr && !why && n > 0) {
+    TridiagExtremeEigs(n, g, e, &emin, &emax);
+    d->topw = TridiagTopWeight(n, g, e) * (PetscReal)n * (PetscReal)n;
   }
-  PetscCall(KSPSetType(inner, KSPCG));
-  PetscCall(KSPSetPC(inner, ksp->pc));
-  PetscCall(KSPSetComputeSingularValues(inner, PETSC_TRUE));
-  PetscCall(KSPSetTolerances(inner, 1e-30, 1e-300, PETSC_DEFAULT, d->eig_its));
-  PetscCall(KSPSetNormType(inner, KSP_NORM_NONE));
-  PetscCall(KSPSetConvergenceTest(inner, KSPConvergedSkip, NULL, NULL));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &rhs));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &sol));
-  /* an error (of the PC, say) leaves nothing behind: the inner KSP and its vectors go; the PC's PCPreSolve()
-     nesting is undone by KSPSolve_PipePLCG() */
-  ierr = PLCGEstimateInner(ksp, inner, rhs, sol, &emax, &emin);
-  PetscCall(VecDestroy(&rhs));
-  PetscCall(VecDestroy(&sol));
-  PetscCall(KSPDestroy(&inner));
+  PetscCall(PetscFree2(g, e));
+  PetscCall(VecDestroyVecs(4, &w));
   PetscCall(ierr);
-  if (d->estpcfail) { /* the PC failed, not the depth: no interval kept, the solve meets the failure as cg does */
-    PetscCall(PetscInfo(ksp, "eigenvalue estimate: the PC failed\n"));
+  if (why) PetscCall(PetscInfo(ksp, "eigenvalue estimate: the CG ended with %s after %" PetscInt_FMT " iterations\n", KSPConvergedReasons[why], n));
+  if (why == KSP_DIVERGED_PC_FAILED) { /* the PC failed, not the depth: no interval kept, the solve meets the failure as cg does */
+    d->estpcfail = PETSC_TRUE;
     d->estfailed = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -166,14 +235,17 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   d->est       = cur;
   d->emin      = emin;
   d->emax      = emax;
-  d->estfailed = (PetscBool)!KSPPipePLCGUsableBounds_Private(0.0, d->eig_factor * emax);
+  d->topdense  = (PetscBool)(d->topw >= PLCG_TOP_DENSE);
+  f            = KSPPipePLCGFactor_Private(d);
+  d->estfailed = (PetscBool)!KSPPipePLCGUsableBounds_Private(0.0, f * emax);
   if (d->estfailed) { /* indefinite or broken PC, or out of range: depth 1, whose solve reports a breakdown as cg */
     PetscCall(PetscInfo(ksp, "eigenvalue estimate failed (largest Ritz value %g): the solves run at depth 1 (shift %g)\n", (double)emax, 0.5));
-    emax = 1.0 / d->eig_factor;
+    emax = 1.0 / f;
   }
   d->lmin = 0.0;
-  d->lmax = d->eig_factor * emax;
-  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g]; shifts on [%g, %g]\n", d->eig_its, (double)emin, (double)emax, (double)d->lmin, (double)d->lmax));
+  d->lmax = f * emax;
+  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g], the top %s (n^2 x the weight of the largest Ritz value: %g); shifts on [%g, %g]\n", n, (double)emin, (double)emax, d->topdense ? "dense" : "sparse",
+                      (double)d->topw, (double)d->lmin, (double)d->lmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

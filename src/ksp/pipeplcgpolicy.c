@@ -63,7 +63,7 @@ static void PLCGGapReset(KSP ksp, KSP_PLCG *d, PetscReal beta)
   d->xs += PetscSqrtReal(d->y2); /* ||x_start||_M grows at most by ||x - x_start||_M = ||y|| */
   d->y2 = d->c2 = d->yc = 0.0;
   pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
-  pipe->guard.gf = pipe->guard.gf0 = PIPE_ROUND_RMS * (beta + d->lmax / d->eig_factor * d->xs);
+  pipe->guard.gf = pipe->guard.gf0 = PIPE_ROUND_RMS * (beta + d->lmax / KSPPipePLCGFactor_Private(d) * d->xs);
 }
 
 /* after x_{i+1} = x_i + zeta_i p_i: the shared gap bounds (pipeguard.c) with the CG quantities of
@@ -86,7 +86,7 @@ void KSPPipePLCGGapStep_Private(KSP ksp, PetscInt i, PetscReal eta, PetscReal ze
     d->yc = -dm / eta * t;
   }
   d->y2             = PetscMax(0.0, d->y2 + 2.0 * zeta * d->yc + zeta * zeta * d->c2);
-  pipe->guard.anorm = d->lmax / d->eig_factor; /* ||B||_M, B = M^{-1} A */
+  pipe->guard.anorm = d->lmax / KSPPipePLCGFactor_Private(d); /* ||B||_M, B = M^{-1} A */
   KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, zeta, -dm / eta, PetscAbsReal(znext), d->xs + PetscSqrtReal(d->y2), 1.0 / PetscAbsReal(eta), i ? cprev : 0.0, PetscPowReal(PetscMax(d->nzc, PETSC_SMALL), 1.0 / d->lrun));
   pipe->guard.anorm = an;
 }
@@ -243,7 +243,7 @@ PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConver
 /* a spectrum of M^{-1}A the estimate finds clustered runs at depth 1 (*clustered: pipegv's recurrences, one
    reduction hidden behind the PC application and SpMV together; benign on a narrow spectrum, and cg's iterates
    on the cases below, as Gropp's CG gives them), not as a depth change: the
-   shifts, on [0, 0.93 theta] by the estimate's largest Ritz value, lie below most of it, the basis comes out
+   shifts, on [0, f theta] by the estimate's largest Ritz value, lie below most of it, the basis comes out
    nearly parallel, its first columns are taken for an invariant space or break down, and the restarts from
    the true residual give other iterates than cg's. On seed 25 of the fuzzer (pipeplcg, 5,000 cases) six
    such solves converged at cg's count with 10-90x its true residual (hypre on lap3d, aniso2d and lap2d;

@@ -89,9 +89,9 @@ PetscErrorCode KSPPipePLCGGetDepth(KSP ksp, PetscInt *l)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - the interval
 
    Notes:
-   By default the interval is [0, 0.93 theta], theta the largest Ritz value of a few CG iterations
-   (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change
-   (`KSPPipePLCGSetEstimateFactor()`).
+   By default the interval is [0, f theta], theta the largest Ritz value of a few CG iterations
+   (`KSPPipePLCGSetEstimateIterations()`) on a random right-hand side, made again when the matrices change,
+   and f chosen by the top of the spectrum that they show (`KSPPipePLCGSetEstimateFactor()`).
 
    The interval must be one the arithmetic can carry, else it is refused with an error: finite,
    0 <= lmin < lmax, 1e-50 <= lmax <= 1e50 (the basis holds powers of the operator up to lmax^l, their dot
@@ -171,14 +171,19 @@ PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
 
    Input Parameters:
 +  ksp - the Krylov solver
--  f - the factor, > 0 (default 0.93)
+-  f - the factor, > 0, or `PETSC_DECIDE` (the default): by the top of the spectrum
 
    Options Database Key:
-.  -ksp_pipe_eig_factor <f> - the factor
+.  -ksp_pipe_eig_factor <f> - the factor (-1 or DECIDE: by the top of the spectrum)
 
    Notes:
-   Slightly below 1 measured best: the top shift just under the largest eigenvalue made square-root
-   breakdowns rare for depths 3-5; factors of 1.0-1.1 made them frequent on elasticity problems.
+   With `PETSC_DECIDE` the estimate's own Lanczos tridiagonal (n steps) tells the shape of the spectrum's top:
+   the quadrature weight w of its largest Ritz value, which n^2 w keeps about constant in n where the density
+   stays positive up to the largest eigenvalue (a Laplacian with Jacobi: 1.7-2.7 over 10 steps) and small
+   where a few eigenvalues stand above the bulk (the elasticity cube with Jacobi, PETSc's ex56: 0.02-0.27).
+   A dense top (n^2 w >= 0.7) takes f = 1, the shifts reaching the top; a sparse one f = 0.93, the shifts
+   stopping nearer the bulk. Either way the other choice made the deep basis break down mid-solve at depths
+   3-5 (PETSc's ex2 at 0.93, the cube at 1). -ksp_view shows the weight and the choice.
 
    Level: advanced
 
