@@ -32,10 +32,15 @@
 #define PLCG_OMEGA_N  256
 #define PLCG_RITZ_LOW 0.9 /* lmin = PLCG_RITZ_LOW theta_min from a solve's Ritz values (pipeplcgeig.c) */
 /* the estimated interval [0, f theta] (KSPPipePLCGSetEstimateFactor() with PETSC_DECIDE, the default): f by
-   the shape of the spectrum's top, which the estimate reads from the quadrature weight w of its largest Ritz
-   value, n^2 w over n steps (about constant in n for a density that stays positive up to lambda_max, as a
-   Laplacian's; falling for a sparse top, as the elasticity cube's). Measured in docs/pipeplcg.md ("Shifts") */
-#define PLCG_TOP_DENSE     0.7  /* n^2 w at or above it: the top is dense */
+   the shape of the spectrum's top, which the estimate reads from the quadrature weight w of the largest Ritz
+   value of its first PLCG_TOP_STEPS steps (n = PLCG_TOP_STEPS or fewer): the share of the random start vector
+   near the top. n^2 w stays about constant in n for a density that is positive up to lambda_max (a
+   Laplacian's); an isolated outlier converges to its own share, about 1 / N of N unknowns (the elasticity
+   cube's top with Jacobi); an eigenvalue of large multiplicity (a near-exact PC's 1) keeps w near its share.
+   Hence a fixed n: larger ones move both ends. Measured in docs/pipeplcg.md ("Shifts") */
+#define PLCG_TOP_STEPS     10
+#define PLCG_TOP_DENSE     1.0  /* n^2 w at or above it, */
+#define PLCG_TOP_POINT     25.0 /* and at most this (above: a point mass): the top is dense */
 #define PLCG_FACTOR_DENSE  1.0  /* a dense top: the shifts reach the largest Ritz value */
 #define PLCG_FACTOR_SPARSE 0.93 /* a sparse top: they stop below it, at the bulk of the spectrum */
 

@@ -765,14 +765,16 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   else if (d->fromritz)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (%g x the smallest and %g x the largest Ritz value of the previous solve, %g and %g, whose operator had other values: no estimate)\n", (double)d->lmin, (double)d->lmax, (double)PLCG_RITZ_LOW, (double)KSPPipePLCGFactor_Private(d),
                                      (double)d->thetalo, (double)d->theta));
+  else if (d->nestimates && d->estfailed) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: none (the estimate's CG broke down, or its interval is one the arithmetic cannot carry): the solves run at depth 1\n"));
   else if (d->nestimates)
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [%g, %g] (estimated: %g x the largest Ritz value of %" PetscInt_FMT " CG iterations; extreme Ritz values %g, %g)\n", (double)d->lmin, (double)d->lmax, (double)KSPPipePLCGFactor_Private(d), d->eig_its,
                                      (double)d->emin, (double)d->emax));
   else if (d->eig_factor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, %g x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve)\n", (double)d->eig_factor, d->eig_its));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, f x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve; f %g or %g by the top of the spectrum)\n", d->eig_its, (double)PLCG_FACTOR_DENSE, (double)PLCG_FACTOR_SPARSE));
-  if (d->nestimates && d->eig_factor <= 0 && !d->user_eig)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: the estimate found the top of the spectrum %s (n^2 x the weight of its largest Ritz value %g, dense from %g): f = %g\n", d->topdense ? "dense" : "sparse", (double)d->topw, (double)PLCG_TOP_DENSE, (double)KSPPipePLCGFactor_Private(d)));
+  if (d->l > 0 && !PLCGGVForm(d) && d->nestimates && !d->estfailed && !d->fromritz && d->eig_factor <= 0 && !d->user_eig)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: the estimate found the top of the spectrum %s (n^2 x the weight of the largest Ritz value of its first n <= %d steps: %g; dense from %g to %g): f = %g\n", d->topdense ? "dense" : "sparse", PLCG_TOP_STEPS,
+                                     (double)d->topw, (double)PLCG_TOP_DENSE, (double)PLCG_TOP_POINT, (double)KSPPipePLCGFactor_Private(d)));
   if (d->l > 0 && !PLCGGVForm(d) && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts:"));

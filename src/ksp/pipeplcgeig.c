@@ -122,9 +122,11 @@ static PetscErrorCode PLCGLanczos(KSP ksp, Vec w[4], PetscInt its, PetscReal g[]
   PetscCall(VecDot(z, r, &rz));
   for (PetscInt k = 0; k < its; k++) {
     if (PetscIsInfOrNanScalar(rz)) {
-      PetscInt fl = ksp->pc->failedreason != PC_NOERROR, any;
+      PetscInt fl = (PetscInt)ksp->pc->failedreason, any;
 
+      /* as PETSc's cg: the PC's failure becomes every rank's */
       PetscCall(MPIU_Allreduce(&fl, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)ksp)));
+      if (any) PetscCall(PCSetFailedReason(ksp->pc, (PCFailedReason)any));
       *why = any ? KSP_DIVERGED_PC_FAILED : KSP_DIVERGED_NANORINF;
       break;
     }
@@ -215,11 +217,14 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   PetscCall(VecDuplicateVecs(ksp->vec_rhs, 4, &w));
   PetscCall(PetscMalloc2(d->eig_its, &g, d->eig_its, &e));
   /* an error (of the PC, say) leaves nothing behind */
-  d->topw = 0.0;
-  ierr    = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
+  d->topw     = 0.0;
+  d->topdense = PETSC_FALSE;
+  ierr        = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
   if (!ierr && !why && n > 0) {
     TridiagExtremeEigs(n, g, e, &emin, &emax);
-    d->topw = TridiagTopWeight(n, g, e) * (PetscReal)n * (PetscReal)n;
+    PetscInt k = PetscMin(n, PLCG_TOP_STEPS); /* the first steps' tridiagonal: what the thresholds were measured on */
+
+    d->topw = TridiagTopWeight(k, g, e) * (PetscReal)k * (PetscReal)k;
   }
   PetscCall(PetscFree2(g, e));
   PetscCall(VecDestroyVecs(4, &w));
@@ -235,7 +240,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   d->est       = cur;
   d->emin      = emin;
   d->emax      = emax;
-  d->topdense  = (PetscBool)(d->topw >= PLCG_TOP_DENSE);
+  d->topdense  = (PetscBool)(d->topw >= PLCG_TOP_DENSE && d->topw <= PLCG_TOP_POINT);
   f            = KSPPipePLCGFactor_Private(d);
   d->estfailed = (PetscBool)!KSPPipePLCGUsableBounds_Private(0.0, f * emax);
   if (d->estfailed) { /* indefinite or broken PC, or out of range: depth 1, whose solve reports a breakdown as cg */
@@ -244,7 +249,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   }
   d->lmin = 0.0;
   d->lmax = f * emax;
-  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g], the top %s (n^2 x the weight of the largest Ritz value: %g); shifts on [%g, %g]\n", n, (double)emin, (double)emax, d->topdense ? "dense" : "sparse",
+  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g], the top %s (n^2 x the weight of the largest Ritz value of the first n = %d steps: %g); shifts on [%g, %g]\n", n, (double)emin, (double)emax, d->topdense ? "dense" : "sparse", (int)PetscMin(n, PLCG_TOP_STEPS),
                       (double)d->topw, (double)d->lmin, (double)d->lmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

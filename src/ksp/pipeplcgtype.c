@@ -177,13 +177,14 @@ PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
 .  -ksp_pipe_eig_factor <f> - the factor (-1 or DECIDE: by the top of the spectrum)
 
    Notes:
-   With `PETSC_DECIDE` the estimate's own Lanczos tridiagonal (n steps) tells the shape of the spectrum's top:
-   the quadrature weight w of its largest Ritz value, which n^2 w keeps about constant in n where the density
-   stays positive up to the largest eigenvalue (a Laplacian with Jacobi: 1.7-2.7 over 10 steps) and small
-   where a few eigenvalues stand above the bulk (the elasticity cube with Jacobi, PETSc's ex56: 0.02-0.27).
-   A dense top (n^2 w >= 0.7) takes f = 1, the shifts reaching the top; a sparse one f = 0.93, the shifts
-   stopping nearer the bulk. Either way the other choice made the deep basis break down mid-solve at depths
-   3-5 (PETSc's ex2 at 0.93, the cube at 1). -ksp_view shows the weight and the choice.
+   With `PETSC_DECIDE` the estimate's own Lanczos tridiagonal tells the shape of the spectrum's top: the
+   quadrature weight w of the largest Ritz value of its first n = 10 steps. n^2 w stays about constant in n
+   where the density is positive up to the largest eigenvalue (a Laplacian with Jacobi: 2-5), is small where
+   a few eigenvalues stand above the bulk (the elasticity cube with Jacobi, PETSc's ex56: 0.02-0.8) and large
+   where most of the spectrum is one eigenvalue (a near-exact PC: 26-99). A dense top (1 <= n^2 w <= 25)
+   takes f = 1, the shifts reaching the top; otherwise f = 0.93, the shifts stopping nearer the bulk. Either
+   way the other choice made the deep basis break down mid-solve at depths 3-5 (PETSc's ex2 at 0.93, the cube
+   at 1). -ksp_view shows the weight and the choice.
 
    Level: advanced
 
