@@ -97,8 +97,9 @@ PetscBool KSPPipePLCGUsableBounds_Private(PetscReal lmin, PetscReal lmax)
    which need no interval, rather than on a guessed one.
    The CG is our own, not a KSPCG inside: its coefficients give the whole Lanczos tridiagonal, gamma_k =
    1/alpha_k + beta_{k-1}/alpha_{k-1}, delta_k = sqrt(beta_k)/alpha_k, whose top Ritz value's quadrature
-   weight tells the shape of the spectrum's top (KSPPipePLCGFactor_Private()). *n: the steps completed; *why: cg's reason where
-   the CG broke down as PETSc's cg would (an indefinite PC or matrix, Inf or NaN, a failed PC), 0 otherwise */
+   weight tells the shape of the spectrum's top (KSPPipePLCGFactor_Private()). *n: the steps completed;
+   *why: cg's reason where the CG broke down as PETSc's cg would (an indefinite PC or matrix, Inf or NaN, a
+   failed PC), 0 otherwise */
 static PetscErrorCode PLCGLanczos(KSP ksp, Vec w[4], PetscInt its, PetscReal g[], PetscReal e[], PetscInt *n, KSPConvergedReason *why)
 {
   Vec          r = w[0], z = w[1], p = w[2], q = w[3];
@@ -221,9 +222,9 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   d->topdense = PETSC_FALSE;
   ierr        = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
   if (!ierr && !why && n > 0) {
-    TridiagExtremeEigs(n, g, e, &emin, &emax);
     PetscInt k = PetscMin(n, PLCG_TOP_STEPS); /* the first steps' tridiagonal: what the thresholds were measured on */
 
+    TridiagExtremeEigs(n, g, e, &emin, &emax);
     d->topw = TridiagTopWeight(k, g, e) * (PetscReal)k * (PetscReal)k;
   }
   PetscCall(PetscFree2(g, e));
