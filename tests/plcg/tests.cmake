@@ -40,6 +40,16 @@ endforeach()
 # ... and ex2 at depths 4-5 (bound 1.5 cg + l): a 2D Laplacian, whose spectrum stays dense up to lambda_max,
 # broke down mid-solve with the interval [0, 0.93 theta] (22 of 96 such solves over the bound in the sweep of
 # docs/pipeplcg.md); the estimate now finds the dense top and takes f = 1
+# ex56 at depths 4-5 (1 rank: above) keeps within its bound too, at about 1.27 cg (the recursive residual
+# stalls near 4e-12 of ||r_0||, the deep basis's attainable accuracy): a guard
+if("ex56" IN_LIST PIPEKSP_KSP_PETSC_EXES)
+  add_test(NAME plcg-bounds-ex56-deep-np1
+    COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/petsc_bounds.py --mpiexec ${PIPEKSP_MPIEXEC} -n 1
+      --exe ${PIPEKSP_KSP_TESTDIR}/petsc_ex56 --lib $<TARGET_FILE:pipeksp> --example ex56 --depths 4,5
+      --sizes 7,11,15 --rtols 1e-9,1e-12 --max-miss 1)
+  set_tests_properties(plcg-bounds-ex56-deep-np1 PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}"
+    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+endif()
 if("ex2" IN_LIST PIPEKSP_KSP_PETSC_EXES)
   foreach(np 1 2)
     add_test(NAME plcg-bounds-ex2-deep-np${np}
