@@ -84,8 +84,7 @@ typedef struct {
   PetscBool       user_eig;   /* interval given by the user: no estimate */
   PetscInt        eig_its;    /* CG iterations of the estimate */
   PetscReal       eig_factor; /* lmax = eig_factor * largest Ritz value; PETSC_DECIDE: by the spectrum's top */
-  PetscReal       topw;       /* the last estimate's n^2 w (PLCG_TOP_DENSE) */
-  PetscBool       topdense;   /* ... at or above PLCG_TOP_DENSE */
+  PetscReal       topw;       /* the last estimate's n^2 w (PLCG_TOP_DENSE); 0: none */
   PetscReal       emin, emax; /* last estimate */
   PetscInt        nestimates; /* estimates done */
   /* shifts of a changed operator from the previous solve's Ritz values (KSPPipePLCGSetEstimateReuse()) */
@@ -170,6 +169,12 @@ typedef struct {
   PetscScalar       *o[2 + 2 * PLCG_MAXL];
   const PetscScalar *x[2 + 2 * PLCG_MAXL], *c[2 + 2 * PLCG_MAXL], *p[2 + 2 * PLCG_MAXL];
 } KSPPipePLCGRec;
+
+/* the last estimate found the top of the spectrum dense (PLCG_TOP_DENSE) */
+static inline PetscBool KSPPipePLCGTopDense_Private(const KSP_PLCG *d)
+{
+  return (PetscBool)(d->topw >= PLCG_TOP_DENSE && d->topw <= PLCG_TOP_POINT);
+}
 
 /* pipeplcgeig.c */
 PETSC_INTERN PetscBool      KSPPipePLCGUsableBounds_Private(PetscReal, PetscReal);

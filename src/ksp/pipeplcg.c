@@ -773,7 +773,7 @@ static PetscErrorCode KSPView_PipePLCG(KSP ksp, PetscViewer viewer)
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: Chebyshev roots of [0, f x the largest Ritz value of %" PetscInt_FMT " CG iterations] (estimated at the first solve; f %g or %g by the top of the spectrum)\n", d->eig_its, (double)PLCG_FACTOR_DENSE, (double)PLCG_FACTOR_SPARSE));
   if (d->l > 0 && !PLCGGVForm(d) && d->nestimates && !d->estfailed && !d->fromritz && d->eig_factor <= 0 && !d->user_eig)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: the estimate found the top of the spectrum %s (n^2 x the weight of the largest Ritz value of its first n <= %d steps: %g; dense from %g to %g): f = %g\n", d->topdense ? "dense" : "sparse", PLCG_TOP_STEPS,
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shifts: the estimate found the top of the spectrum %s (n^2 x the weight of the largest Ritz value of its first n <= %d steps: %g; dense from %g to %g): f = %g\n", KSPPipePLCGTopDense_Private(d) ? "dense" : "sparse", PLCG_TOP_STEPS,
                                      (double)d->topw, (double)PLCG_TOP_DENSE, (double)PLCG_TOP_POINT, (double)KSPPipePLCGFactor_Private(d)));
   if (d->l > 0 && !PLCGGVForm(d) && (d->user_eig || d->nestimates || d->fromritz)) {
     Shifts(d, d->l);

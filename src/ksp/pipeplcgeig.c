@@ -80,7 +80,7 @@ static PetscReal TridiagTopWeight(PetscInt n, const PetscReal g[], const PetscRe
 PetscReal KSPPipePLCGFactor_Private(const KSP_PLCG *d)
 {
   if (d->eig_factor > 0) return d->eig_factor;
-  return !d->user_eig && d->topdense ? PLCG_FACTOR_DENSE : PLCG_FACTOR_SPARSE;
+  return !d->user_eig && KSPPipePLCGTopDense_Private(d) ? PLCG_FACTOR_DENSE : PLCG_FACTOR_SPARSE;
 }
 
 /* an interval the arithmetic can carry (PLCG_EIG_*) */
@@ -191,7 +191,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   KSP_PLCG          *d = (KSP_PLCG *)ksp->data;
   Vec               *w;
   PetscReal          emax = 0, emin = 0, f, *g, *e;
-  PetscInt           n;
+  PetscInt           n, k;
   KSPConvergedReason why;
   KSPPipePLCGOpKey   cur;
   PetscErrorCode     ierr;
@@ -218,12 +218,10 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   PetscCall(VecDuplicateVecs(ksp->vec_rhs, 4, &w));
   PetscCall(PetscMalloc2(d->eig_its, &g, d->eig_its, &e));
   /* an error (of the PC, say) leaves nothing behind */
-  d->topw     = 0.0;
-  d->topdense = PETSC_FALSE;
-  ierr        = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
+  d->topw = 0.0;
+  ierr    = PLCGLanczos(ksp, w, d->eig_its, g, e, &n, &why);
+  k       = PetscMin(n, PLCG_TOP_STEPS); /* the first steps' tridiagonal: what the thresholds were measured on */
   if (!ierr && !why && n > 0) {
-    PetscInt k = PetscMin(n, PLCG_TOP_STEPS); /* the first steps' tridiagonal: what the thresholds were measured on */
-
     TridiagExtremeEigs(n, g, e, &emin, &emax);
     d->topw = TridiagTopWeight(k, g, e) * (PetscReal)k * (PetscReal)k;
   }
@@ -241,7 +239,6 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   d->est       = cur;
   d->emin      = emin;
   d->emax      = emax;
-  d->topdense  = (PetscBool)(d->topw >= PLCG_TOP_DENSE && d->topw <= PLCG_TOP_POINT);
   f            = KSPPipePLCGFactor_Private(d);
   d->estfailed = (PetscBool)!KSPPipePLCGUsableBounds_Private(0.0, f * emax);
   if (d->estfailed) { /* indefinite or broken PC, or out of range: depth 1, whose solve reports a breakdown as cg */
@@ -250,7 +247,7 @@ PetscErrorCode KSPPipePLCGEstimate_Private(KSP ksp)
   }
   d->lmin = 0.0;
   d->lmax = f * emax;
-  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g], the top %s (n^2 x the weight of the largest Ritz value of the first n = %d steps: %g); shifts on [%g, %g]\n", n, (double)emin, (double)emax, d->topdense ? "dense" : "sparse", (int)PetscMin(n, PLCG_TOP_STEPS),
+  PetscCall(PetscInfo(ksp, "Lanczos estimate of M^{-1}A after %" PetscInt_FMT " CG iterations: [%g, %g], the top %s (n^2 x the weight of the largest Ritz value of the first n = %d steps: %g); shifts on [%g, %g]\n", n, (double)emin, (double)emax, KSPPipePLCGTopDense_Private(d) ? "dense" : "sparse", (int)k,
                       (double)d->topw, (double)d->lmin, (double)d->lmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
