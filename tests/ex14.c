@@ -175,6 +175,11 @@ int main(int argc, char **argv)
   PetscCall(Refused(KSPPipePLCGSetEigenvalueBounds(ksp, -1.0, 1.0), "interval [-1, 1]", &fails));
   PetscCall(Refused(KSPPipePLCGSetEstimateIterations(ksp, 1), "1 estimate iteration", &fails));
   PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, 0.0), "estimate factor 0", &fails));
+  /* out of range or not finite: they had given -ksp_view NaN shifts */
+  PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, 0.05), "estimate factor 0.05", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, 1e300), "estimate factor 1e300", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, PETSC_INFINITY), "estimate factor inf", &fails));
+  PetscCall(Refused(KSPPipePLCGSetEstimateFactor(ksp, -PETSC_INFINITY), "estimate factor -inf", &fails));
   PetscCall(PetscPopErrorHandler());
   PetscCall(KSPDestroy(&ksp));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " check(s) failed", fails);

@@ -43,6 +43,10 @@
 #define PLCG_TOP_POINT     25.0 /* and at most this (above: a point mass): the top is dense */
 #define PLCG_FACTOR_DENSE  1.0  /* a dense top: the shifts reach the largest Ritz value */
 #define PLCG_FACTOR_SPARSE 0.93 /* a sparse top: they stop below it, at the bulk of the spectrum */
+/* the factors a user may give: theta lies in the spectrum, and an interval ten times off either way leaves
+   the basis no better than the monomial one */
+#define PLCG_FACTOR_MIN 0.1
+#define PLCG_FACTOR_MAX 10.0
 
 /* pipeplcg's automatic depth (-ksp_pipe_depth auto, src/ksp/pipeplcgauto.c): what was measured, on the
    matrices of which ids, and the depth chosen */

@@ -668,7 +668,7 @@ static PetscErrorCode KSPPipePLCGSetEstimateFactor_PLCG(KSP ksp, PetscReal f)
 
   PetscFunctionBegin;
   if (f == (PetscReal)PETSC_DEFAULT) f = PETSC_DECIDE;
-  PetscCheck(f > 0 || f == (PetscReal)PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be > 0, or PETSC_DECIDE (by the spectrum's top)", (double)f);
+  PetscCheck((f >= PLCG_FACTOR_MIN && f <= PLCG_FACTOR_MAX) || f == (PetscReal)PETSC_DECIDE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Eigenvalue estimate factor %g must be in [%g, %g], or PETSC_DECIDE (by the spectrum's top)", (double)f, (double)PLCG_FACTOR_MIN, (double)PLCG_FACTOR_MAX);
   if (f != d->eig_factor) d->nestimates = 0;
   d->eig_factor = f;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -730,7 +730,7 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
   }
   PetscCall(PetscOptionsInt("-ksp_pipe_eig_its", "CG iterations of the eigenvalue estimate", "KSPPipePLCGSetEstimateIterations", n, &n, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateIterations(ksp, n));
-  PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value] (-1 or DECIDE: 1 where the estimate finds the spectrum's top dense, 0.93 where sparse)", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
+  PetscCall(PetscOptionsReal("-ksp_pipe_eig_factor", "Estimated interval is [0, factor * largest Ritz value], factor in [0.1, 10] (-1 or DECIDE: 1 where the estimate finds the spectrum's top dense, 0.93 where sparse)", "KSPPipePLCGSetEstimateFactor", f, &f, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateFactor(ksp, f));
   PetscCall(PetscOptionsBool("-ksp_pipe_eig_reuse", "A changed operator takes its interval from the previous solve's Ritz values (no estimate)", "KSPPipePLCGSetEstimateReuse", d->eig_reuse, &reuse, &flg));
   if (flg) PetscCall(KSPPipePLCGSetEstimateReuse(ksp, reuse));
@@ -819,7 +819,7 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 +  -ksp_pipe_depth <l> - pipeline depth 0..5 (0: no basis pipeline, Gropp's CG), or auto (default): chosen at the first solve from measurements (`KSPPipePLCGSetDepth()`)
 .  -ksp_pipe_eig_bounds <lmin,lmax> - interval of the spectrum of M^{-1}A for the Chebyshev shifts (default: estimated)
 .  -ksp_pipe_eig_its <n> - CG iterations of the estimate (default 10)
-.  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value (default: 1 where the estimate finds the top of the spectrum dense, 0.93 where sparse)
+.  -ksp_pipe_eig_factor <f> - estimated interval [0, f theta], theta the largest Ritz value, f in [0.1, 10] (default: 1 where the estimate finds the top of the spectrum dense, 0.93 where sparse)
 .  -ksp_pipe_eig_reuse <bool> - a changed operator takes its interval from the previous solve's Ritz values, no estimate (default true)
 .  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 2: no longer than a hop of the allreduce)

@@ -171,7 +171,7 @@ PetscErrorCode KSPPipePLCGSetEstimateIterations(KSP ksp, PetscInt n)
 
    Input Parameters:
 +  ksp - the Krylov solver
--  f - the factor, > 0, or `PETSC_DECIDE` (the default): by the top of the spectrum
+-  f - the factor, in [0.1, 10], or `PETSC_DECIDE` (the default): by the top of the spectrum
 
    Options Database Key:
 .  -ksp_pipe_eig_factor <f> - the factor (-1 or DECIDE: by the top of the spectrum)
