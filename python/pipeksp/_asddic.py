@@ -55,6 +55,7 @@ SAFETY_RANGE = (1.1, 10.0)
 EMAX_RANGE = (1e-6, 1e6)
 ERATIO_MAX = 1e12
 DAMPING_MIN = 1e-6
+THREADS_MAX = 4096  # PIPEKSP_THREADS_MAX, include/pipeksp/threadsimpl.h
 
 
 def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, threads=None, local=None, sweep=None,
@@ -64,7 +65,7 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     _sweep/_eigenvalues/_esteig_steps/_esteig_safety/_damping/_shift/_check/_local_blocks; None leaves one
     unchanged. eigenvalues is a pair (emin, emax); esteig_steps -1 is automatic, 0 no estimate. The ranges that keep
     P SPD and finite are the C setters': esteig_steps at least 10, esteig_safety in [1.1, 10], emax in [1e-6, 1e6]
-    with emax/emin at most 1e12, damping in [1e-6, 2). The colour
+    with emax/emin at most 1e12, damping in [1e-6, 2); threads at most 4096. The colour
     orderings (cmrcm, mc) cannot be combined with local_blocks > 1. Set the PC type first; on other PC types
     it raises ValueError (C ignores them). Bad values raise ValueError/TypeError, and an ordering or
     local_blocks that conflicts with one set before raises the C setter's PETSc.Error; either way before
@@ -78,6 +79,8 @@ def set_asddic(pc, ordering=None, colors=None, iterations=None, block=None, thre
     colors = None if colors is None else _count("colors", colors)
     iterations = None if iterations is None else _count("iterations", iterations)
     threads = None if threads is None else _count("threads", threads, 0)  # 0: the process's, as -pc_asddic_threads 0
+    if threads is not None and threads > THREADS_MAX:
+        raise ValueError("set_asddic: threads must be in [0, %d] (0: the process's), got %d" % (THREADS_MAX, threads))
     local_blocks = None if local_blocks is None else _count("local_blocks", local_blocks)
     names = _enum_names("PCASDDICOrderingTypes")
     colour = (names.index("cmrcm"), names.index("mc"))

@@ -200,6 +200,7 @@ def test_bad_arguments(comm):
     ("esteig_safety", [1e100, 10.5, 1.05, float("inf"), float("nan")], [1.1, 10.0]),
     ("damping", [1e-300, 5e-7, 2.0, -0.5, float("nan")], [1e-6, 1.99, 0.0]),
     ("esteig_steps", [2, 9, -2], [10, -1, 0]),
+    ("threads", [10**6, 4097], [4096, 0, 1]),  # 10**6 had been applied halfway, then refused by C
     ("eigenvalues", [(1e-3, 1e160), (1e-300, 1e300), (1.0, float("inf")), (1e-9, 1e-7), (1e-7, 1e6)],
      [(1e-6, 1e6), (1e-18, 1e-6), (0.0, 0.0)]),
 ])
