@@ -125,11 +125,19 @@ typedef struct {
   PetscInt         nclustered; /* solves run at depth 1 on a clustered spectrum (all solves) */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
-  PetscBool        nwork_mq;
+  PetscBool        nwork_mq, nwork_late;
+  /* with the norm l iterations late, x runs l - 1 updates ahead of the iteration tested: the updates since
+     then, for that iteration's iterate (a monitor of the true residual, a convergence test of the user's,
+     which also gets it as the solution: cg's iterate) */
+  PetscBool   hon;             /* kept in this segment: the norm is late and a monitor or another test looks */
+  Vec        *hist;            /* hl directions and a spare (in ksp->work) */
+  PetscScalar hz[PLCG_MAXL];   /* their step lengths */
+  PetscInt    hl, hbase, happ; /* ring size (the depth); x = x_hbase at the segment's start, x_happ now */
   /* scalars of one solve */
   PetscScalar G[PLCG_GC * PLCG_GR];
   PetscScalar gam[PLCG_NR], del[PLCG_NR], zeta[PLCG_NR];
   int         slot[PLCG_MAXL + 1]; /* engine slot of the reduction of column c, at c % (l+1) */
+  PetscInt    lastmon;             /* the last iteration tested with the monitors */
   /* gap estimate (auto replacement), all in the M-norm of the Lanczos space since the last (re)start */
   PetscReal nzc;    /* ||z_c||_M = ||G(:,c)|| of the last column */
   PetscReal y2;     /* ||y||^2, x - x_start = V y */

@@ -45,15 +45,22 @@ static inline void Gset(KSP_PLCG *d, PetscInt k, PetscInt c, PetscScalar v)
 #define ZETA(i) d->zeta[(i) % PLCG_NR]
 
 /* ksp->work: z ring (nz), u ring (3), auxiliary bases q^(k) (3 each, k < l, q^(0) = v), p, for the
-   unpreconditioned norm the M-images of the auxiliary bases (3 each); KSPPipeSetUpWork_Private() adds the
-   kept iterate after them */
+   unpreconditioned norm the M-images of the auxiliary bases (3 each), for a norm l iterations late the last
+   l iterate updates and a spare (PLCGIterateAt()); KSPPipeSetUpWork_Private() adds the kept iterate after
+   them */
 static PetscInt NZ(PetscInt l)
 {
   return PetscMax(3, l + 1);
 }
-static PetscInt NWork(PetscInt l, PetscBool mq)
+static PetscInt NWork(PetscInt l, PetscBool mq, PetscBool late)
 {
-  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0);
+  return NZ(l) + 3 + 3 * l + 1 + (mq ? 3 * l : 0) + (late ? l + 1 : 0);
+}
+
+/* the norm of the residual arrives l iterations after its iterate (preconditioned, unpreconditioned) */
+static PetscBool NormLate(KSP ksp)
+{
+  return (PetscBool)(ksp->normtype == KSP_NORM_PRECONDITIONED || ksp->normtype == KSP_NORM_UNPRECONDITIONED);
 }
 
 static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
@@ -62,9 +69,46 @@ static PetscErrorCode KSPSetUp_PipePLCG(KSP ksp)
   PetscBool mq = (PetscBool)(ksp->normtype == KSP_NORM_UNPRECONDITIONED);
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(PetscMax(d->l, 0), mq))); /* auto: depth 0's until the choice */
-  d->nwork_l  = d->l;
-  d->nwork_mq = mq;
+  PetscCall(KSPPipeSetUpWork_Private(ksp, NWork(PetscMax(d->l, 0), mq, NormLate(ksp)))); /* auto: depth 0's until the choice */
+  d->nwork_l    = d->l;
+  d->nwork_mq   = mq;
+  d->nwork_late = NormLate(ksp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x_k from x_n (n = d->happ updates, k >= the segment's start): x_n minus the updates k..n-1, into y */
+static PetscErrorCode PLCGIterateAt(KSP ksp, PetscInt k, Vec y)
+{
+  KSP_PLCG   *d = (KSP_PLCG *)ksp->data;
+  PetscScalar a[PLCG_MAXL];
+  Vec         h[PLCG_MAXL];
+  PetscInt    n = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= d->hbase && k <= d->happ && d->happ - k <= d->hl, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "iterate %" PetscInt_FMT " not kept (updates %" PetscInt_FMT "..%" PetscInt_FMT ")", k, d->hbase, d->happ);
+  if (y != ksp->vec_sol) PetscCall(VecCopy(ksp->vec_sol, y));
+  for (PetscInt j = k; j < d->happ; j++, n++) {
+    a[n] = -d->hz[j % d->hl];
+    h[n] = d->hist[j % d->hl];
+  }
+  if (n) PetscCall(VecMAXPY(y, n, a, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPBuildSolution() (a monitor of the true residual, a convergence test of the user's): with the norm l
+   iterations late, x is ahead of the iteration being tested, so the iterate of that iteration */
+static PetscErrorCode KSPBuildSolution_PipePLCG(KSP ksp, Vec v, Vec *V)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!d->hon || ksp->its >= d->happ || ksp->its < d->hbase) {
+    PetscCall(KSPBuildSolutionDefault(ksp, v, V));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!v) v = d->hist[d->hl];
+  PetscCall(PLCGIterateAt(ksp, ksp->its, v));
+  if (V) *V = v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -135,11 +179,12 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   }
   r->l = d->l;
   if (pipe->red->nslots) PetscCall(PipeKSPRedWaitAll_Private(pipe->red)); /* an earlier solve ended by an error */
-  if (d->nwork_l != r->l || d->nwork_mq != r->mqneed) PetscCall(KSPSetUp_PipePLCG(ksp));
+  if (d->nwork_l != r->l || d->nwork_mq != r->mqneed || d->nwork_late != NormLate(ksp)) PetscCall(KSPSetUp_PipePLCG(ksp));
   r->z       = ksp->work;
   r->X       = ksp->vec_sol;
   r->natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
   r->extra   = (PetscBool)!r->natural;              /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  d->hon     = PETSC_FALSE;                         /* PLCGLower() decides per segment */
   PetscCall(KSPPipeSolveStart_Private(ksp, &r->A)); /* per-solve counters (the estimate's reductions included) */
   d->lrun = r->l;
   PetscCall(KSPPipePLCGCapBegin_Private(ksp));
@@ -147,6 +192,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   r->gvform    = PLCGGVForm(d);                                                                               /* depth 1: pipegv's recurrences */
   if (!d->user_eig && r->l > 0 && d->lrun == r->l && !r->gvform) PetscCall(KSPPipePLCGEstimate_Private(ksp)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
+  d->lastmon       = -1;
   d->theta_solve   = 0.0;
   d->thetalo_solve = PETSC_MAX_REAL;
   d->nbreak        = 0;
@@ -183,7 +229,8 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   KSP_Pipe *pipe = &d->pipe;
 
   PetscFunctionBegin;
-  *done = PETSC_TRUE;
+  *done  = PETSC_TRUE;
+  d->hon = PETSC_FALSE; /* until a segment at depth >= 2 keeps them again */
   if (d->lrun == 0) {
     pipe->depth_end   = 0;
     pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
@@ -220,6 +267,9 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
+  /* x's updates are kept where something looks at the iterate of the iteration tested: a monitor, or a test
+     other than the default (skip tests nothing) */
+  d->hon = (PetscBool)(NormLate(ksp) && (ksp->numbermonitors > 0 || (ksp->converged != KSPConvergedDefault && ksp->converged != KSPConvergedSkip)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,6 +290,9 @@ static PetscErrorCode PLCGSegmentStart(KSP ksp, PLCGRun *r)
   q = r->q = u + 3;
   r->p     = q[3 * l];
   mq = r->mq = r->mqneed ? q + 3 * l + 1 : NULL;
+  d->hist    = q + 3 * l + 1 + (mq ? 3 * l : 0);
+  d->hl      = l;
+  d->hbase = d->happ = r->st.nupd;
   Shifts(d, l);
   d->pipe.depth_end = l;
   if (r->st.first) PetscCall(KSPPipeResidual_Private(ksp, r->A, UV(0)));
@@ -320,6 +373,12 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscReal dp = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
 
     PetscCall(KSPPipePLCGTest_Private(ksp, r->base + c - l, dp));
+    if (ksp->reason && d->hon && ksp->converged != KSPConvergedDefault) {
+      /* a test of the user's ended the solve at this iteration: its iterate, as cg's (the default test's
+         convergence keeps the later one, checked against the true residual) */
+      PetscCall(PLCGIterateAt(ksp, ksp->its, r->X));
+      r->st.nupd = d->happ = ksp->its;
+    }
     if ((r->st.check = KSPPipePLCGCheckClaim_Private(ksp))) {
       r->st.claimits = ksp->its;
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -450,7 +509,14 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
   } else if (i > 0) PetscCall(VecAXPBY(p, 1.0 / r->eta, -DEL(i - 1) / r->eta, QV(0, i)));
   /* with the norm l columns late (extra) no update past -ksp_max_it: a capped solve returns cg's iterate of
      that iteration */
-  if (!r->extra || r->st.nupd < ksp->max_it) PetscCall(VecAXPY(r->X, ZETA(i), p));
+  if (!r->extra || r->st.nupd < ksp->max_it) {
+    PetscCall(VecAXPY(r->X, ZETA(i), p));
+    if (d->hon) {
+      PetscCall(VecCopy(p, d->hist[r->st.nupd % l]));
+      d->hz[r->st.nupd % l] = ZETA(i);
+      d->happ               = r->st.nupd + 1;
+    }
+  }
   r->st.nupd++;
   ZETA(i + 1) = -DEL(i) / r->eta * ZETA(i); /* the natural norm of r_{i+1} is |zeta_{i+1}| */
   if (r->natural && !r->lucky) {
@@ -467,8 +533,9 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
   }
   KSPPipePLCGGapStep_Private(ksp, i, PetscRealPart(r->eta), PetscRealPart(ZETA(i)), i > 0 ? PetscRealPart(ZETA(i - 1)) : 0.0, PetscRealPart(ZETA(i + 1)), i > 0 ? PetscRealPart(DEL(i - 1)) : 0.0);
   /* a fixed period, or auto: pipeguard.c's rule once the gap estimate is near the recursive residual. A
-     replacement here is a restart that loses the Krylov space, so not earlier */
-  if (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->guard.gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1)))) {
+     replacement here is a restart that loses the Krylov space, so not earlier; not past -ksp_max_it, where x
+     takes no more updates and the solve only waits for the norm of its last iterate */
+  if (r->st.nupd <= ksp->max_it && (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->guard.gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))) {
     PetscBool now;
 
     PetscCall(KSPPipeReplaceNow_Private(ksp, r->st.nupd, PetscAbsScalar(ZETA(i + 1)), &now));
@@ -539,6 +606,7 @@ static PetscErrorCode PLCGSolveEnd(KSP ksp, PLCGRun *r)
   KSP_Pipe *pipe = &d->pipe;
 
   PetscFunctionBegin;
+  d->hon = PETSC_FALSE; /* KSPBuildSolution() after the solve: x */
   PetscCall(KSPPipePLCGRitzKeep_Private(ksp));
   if (d->lauto && ksp->reason > 0) d->autod.its = ksp->its; /* auto's next choice spreads per-solve work over them */
   PetscCall(KSPPipePLCGCapEnd_Private(ksp));
@@ -851,8 +919,11 @@ static PetscErrorCode KSPDestroy_PipePLCG(KSP ksp)
 
    All norm types are supported. The natural norm comes with the iterate; the preconditioned and
    unpreconditioned norms need one more dot product that arrives l iterations later, so the solve stops l
-   iterations after the one it reports (x then holds that later, better iterate). The unpreconditioned norm
-   also keeps M-images of the auxiliary bases (3l more vectors).
+   iterations after the one it reports (x then holds that later, better iterate, checked against the true
+   residual). Where a monitor or a convergence test other than the default looks, the last l updates of x are
+   kept (l + 1 more vectors, always allocated for these norms): `KSPBuildSolution()` gives the iterate of
+   the iteration being tested, and a test of the user's that ends the solve leaves cg's iterate of that
+   iteration in x. The unpreconditioned norm also keeps M-images of the auxiliary bases (3l more vectors).
 
    A square-root breakdown (the basis lost rank in finite precision) restarts from the true residual
    (-info reports it, -ksp_view counts it); met again right after the restart, it is taken as an invariant
@@ -900,6 +971,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipePLCG(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_PipePLCG;
   ksp->ops->view           = KSPView_PipePLCG;
   ksp->ops->destroy        = KSPDestroy_PipePLCG;
+  ksp->ops->buildsolution  = KSPBuildSolution_PipePLCG;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetDepth_C", KSPPipePLCGSetDepth_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGGetDepth_C", KSPPipePLCGGetDepth_PLCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipePLCGSetEigenvalueBounds_C", KSPPipePLCGSetEigenvalueBounds_PLCG));

@@ -27,6 +27,7 @@
 PetscErrorCode KSPPipePLCGTest_Private(KSP ksp, PetscInt its, PetscReal dp)
 {
   PetscFunctionBegin;
+  ((KSP_PLCG *)ksp->data)->lastmon = its;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
   if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,12 +112,17 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   if (st->first) {
     PetscCall(KSPPipePLCGTest_Private(ksp, 0, dp));
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
-  } else {                                         /* the restart point is no new iteration: test, do not monitor it twice */
+  } else {
     const PetscReal confirm = PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol);
+    /* x took no update past -ksp_max_it (a norm l iterations late): the restart's x is of that iteration */
+    const PetscInt its = PetscMin(st->nupd, ksp->max_it);
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
-       its first iteration for the last (KSPPipeLastLikely_Private()) */
-    PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, st->nupd, dp));
+       its first iteration for the last (KSPPipeLastLikely_Private()). The restart point is no new iteration
+       where its norm was monitored; with a norm l iterations late a segment cut short (a replacement, a
+       breakdown) never had it, and this test is its first: monitored, as cg's */
+    if (!st->check && its > d->lastmon) PetscCall(KSPPipePLCGTest_Private(ksp, its, dp));
+    else PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, its, dp));
     if (st->check && !ksp->reason && d->lrun < 2 && dp <= confirm) {
       /* the true residual is within PLCG_CONFIRM of the tolerance: the gap is no larger than the residual
          asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
@@ -157,7 +163,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     st->replacing = PETSC_FALSE;
     /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
        or an exact preconditioner with an unreachable tolerance restarted forever */
-    if (!ksp->reason && st->nupd >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+    if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
