@@ -43,6 +43,9 @@ static PetscErrorCode KeepCompare(KSP ksp, Vec r)
     y[1] = KeepR(ksp);
     PetscCall(VecMDot(KeepD(ksp), 2, y, d));
     pipe->guard.dphi = -0.5 * PetscRealPart(d[0] + d[1]);
+    /* a negative definite A (the solve accepted (p,Ap) < 0, as cg does): the error's norm is that of -A, and
+       the lower error the higher phi (kept by phi, a converged x had been swapped for x0) */
+    if (pipe->guard.dsign < 0) pipe->guard.dphi = -pipe->guard.dphi;
   }
   if (pipe->guard.dphi <= 0) { /* lower (or the first): kept; NaN is not */
     PetscCall(VecCopy(ksp->vec_sol, KeepX(ksp)));
@@ -413,9 +416,10 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
   pipe->guard.rmin                          = PETSC_MAX_REAL;
   pipe->guard.gf = pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
   pipe->guard.itrue                                                 = its;
-  /* the caller's method needs M and A SPD: a (r, M^{-1} r) or (p, A p) below zero is a breakdown, as in cg,
-     not the sign of a negative definite pair that the method alone would accept */
-  pipe->guard.gsign = pipe->guard.dsign = 1.0;
+  /* after the caller's iterations, which need M and A SPD, a (r, M^{-1} r) or (p, A p) below zero is a change of
+     sign, cg's breakdown. From iteration 0 no sign is accepted yet: the first one is, as in cg (a negative
+     definite PC, or a first (r, M^{-1} r) below zero at -ksp_max_it 1, where cg stops at the limit) */
+  if (its > 0) pipe->guard.gsign = pipe->guard.dsign = 1.0;
   if (!r) PetscFunctionReturn(PETSC_SUCCESS); /* the caller has it */
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
   else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));
