@@ -58,15 +58,19 @@
            the limit and chrongear and PETSc's single-reduction cg both take about 1.5x cg's 795 iterations; and not
            when ours misses alone: seed 33 case 2784 (1 rank) with pipegropp replacing its residual every iteration
            (-replace 1: 153 iterations, PETSc's groppcg cg's 128)
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart]; prints 'all
+  firstsign (--fuzz) seed 45 case 4128 (1 rank, the cube with nu 0.4934 and bjacobi+icc, -ksp_max_it 1, depth 2): the
+           estimate meets the indefinite PC and the solve runs Gropp's CG from iteration 0, which had taken its first
+           (r, M^-1 r) < 0 for a change of sign: DIVERGED_INDEFINITE_PC at iteration 0 where cg, which accepts the
+           first sign, stops at the limit; now DIVERGED_ITS at 1 as cg
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0 and counterpart checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart and firstsign checks")
+ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -270,6 +274,12 @@ if "depth0" in a.only and a.fuzz:
         print("depth0 seed %s case %s: cg %s at %d; pipeplcg at depth 0 %s at %d" % (seed, case, cg[0], cg[1], o[0], o[1]))
         if "FUZZFAIL" in out or "FUZZXFAIL" in out or o[0] != cg[0]:
             fails.append("depth0 seed %s case %s: %s" % (seed, case, out[-600:]))
+if "firstsign" in a.only and a.fuzz:
+    out, got = fuzz("1", "4128", "pipeplcg", seed="45")
+    if hypre_drawn("firstsign", "4128", out, "family=cube pc=bjacobi"):
+        print("firstsign case 4128: cg %s, pipeplcg %s" % (got.get("cg"), got.get("pipeplcg")))
+        if len(got) != 2 or got["pipeplcg"][:2] != got["cg"][:2] or "FUZZFAIL" in out:
+            fails.append("firstsign case 4128: pipeplcg should end as cg (DIVERGED_ITS at 1): %s" % out[-600:])
 if "counterpart" in a.only and a.fuzz:
     out, got = fuzz("2", "2785", "pipegv,chrongear", seed="33")
     if hypre_drawn("counterpart", "2785", out, "family=diag pc=none"):
