@@ -183,7 +183,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   r->z       = ksp->work;
   r->X       = ksp->vec_sol;
   r->natural = (PetscBool)(ksp->normtype == KSP_NORM_NATURAL || ksp->normtype == KSP_NORM_NONE);
-  r->extra   = (PetscBool)!r->natural;              /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
+  r->extra   = NormLate(ksp);                       /* the norm needs (v,v) or (Mv,Mv): one more scalar, l iterations later */
   d->hon     = PETSC_FALSE;                         /* PLCGLower() decides per segment */
   PetscCall(KSPPipeSolveStart_Private(ksp, &r->A)); /* per-solve counters (the estimate's reductions included) */
   d->lrun = r->l;

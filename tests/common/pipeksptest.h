@@ -15,12 +15,26 @@ typedef struct {
   PipeKSPStats        stats; /* zero for PETSc's types */
 } TestResult;
 
+/* the true relative residual ||b - A x|| / ||b|| */
+static inline PetscErrorCode TestRelResidual(Mat A, Vec b, Vec x, PetscReal *res)
+{
+  Vec       r;
+  PetscReal rn, bn;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rn));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  *res = rn / bn;
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Fills res after KSPSolve(ksp, b, x) on the cube; ours: ksp is one of our types */
 static inline PetscErrorCode TestResultCollect(KSP ksp, PetscBool ours, PipeKSPCube cube, Mat A, Vec b, Vec x, TestResult *res)
 {
-  Vec       r;
-  PetscReal bnorm, rnorm;
-
   PetscFunctionBeginUser;
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
@@ -31,14 +45,8 @@ static inline PetscErrorCode TestResultCollect(KSP ksp, PetscBool ours, PipeKSPC
     PetscCall(KSPPipeGetProgress(ksp, &res->used));
     PetscCall(KSPPipeGetStats(ksp, &res->stats));
   }
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rnorm));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  res->res = rnorm / bnorm;
+  PetscCall(TestRelResidual(A, b, x, &res->res));
   PetscCall(PipeKSPCubeComputeError(cube, x, &res->err));
-  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -53,23 +61,17 @@ typedef struct {
 
 static inline PetscErrorCode TestSolveFromZero(KSP ksp, Mat A, Vec b, PetscBool ours, TestSolve *o)
 {
-  Vec       x, r;
-  PetscReal rn, bn;
+  Vec x;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(A, &x, &r));
+  PetscCall(MatCreateVecs(A, &x, NULL));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &o->its));
   PetscCall(KSPGetConvergedReason(ksp, &o->reason));
   PetscCall(PetscMemzero(&o->st, sizeof(o->st)));
   if (ours) PetscCall(KSPPipeGetStats(ksp, &o->st));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rn));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  o->res = rn / bn;
+  PetscCall(TestRelResidual(A, b, x, &o->res));
   PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
