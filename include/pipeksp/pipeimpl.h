@@ -79,6 +79,13 @@ typedef struct {
   Vec pcdiag;
 } KSP_Pipe;
 
+/* the iteration limit as cg's: its loop is a do-while, so -ksp_max_it 0 takes one iteration (and ends
+   DIVERGED_ITS whatever that iteration's test says, KSPPipeSolveEnd_Private()) */
+static inline PetscInt KSPPipeMaxIt_Private(KSP ksp)
+{
+  return PetscMax(ksp->max_it, 1);
+}
+
 PETSC_INTERN PetscErrorCode KSPPipeCreateCommon_Private(KSP, PetscBool);
 /* checks the PC side and the thread options, sets up the engine, and KSPSetWorkVecs() with the type's
    nwork vectors plus PIPE_NKEEP for the kept iterate, last */

@@ -107,6 +107,9 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
+  /* -ksp_max_it 0: cg's one iteration ends DIVERGED_ITS whatever its test or breakdown said (cg's loop
+     exit sets it), and only an Inf or NaN, or a PC failure, returns before */
+  if (!ksp->max_it && ksp->its > 0 && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) ksp->reason = KSP_DIVERGED_ITS;
   /* cg's contract: the last iterate, whatever the reason (an Inf or NaN too). Only where the solve lost
      stability (a restart from the true residual, a depth change) can an earlier iterate be better */
   if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || !pipe->guard.haskeep) PetscFunctionReturn(PETSC_SUCCESS);

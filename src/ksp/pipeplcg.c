@@ -509,7 +509,7 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
   } else if (i > 0) PetscCall(VecAXPBY(p, 1.0 / r->eta, -DEL(i - 1) / r->eta, QV(0, i)));
   /* with the norm l columns late (extra) no update past -ksp_max_it: a capped solve returns cg's iterate of
      that iteration */
-  if (!r->extra || r->st.nupd < ksp->max_it) {
+  if (!r->extra || r->st.nupd < KSPPipeMaxIt_Private(ksp)) {
     PetscCall(VecAXPY(r->X, ZETA(i), p));
     if (d->hon) {
       PetscCall(VecCopy(p, d->hist[r->st.nupd % l]));
@@ -535,7 +535,7 @@ static PetscErrorCode PLCGIterate(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *b
   /* a fixed period, or auto: pipeguard.c's rule once the gap estimate is near the recursive residual. A
      replacement here is a restart that loses the Krylov space, so not earlier; not past -ksp_max_it, where x
      takes no more updates and the solve only waits for the norm of its last iterate */
-  if (r->st.nupd <= ksp->max_it && (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->guard.gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))) {
+  if (r->st.nupd <= KSPPipeMaxIt_Private(ksp) && (pipe->replace > 0 || (pipe->replace == PETSC_DECIDE && pipe->guard.gf > PLCG_GAP_NEAR * PetscAbsScalar(ZETA(i + 1))))) {
     PetscBool now;
 
     PetscCall(KSPPipeReplaceNow_Private(ksp, r->st.nupd, PetscAbsScalar(ZETA(i + 1)), &now));

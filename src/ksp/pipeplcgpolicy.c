@@ -29,7 +29,7 @@ PetscErrorCode KSPPipePLCGTest_Private(KSP ksp, PetscInt its, PetscReal dp)
   PetscFunctionBegin;
   ((KSP_PLCG *)ksp->data)->lastmon = its;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, dp));
-  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (!ksp->reason && its >= KSPPipeMaxIt_Private(ksp)) ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,7 +115,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   } else {
     const PetscReal confirm = PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol);
     /* x took no update past -ksp_max_it (a norm l iterations late): the restart's x is of that iteration */
-    const PetscInt its = PetscMin(st->nupd, ksp->max_it);
+    const PetscInt its = PetscMin(st->nupd, KSPPipeMaxIt_Private(ksp));
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
        its first iteration for the last (KSPPipeLastLikely_Private()). The restart point is no new iteration
@@ -163,7 +163,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     st->replacing = PETSC_FALSE;
     /* restarts take CG steps too (a lucky breakdown takes one and restarts): they count to -ksp_max_it,
        or an exact preconditioner with an unreachable tolerance restarted forever */
-    if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+    if (!ksp->reason && its >= KSPPipeMaxIt_Private(ksp)) ksp->reason = KSP_DIVERGED_ITS;
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);

@@ -41,7 +41,7 @@ PetscBool KSPPipeLastLikely_Private(KSP ksp, PetscInt its)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
   PetscBool last;
 
-  if (its >= ksp->max_it) last = PETSC_TRUE;
+  if (its >= KSPPipeMaxIt_Private(ksp)) last = PETSC_TRUE;
   /* another test than PETSc's default, or no norm: nothing to predict with */
   else if (ksp->converged != KSPConvergedDefault || ksp->normtype == KSP_NORM_NONE || !(pipe->guard.dp2 > 0 && pipe->guard.dp1 >= 0)) last = PETSC_FALSE;
   else {
@@ -135,7 +135,7 @@ static PetscErrorCode TestNorm(KSP ksp, PetscInt its, PetscScalar rr, PetscScala
   PetscFunctionBegin;
   PetscCall(KSPPipeConvergenceTest_Private(ksp, its, KSPPipeNorm_Private(ksp, rr, uu, gamma)));
   PetscCall(KSPPipeGuardAfterTest_Private(ksp, rn, xn));
-  if (!ksp->reason && its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (!ksp->reason && its >= KSPPipeMaxIt_Private(ksp)) ksp->reason = KSP_DIVERGED_ITS;
   *stop = (PetscBool)(ksp->reason != KSP_CONVERGED_ITERATING);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

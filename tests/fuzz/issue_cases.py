@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """The cg contract on the cases a hostile probe found, each against cg in the same run (tutorials/ex1):
   capped   -ksp_max_it 5 on the 7^3 cube: the error and residual of cg's 5th iterate, not x0's (1 and 2 ranks)
+  maxit0   -ksp_max_it 0, where cg's do-while loop takes one iteration and ends DIVERGED_ITS at 1 even when that
+           iteration's test converged (rtol 0.9 here): each of ours (pipeplcg at depths 1-3, and with the norm l
+           iterations late) the same reason, count and iterate (1 and 2 ranks); before, none took an iteration
   pcksp    our KSPs inside fgmres's PCKSP with -ksp_max_it 5: converged in cg's outer iterations (10% + 1)
   tight    rtol 1e-12, unpreconditioned norm, nu = 0.4999: pipegropp, chrongear and pipeplcg (auto) within
            1.15 cg + 1 iterations, and every type's true residual within 10x cg's; pipeplcg at depth 1 as pipegv
@@ -62,7 +65,7 @@
            estimate meets the indefinite PC and the solve runs Gropp's CG from iteration 0, which had taken its first
            (r, M^-1 r) < 0 for a change of sign: DIVERGED_INDEFINITE_PC at iteration 0 where cg, which accepts the
            first sign, stops at the limit; now DIVERGED_ITS at 1 as cg
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign]; prints 'all
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
@@ -70,7 +73,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
 ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart and firstsign checks")
-ap.add_argument("--only", default="capped,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign")
+ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign")
 a = ap.parse_args()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
@@ -101,6 +104,21 @@ if "capped" in a.only:
                 print("capped np%d %-10s error %.4g (cg %.4g) residual %.4g (cg %.4g)" % (np_, k, o["err"], cg["err"], o["res"], cg["res"]))
                 if not (o["err"] <= 1.1 * cg["err"] and o["res"] <= 1.1 * cg["res"]):
                     fails.append("capped np%d %s: error %.4g residual %.4g, cg's 5th iterate %.4g %.4g" % (np_, k, o["err"], o["res"], cg["err"], cg["res"]))
+if "maxit0" in a.only:
+    plcg = [["pipeplcg", "-ksp_pipe_depth", str(l)] for l in (1, 2, 3)]
+    late = ["pipeplcg", "-ksp_pipe_depth", "3", "-ksp_norm_type", "unpreconditioned"]
+    for np_ in (1, 2):
+        for rtol in ("1e-5", "0.9"):
+            base = ["-cube_n", "7", "-pc_type", "jacobi", "-ksp_max_it", "0", "-ksp_rtol", rtol]
+            cg = run(np_, base + ["-ksp_type", "cg"])
+            cgl = run(np_, base + ["-ksp_type", "cg", "-ksp_norm_type", "unpreconditioned"])
+            for k in [[t] for t in ours] + plcg + [late]:
+                o = run(np_, base + ["-ksp_type"] + k)
+                g = cgl if k == late else cg
+                if g and o:
+                    print("maxit0 np%d rtol %s %-28s its %d (cg %d) error %.4g (cg %.4g)" % (np_, rtol, " ".join(k), o["its"], g["its"], o["err"], g["err"]))
+                    if not (o["its"] == g["its"] == 1 and o["conv"] == g["conv"] and o["err"] <= 1.1 * g["err"]):
+                        fails.append("maxit0 np%d rtol %s %s: its %d converged %s error %.4g; cg its %d converged %s error %.4g" % (np_, rtol, " ".join(k), o["its"], o["conv"], o["err"], g["its"], g["conv"], g["err"]))
 if "pcksp" in a.only:
     base = ["-cube_n", "9", "-ksp_type", "fgmres", "-pc_type", "ksp", "-ksp_ksp_max_it", "5", "-ksp_pc_type", "jacobi", "-ksp_rtol", "1e-6"]
     cg = run(1, base + ["-ksp_ksp_type", "cg"])
