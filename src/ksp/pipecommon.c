@@ -148,6 +148,7 @@ static PetscErrorCode KSPReset_Pipe(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PipeKSPRedAbandon_Private(pipe->red));
   PetscCall(MatDestroy(&pipe->guard.amat));
+  PetscCall(VecDestroy(&pipe->guard.xbreak));
   PetscCall(VecDestroy(&pipe->pcdiag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -159,6 +160,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PipeKSPRedDestroy_Private(&pipe->red));
   PetscCall(MatDestroy(&pipe->guard.amat));
+  PetscCall(VecDestroy(&pipe->guard.xbreak));
   PetscCall(VecDestroy(&pipe->pcdiag));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));

@@ -107,6 +107,24 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
+  if (IsBreakdown(ksp)) {
+    /* cg ends at the first breakdown it meets: a confirmed one (it came back after the restarts from the true
+       residual) returns the iterate, iteration and norm of the first; cg counts the iteration of its test,
+       one past the last one tested. No energy is compared: A or M is not SPD */
+    if (pipe->guard.hasbreak) {
+      PetscCall(VecCopy(pipe->guard.xbreak, ksp->vec_sol));
+      ksp->its   = pipe->guard.itsbreak;
+      ksp->rnorm = pipe->guard.rnbreak;
+    }
+    ksp->its++;
+    /* past the limit (pipeplcg's norm l iterations late meets it before the limit's test; x took no update
+       past the limit) cg stops at the limit; -ksp_max_it 0 ends DIVERGED_ITS as below */
+    if (ksp->its > KSPPipeMaxIt_Private(ksp) || !ksp->max_it) {
+      ksp->its    = KSPPipeMaxIt_Private(ksp);
+      ksp->reason = KSP_DIVERGED_ITS;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* -ksp_max_it 0: cg's one iteration ends DIVERGED_ITS whatever its test or breakdown said (cg's loop
      exit sets it), and only an Inf or NaN, or a PC failure, returns before */
   if (!ksp->max_it && ksp->its > 0 && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) ksp->reason = KSP_DIVERGED_ITS;
@@ -140,12 +158,14 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.best                                                                                                        = PETSC_MAX_REAL;
   pipe->guard.bestits                                                                                                     = 0;
   pipe->guard.haskeep                                                                                                     = PETSC_FALSE;
-  pipe->guard.dphi                                                                                                        = -1.0;
-  pipe->guard.phistate                                                                                                    = -1;
-  pipe->guard.restart                                                                                                     = PETSC_TRUE;
-  pipe->guard.truenow                                                                                                     = PETSC_TRUE;
-  pipe->guard.frombreak                                                                                                   = PETSC_FALSE;
-  pipe->guard.breakreason                                                                                                 = KSP_CONVERGED_ITERATING;
+  pipe->guard.hasbreak                                                                                                    = PETSC_FALSE;
+  PetscCall(VecDestroy(&pipe->guard.xbreak));
+  pipe->guard.dphi        = -1.0;
+  pipe->guard.phistate    = -1;
+  pipe->guard.restart     = PETSC_TRUE;
+  pipe->guard.truenow     = PETSC_TRUE;
+  pipe->guard.frombreak   = PETSC_FALSE;
+  pipe->guard.breakreason = KSP_CONVERGED_ITERATING;
   pipe->guard.gsign = pipe->guard.dsign = 0.0;
   pipe->guard.suspect                   = PETSC_FALSE;
   pipe->guard.rmin                      = PETSC_MAX_REAL;
@@ -343,6 +363,20 @@ static PetscErrorCode FloorFar(KSP ksp, PetscReal f, PetscBool *far, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+
+  PetscFunctionBegin;
+  if (pipe->guard.hasbreak) PetscFunctionReturn(PETSC_SUCCESS); /* cg ends at the first */
+  if (!pipe->guard.xbreak) PetscCall(VecDuplicate(ksp->vec_sol, &pipe->guard.xbreak));
+  PetscCall(VecCopy(ksp->vec_sol, pipe->guard.xbreak));
+  pipe->guard.itsbreak = its;
+  pipe->guard.rnbreak  = ksp->rnorm;
+  pipe->guard.hasbreak = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -352,7 +386,8 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
     PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->guard.suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
     pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
-    ksp->reason             = KSP_CONVERGED_ITERATING;
+    if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its));
+    ksp->reason         = KSP_CONVERGED_ITERATING;
     pipe->guard.restart = pipe->guard.truenow = pipe->guard.frombreak = PETSC_TRUE;
     pipe->nrestart_solve++;
     pipe->nrestart_total++;

@@ -234,7 +234,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 0) {
     pipe->depth_end   = 0;
     pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, 0, PETSC_FALSE));
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
@@ -320,6 +320,9 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   PetscBool stop;
 
   PetscFunctionBegin;
+  /* a pivot <= 0 after pivots > 0 is cg's change of sign of (p,Ap), x the iterate of the step (cg takes the
+     solve's first sign: a first pivot < 0 is not its breakdown); the basis's own breakdowns are rounding */
+  if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd));
   PetscCall(KSPPipePLCGBreakdown_Private(ksp, what, why, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), lower, fresh, &stop));
   r->upd_at_restart = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -569,7 +572,7 @@ static PetscErrorCode PLCGSegment(KSP ksp, PLCGRun *r)
     }
     if (it == l && r->defer) {
       PetscCall(KSPPipePLCGStartPoint_Private(ksp, &r->st, nz, z, 3, u, l, q, mq));
-      if (ksp->reason) break;
+      if (ksp->reason || d->lrun != l) break; /* a first (r,M^{-1}r) < 0 goes on at depth 0 */
     }
     if (it >= l) {
       PetscCall(PLCGColumn(ksp, r, it, &brk));

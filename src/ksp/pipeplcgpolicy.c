@@ -167,6 +167,13 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!st->nupd && PetscRealPart(g0[PLCG_RS_RZ]) < 0) {
+    /* the solve's first (r,M^{-1}r) < 0: cg takes the first sign (a negative definite PC converges), the basis
+       cannot (it is scaled by the square root): Gropp's CG (depth 0), cg's recurrences, from x0 */
+    PetscCall(PetscInfo(ksp, "(r,M^{-1}r) = %g < 0 at the start: Gropp's CG (depth 0), which takes the first sign as cg\n", (double)PetscRealPart(g0[PLCG_RS_RZ])));
+    KSPPipePLCGLowerDepth_Private(d, 0, PETSC_FALSE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(KSPPipeCheckGamma_Private(ksp, g0[PLCG_RS_RZ], PETSC_TRUE)); /* its Lanczos basis is scaled by sqrt((r,M^{-1}r)) */
   if (ksp->reason || st->handover) PetscFunctionReturn(PETSC_SUCCESS);   /* Gropp's CG starts from r, z as they are */
   st->beta   = PetscSqrtScalar(g0[PLCG_RS_RZ]);
@@ -206,8 +213,9 @@ void KSPPipePLCGLowerDepth_Private(KSP_PLCG *d, PetscInt lnew, PetscBool early)
    with slow progress (below PIPE_GAIN per step, a restart is costly); this depth broke before in this solve
    and the iterations since made no progress (zi not below PIPE_GAIN beta); or it broke PLCG_BREAKS times.
    Far and slow, not lower, and early (zi above PLCG_EARLY ||r_0||): depth 1 at once; otherwise lrun - 1.
-   At depth 1 a fresh breakdown, or one that recurs without progress, is cg's: the reason stands and the
-   solve ends (*stop). */
+   At depth 1 a fresh non-positive pivot goes on at depth 0 (Gropp's CG, which takes a first sign as cg does);
+   another fresh breakdown, or one that recurs without progress, is cg's: the reason stands and the solve
+   ends (*stop). */
 PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConvergedReason why, PetscInt i, PetscReal zi, PetscReal beta, PetscBool lower, PetscBool fresh, PetscBool *stop)
 {
   KSP_PLCG *d     = (KSP_PLCG *)ksp->data;
@@ -220,6 +228,16 @@ PetscErrorCode KSPPipePLCGBreakdown_Private(KSP ksp, const char *what, KSPConver
 
   PetscFunctionBegin;
   *stop = PETSC_FALSE;
+  if (d->lrun == 1 && fresh && why == KSP_DIVERGED_INDEFINITE_MAT) {
+    /* the first pivot from the true residual, cg's first (p,Ap) of this start, is <= 0: cg accepts a first
+       sign (a negative definite A converges) and breaks down where it changes. Gropp's CG, cg's recurrences,
+       from here meets cg's end (the shifted basis of a user's interval had ended at once, with x0) */
+    PetscCall(PetscInfo(ksp, "%s at depth 1 from the true residual: Gropp's CG (depth 0) for the rest of the solve, whose breakdowns are cg's\n", what));
+    pipe->nrestart_solve++;
+    pipe->nrestart_total++;
+    KSPPipePLCGLowerDepth_Private(d, 0, PETSC_FALSE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (d->lrun == 1 && (fresh || again || d->nbreak >= PLCG_BREAKS)) {
     PetscCall(PetscInfo(ksp, "%s at depth 1, %s: %s, as cg\n", what, fresh ? "from the true residual" : "again without progress", KSPConvergedReasons[why]));
     ksp->reason = why;

@@ -1,0 +1,178 @@
+static char help[] = "Breakdowns end where cg ends. On PETSc's ex2 Laplacian (20 x 20) made indefinite, A - s I, with no PC\n\
+and with jacobi, and on the Laplacian with an indefinite PCSHELL (a part of the entries scaled by -1/2), in\n\
+every norm, each of ours ends with cg's reason, at cg's iteration and with cg's iterate: pipegropp, pipegv,\n\
+chrongear, pipeplcg (auto, depths 0-3, and depth 1 on a user's interval: there with the indefinite PC only the\n\
+reason and the iteration). Before, a breakdown restarted from\n\
+the true residual and the solve ended at a later one with that iterate (A - 0.1 I: iteration 9 and an\n\
+iterate 5.8 times cg's off, where cg ends at 3); cg's count is one past the last iteration tested, ours was\n\
+not; and pipeplcg on a user's interval ended at once with x0 when the first pivot or (r,M^{-1}r) was\n\
+negative, where a negative definite A or PC converges with cg: now as cg.\n\
+Exits with an error when a check fails.\n\n";
+
+#include "common/pipeksptest.h"
+
+static PetscReal Frac; /* the share of entries the indefinite PC scales by -1/2 */
+
+static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
+{
+  PetscInt     rs, re, n;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecGetSize(y, &n));
+  PetscCall(VecGetOwnershipRange(y, &rs, &re));
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt i = rs; i < re; i++)
+    if (i < Frac * n) a[i - rs] *= -0.5;
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  const char *type;
+  PetscInt    depth; /* pipeplcg: -1 auto; -2 not pipeplcg */
+  PetscBool   interval;
+} Solver;
+
+static PetscErrorCode Solve(Mat A, Vec b, const Solver *s, const char *pc, KSPNormType nt, Vec x, PetscInt *its, KSPConvergedReason *reason)
+{
+  KSP ksp;
+  PC  p;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, s->type));
+  PetscCall(KSPSetNormType(ksp, nt));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  PetscCall(KSPGetPC(ksp, &p));
+  if (!strcmp(pc, "mixed")) {
+    PetscCall(PCSetType(p, PCSHELL));
+    PetscCall(PCShellSetApply(p, MixedApply));
+  } else PetscCall(PCSetType(p, pc));
+  if (s->depth > -2) PetscCall(KSPPipePLCGSetDepth(ksp, s->depth == -1 ? PETSC_DECIDE : s->depth));
+  if (s->interval) PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, 0.1, 8.0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const Solver ours[] = {
+    {KSPPIPEGROPP, -2, PETSC_FALSE},
+    {KSPPIPEGV,    -2, PETSC_FALSE},
+    {KSPCHRONGEAR, -2, PETSC_FALSE},
+    {KSPPIPEPLCG,  -1, PETSC_FALSE},
+    {KSPPIPEPLCG,  0,  PETSC_FALSE},
+    {KSPPIPEPLCG,  1,  PETSC_FALSE},
+    {KSPPIPEPLCG,  2,  PETSC_FALSE},
+    {KSPPIPEPLCG,  3,  PETSC_FALSE},
+    {KSPPIPEPLCG,  1,  PETSC_TRUE }
+  };
+  const Solver       cg       = {KSPCG, -2, PETSC_FALSE};
+  const KSPNormType  norms[]  = {KSP_NORM_PRECONDITIONED, KSP_NORM_UNPRECONDITIONED, KSP_NORM_NATURAL};
+  const PetscReal    shifts[] = {0.1, 0.5, 2.0, 3.0}, fracs[] = {0.1, 0.25};
+  const char        *pcs[] = {"none", "jacobi"};
+  Mat                L, A;
+  Vec                b, x, xcg;
+  PetscInt           fails = 0, ncase = 0, its, itscg;
+  KSPConvergedReason reason, rcg;
+  PetscReal          d, n;
+  char               what[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(TestLap2D(20, 20, &L, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(MatCreateVecs(L, &x, &xcg));
+  /* cases: the shifted Laplacians with each PC, then the Laplacian with the indefinite PC */
+  for (PetscInt c = 0; c < 4 * 2 + 2; c++) {
+    const char *pc = c < 8 ? pcs[c % 2] : "mixed";
+
+    PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &A));
+    if (c < 8) PetscCall(MatShift(A, -shifts[c / 2]));
+    else Frac = fracs[c - 8];
+    for (PetscInt m = 0; m < 3; m++) {
+      PetscCall(Solve(A, b, &cg, pc, norms[m], xcg, &itscg, &rcg));
+      PetscCall(VecNorm(xcg, NORM_2, &n));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s %g, %s, %s norm", c < 8 ? "A - s I, s =" : "indefinite PC on", c < 8 ? (double)shifts[c / 2] : (double)Frac, pc, KSPNormTypes[norms[m]]));
+      /* the case is one only where cg breaks down */
+      if (rcg != KSP_DIVERGED_INDEFINITE_MAT && rcg != KSP_DIVERGED_INDEFINITE_PC) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: cg ends %s, not a breakdown\n", what, KSPConvergedReasons[rcg]));
+        fails++;
+        continue;
+      }
+      for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(ours); k++) {
+        PetscCall(Solve(A, b, &ours[k], pc, norms[m], x, &its, &reason));
+        PetscCall(VecAXPY(x, -1.0, xcg));
+        PetscCall(VecNorm(x, NORM_2, &d));
+        ncase++;
+        /* pipeplcg on a user's interval with the indefinite PC: the shifted basis's square-root breakdown one
+           step before cg's restarts from the iterate before, which moves the last one (docs/algorithms.md) */
+        if (reason == rcg && its == itscg && (d <= 1e-6 * n || (ours[k].interval && c >= 8))) continue;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s, %s depth %" PetscInt_FMT "%s: %s at %" PetscInt_FMT ", ||x - x_cg|| / ||x_cg|| %g; cg %s at %" PetscInt_FMT "\n", what, ours[k].type, ours[k].depth, ours[k].interval ? " on [0.1, 8]" : "", KSPConvergedReasons[reason], its, (double)(d / n), KSPConvergedReasons[rcg], itscg));
+        fails++;
+      }
+    }
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " breakdowns compared with cg's\n", ncase));
+  /* a negative definite A (L - 10 I) or PC (all entries scaled by -1/2) is no breakdown for cg, which takes
+     the first sign: pipeplcg on a user's interval converges as cg (before: DIVERGED_INDEFINITE_MAT or _PC at once) */
+  for (PetscInt c = 0; c < 2; c++) {
+    const Solver deep[] = {
+      {KSPPIPEPLCG, 1, PETSC_TRUE},
+      {KSPPIPEPLCG, 2, PETSC_TRUE},
+      {KSPPIPEPLCG, 3, PETSC_TRUE}
+    };
+
+    PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &A));
+    if (!c) PetscCall(MatShift(A, -10.0));
+    Frac = 1.0;
+    PetscCall(Solve(A, b, &cg, c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, xcg, &itscg, &rcg));
+    PetscCall(VecNorm(xcg, NORM_2, &n));
+    for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(deep); k++) {
+      PetscCall(Solve(A, b, &deep[k], c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, x, &its, &reason));
+      PetscCall(VecAXPY(x, -1.0, xcg));
+      PetscCall(VecNorm(x, NORM_2, &d));
+      if (rcg > 0 && reason == rcg && its == itscg && d <= 1e-6 * n) continue;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL negative definite %s, pipeplcg depth %" PetscInt_FMT " on [0.1, 8]: %s at %" PetscInt_FMT ", ||x - x_cg|| / ||x_cg|| %g; cg %s at %" PetscInt_FMT "\n", c ? "PC" : "A", deep[k].depth, KSPConvergedReasons[reason], its, (double)(d / n), KSPConvergedReasons[rcg], itscg));
+      fails++;
+    }
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xcg));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&L));
+  PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " check(s) failed", fails);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+      suffix: ksp_breakdown_as_cg_np1
+      filter: grep -oE "all checks passed|FAIL"
+      output_file: output/ex23_breakdown_as_cg.out
+
+   test:
+      suffix: ksp_breakdown_as_cg_np2
+      nsize: 2
+      filter: grep -oE "all checks passed|FAIL"
+      output_file: output/ex23_breakdown_as_cg.out
+
+   test:
+      suffix: ksp_breakdown_as_cg_np4
+      nsize: 4
+      filter: grep -oE "all checks passed|FAIL"
+      output_file: output/ex23_breakdown_as_cg.out
+
+TEST*/
