@@ -61,20 +61,26 @@
            the limit and chrongear and PETSc's single-reduction cg both take about 1.5x cg's 795 iterations; and not
            when ours misses alone: seed 33 case 2784 (1 rank) with pipegropp replacing its residual every iteration
            (-replace 1: 153 iterations, PETSc's groppcg cg's 128)
+  tspread  (--fuzz) a miss of ours that PETSc's implementation of the method meets on t b (t in 3, 7, 11, 13, 0.3,
+           0.7) but not on b is the method's rounding too (shared=NAME(on t b)): seed 46 cases 5041, 2085 and 3178
+           (pipegv on diagonals with kappa 2e4 to 2e7, no PC: 561, 1556 and 322 iterations, bounds 507, 1521 and
+           317; PETSc's pipecg 467-617, 1457-1553 on t b) and seed 44 case 2973 (pipegropp capped at 59, A-norm
+           error 1.81x cg's; groppcg 1.00-1.79x on t b); counterpart's case 2784 stays ours alone
   firstsign (--fuzz) seed 45 case 4128 (1 rank, the cube with nu 0.4934 and bjacobi+icc, -ksp_max_it 1, depth 2): the
            estimate meets the indefinite PC and the solve runs Gropp's CG from iteration 0, which had taken its first
            (r, M^-1 r) < 0 for a change of sign: DIVERGED_INDEFINITE_PC at iteration 0 where cg, which accepts the
            first sign, stops at the limit; now DIVERGED_ITS at 1 as cg
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign]; prints 'all
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart and firstsign checks")
-ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,firstsign")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart, tspread and firstsign checks")
+ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign")
 a = ap.parse_args()
+a.only = set(a.only.split(","))  # names, not substrings ("spread" is not "tspread")
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 fails = []
 
@@ -311,6 +317,20 @@ if "counterpart" in a.only and a.fuzz:
         print("counterpart case 2784, -replace 1: cg %s, pipegropp %s, groppcg %s" % (got.get("cg"), got.get("pipegropp"), petsc and petsc.group(1)))
         if not (petsc and "cg" in got and int(petsc.group(1)) <= 1.15 * got["cg"][1] + 1) or not re.search(r"^FUZZFAIL family=diag solver=pipegropp pipegropp took", out, re.M):
             fails.append("counterpart case 2784: pipegropp's miss should be its own, not shared with groppcg: %s" % out[-800:])
+if "tspread" in a.only and a.fuzz:
+    # (seed, case, ranks, solver, PETSc's counterpart, the case's FUZZCASE line where hypre is)
+    for seed, case, np_, solver, cp, drawn in (("46", "5041", "2", "pipegv", "pipecg", "family=diag pc=none"),
+                                               ("46", "2085", "2", "pipegv", "pipecg", "family=diag pc=none"),
+                                               ("46", "3178", "3", "pipegv", "pipecg", "family=diag pc=none"),
+                                               ("44", "2973", "2", "pipegropp", "groppcg", "family=cube pc=bjacobi")):
+        out, got = fuzz(np_, case, solver, seed=seed)
+        if not hypre_drawn("tspread", case, out, drawn):
+            continue
+        line = re.search(r"^FUZZFAIL family=\S+ solver=%s shared=%s\(on ([\d.]+) b\)" % (solver, cp), out, re.M)
+        print("tspread seed %s case %s: %s %s, cg %s; %s" % (seed, case, solver, got.get(solver), got.get("cg"),
+              "shared with %s on %s b" % (cp, line.group(1)) if line else "not shared"))
+        if not line:
+            fails.append("tspread seed %s case %s: %s's miss should be shared with %s on t b: %s" % (seed, case, solver, cp, out[-800:]))
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
