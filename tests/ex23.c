@@ -159,17 +159,20 @@ int main(int argc, char **argv)
 /*TEST
 
    test:
+      requires: !complex
       suffix: ksp_breakdown_as_cg_np1
       filter: grep -oE "all checks passed|FAIL"
       output_file: output/ex23_breakdown_as_cg.out
 
    test:
+      requires: !complex
       suffix: ksp_breakdown_as_cg_np2
       nsize: 2
       filter: grep -oE "all checks passed|FAIL"
       output_file: output/ex23_breakdown_as_cg.out
 
    test:
+      requires: !complex
       suffix: ksp_breakdown_as_cg_np4
       nsize: 4
       filter: grep -oE "all checks passed|FAIL"

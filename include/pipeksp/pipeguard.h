@@ -48,11 +48,13 @@ PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */
 PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
 /* end of a solve: x is the last iterate, as cg's; only after a loss of stability the kept iterate when its
-   energy is lower (one SpMV into the work vector T, one reduction) */
+   energy is lower (one SpMV into the work vector T, one reduction); at a confirmed breakdown the first one's
+   iterate, iteration and reason (KSPPipeBreakRecord_Private()); -ksp_max_it 0 as cg's */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
-/* a breakdown of cg's kind (a change of sign of (r,M^{-1}r) or (p,Ap)) that the solve restarts from, with x the
-   iterate of iteration its: the first is kept, cg's end if the restarts confirm it (KSPPipeSolveEnd_Private()) */
-PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt);
+/* a breakdown why that the solve restarts from, with x the iterate of iteration its and rn that iteration's
+   norm (< 0: tested later, KSPPipeConvergenceTestUnmonitored_Private() fills it in): the first is kept, cg's
+   end if the restarts confirm it (KSPPipeSolveEnd_Private()) */
+PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt, KSPConvergedReason, PetscReal);
 /* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
 PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
 /* the true residual norm tn measured: the least one is the progress tests' reference */

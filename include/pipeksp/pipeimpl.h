@@ -55,10 +55,11 @@ typedef struct {
                                         first: as in cg, a change of sign is the breakdown, not a sign */
   /* the solve's first breakdown that restarted it: cg ends there, so a breakdown that the restarts confirm
      returns its iterate, iteration and norm (KSPPipeSolveEnd_Private()) */
-  PetscBool hasbreak;
-  Vec       xbreak; /* created at such a breakdown, freed at the next solve's start */
-  PetscInt  itsbreak;
-  PetscReal rnbreak;
+  PetscBool          hasbreak;
+  Vec                xbreak; /* created at such a breakdown, freed at the next solve's start */
+  PetscInt           itsbreak;
+  PetscReal          rnbreak; /* < 0 until the norm of that iteration is tested (a norm l iterations late) */
+  KSPConvergedReason whybreak;
 } KSPPipeGuard;
 
 /* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
@@ -85,8 +86,8 @@ typedef struct {
   Vec pcdiag;
 } KSP_Pipe;
 
-/* the iteration limit as cg's: its loop is a do-while, so -ksp_max_it 0 takes one iteration (and ends
-   DIVERGED_ITS whatever that iteration's test says, KSPPipeSolveEnd_Private()) */
+/* the iteration limit as cg's, whose loop is a do-while: -ksp_max_it 0 runs one iteration
+   (KSPPipeSolveEnd_Private() sets the reason) */
 static inline PetscInt KSPPipeMaxIt_Private(KSP ksp)
 {
   return PetscMax(ksp->max_it, 1);

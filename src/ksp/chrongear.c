@@ -174,7 +174,8 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
    comes back after such restarts far above the rounding floor ends with its reason, as cg's. Under
    `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. The x returned
    is the last iterate, as cg's (with -ksp_max_it k, the k-th); only after a restart it is the iterate
-   of least energy x'Ax/2 - b'x among those whose true residual the solver formed (docs/algorithms.md).
+   of least energy x'Ax/2 - b'x among those whose true residual the solver formed; at a breakdown that the
+   restarts confirm, the iterate and iteration of the first one, where cg ends (docs/algorithms.md).
 
    Level: intermediate
 

@@ -313,7 +313,8 @@ PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its, PetscB
    `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. Where the test of an
    iteration will probably end the solve, its SpMV waits until after that test: cg's count of SpMVs. The x returned
    is the last iterate, as cg's (with -ksp_max_it k, the k-th); only after a restart it is the iterate
-   of least energy x'Ax/2 - b'x among those whose true residual the solver formed (docs/algorithms.md).
+   of least energy x'Ax/2 - b'x among those whose true residual the solver formed; at a breakdown that the
+   restarts confirm, the iterate and iteration of the first one, where cg ends (docs/algorithms.md).
 
    Level: intermediate
 

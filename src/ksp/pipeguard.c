@@ -113,8 +113,9 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
        one past the last one tested. No energy is compared: A or M is not SPD */
     if (pipe->guard.hasbreak) {
       PetscCall(VecCopy(pipe->guard.xbreak, ksp->vec_sol));
-      ksp->its   = pipe->guard.itsbreak;
-      ksp->rnorm = pipe->guard.rnbreak;
+      ksp->its    = pipe->guard.itsbreak;
+      ksp->reason = pipe->guard.whybreak;
+      if (pipe->guard.rnbreak >= 0) ksp->rnorm = pipe->guard.rnbreak;
     }
     ksp->its++;
     /* past the limit (pipeplcg's norm l iterations late meets it before the limit's test; x took no update
@@ -363,7 +364,7 @@ static PetscErrorCode FloorFar(KSP ksp, PetscReal f, PetscBool *far, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its)
+PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedReason why, PetscReal rn)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -372,7 +373,8 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its)
   if (!pipe->guard.xbreak) PetscCall(VecDuplicate(ksp->vec_sol, &pipe->guard.xbreak));
   PetscCall(VecCopy(ksp->vec_sol, pipe->guard.xbreak));
   pipe->guard.itsbreak = its;
-  pipe->guard.rnbreak  = ksp->rnorm;
+  pipe->guard.rnbreak  = rn;
+  pipe->guard.whybreak = why;
   pipe->guard.hasbreak = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -386,7 +388,7 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
     PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->guard.suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
     pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
-    if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its));
+    if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its, ksp->reason, ksp->rnorm));
     ksp->reason         = KSP_CONVERGED_ITERATING;
     pipe->guard.restart = pipe->guard.truenow = pipe->guard.frombreak = PETSC_TRUE;
     pipe->nrestart_solve++;

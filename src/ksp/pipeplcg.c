@@ -234,7 +234,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 0) {
     pipe->depth_end   = 0;
     pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd, PETSC_FALSE));
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : PetscMin(r->st.nupd, KSPPipeMaxIt_Private(ksp)), PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
@@ -263,7 +263,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
       PetscCall(VecCopy(r->z[0], ksp->work[1]));
       PetscCall(VecCopy(r->u[0], ksp->work[0]));
     }
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : r->st.nupd, r->st.handover));
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : PetscMin(r->st.nupd, KSPPipeMaxIt_Private(ksp)), r->st.handover));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
@@ -322,7 +322,7 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   PetscFunctionBegin;
   /* a pivot <= 0 after pivots > 0 is cg's change of sign of (p,Ap), x the iterate of the step (cg takes the
      solve's first sign: a first pivot < 0 is not its breakdown); the basis's own breakdowns are rounding */
-  if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd));
+  if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd, why, ksp->its == r->st.nupd ? ksp->rnorm : -1.0));
   PetscCall(KSPPipePLCGBreakdown_Private(ksp, what, why, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), lower, fresh, &stop));
   r->upd_at_restart = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -609,13 +609,13 @@ static PetscErrorCode PLCGSolveEnd(KSP ksp, PLCGRun *r)
   KSP_Pipe *pipe = &d->pipe;
 
   PetscFunctionBegin;
-  d->hon = PETSC_FALSE; /* KSPBuildSolution() after the solve: x */
+  d->hon = PETSC_FALSE;                                   /* KSPBuildSolution() after the solve: x */
+  PetscCall(KSPPipeSolveEnd_Private(ksp, r->A, r->z[0])); /* the reason and count the records below read */
   PetscCall(KSPPipePLCGRitzKeep_Private(ksp));
   if (d->lauto && ksp->reason > 0) d->autod.its = ksp->its; /* auto's next choice spreads per-solve work over them */
   PetscCall(KSPPipePLCGCapEnd_Private(ksp));
   if (d->estpcfail) pipe->depth_end = r->l;
   if (d->lrun < d->l) PetscCall(PetscInfo(ksp, "solve ended at depth %" PetscInt_FMT " of %" PetscInt_FMT " after %" PetscInt64_FMT " depth changes\n", d->lrun, d->l, pipe->ndepth_solve));
-  PetscCall(KSPPipeSolveEnd_Private(ksp, r->A, r->z[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -109,6 +109,14 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   KSPCheckDot(ksp, g0[PLCG_RS_RZ]);
   dp = KSPPipeNorm_Private(ksp, g0[PLCG_RS_RR], g0[PLCG_RS_ZZ], g0[PLCG_RS_RZ]);
   tn = PetscSqrtReal(PetscAbsScalar(g0[PLCG_RS_RR])); /* ||b - A x||, the least one is the progress tests' reference */
+  if (st->first && PetscRealPart(g0[PLCG_RS_RZ]) < 0) {
+    /* the solve's first (r,M^{-1}r) < 0: cg takes the first sign (a negative definite PC converges), the basis
+       cannot (it is scaled by the square root): Gropp's CG (depth 0), cg's recurrences, from x0; it tests
+       iteration 0 itself */
+    PetscCall(PetscInfo(ksp, "(r,M^{-1}r) = %g < 0 at the start: Gropp's CG (depth 0), which takes the first sign as cg\n", (double)PetscRealPart(g0[PLCG_RS_RZ])));
+    KSPPipePLCGLowerDepth_Private(d, 0, PETSC_FALSE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (st->first) {
     PetscCall(KSPPipePLCGTest_Private(ksp, 0, dp));
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
@@ -167,13 +175,6 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   }
   st->first = PETSC_FALSE;
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!st->nupd && PetscRealPart(g0[PLCG_RS_RZ]) < 0) {
-    /* the solve's first (r,M^{-1}r) < 0: cg takes the first sign (a negative definite PC converges), the basis
-       cannot (it is scaled by the square root): Gropp's CG (depth 0), cg's recurrences, from x0 */
-    PetscCall(PetscInfo(ksp, "(r,M^{-1}r) = %g < 0 at the start: Gropp's CG (depth 0), which takes the first sign as cg\n", (double)PetscRealPart(g0[PLCG_RS_RZ])));
-    KSPPipePLCGLowerDepth_Private(d, 0, PETSC_FALSE);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(KSPPipeCheckGamma_Private(ksp, g0[PLCG_RS_RZ], PETSC_TRUE)); /* its Lanczos basis is scaled by sqrt((r,M^{-1}r)) */
   if (ksp->reason || st->handover) PetscFunctionReturn(PETSC_SUCCESS);   /* Gropp's CG starts from r, z as they are */
   st->beta   = PetscSqrtScalar(g0[PLCG_RS_RZ]);

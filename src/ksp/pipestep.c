@@ -30,6 +30,7 @@ PetscErrorCode KSPPipeConvergenceTestUnmonitored_Private(KSP ksp, PetscInt its, 
   PetscFunctionBegin;
   ksp->its   = its;
   ksp->rnorm = dp;
+  if (pipe->guard.hasbreak && pipe->guard.rnbreak < 0 && its == pipe->guard.itsbreak) pipe->guard.rnbreak = dp; /* the recorded breakdown's norm */
   PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
   pipe->guard.dp2 = pipe->guard.dp1; /* KSPPipeLastLikely_Private() guesses from the last two */
   pipe->guard.dp1 = dp;

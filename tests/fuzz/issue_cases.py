@@ -63,9 +63,8 @@
            (-replace 1: 153 iterations, PETSc's groppcg cg's 128)
   tspread  (--fuzz) a miss of ours that PETSc's implementation of the method meets on t b (t in 3, 7, 11, 13, 0.3,
            0.7) but not on b is the method's rounding too (shared=NAME(on t b)): seed 46 cases 5041, 2085 and 3178
-           (pipegv on diagonals with kappa 2e4 to 2e7, no PC: 561, 1556 and 322 iterations, bounds 507, 1521 and
-           317; PETSc's pipecg 467-617, 1457-1553 on t b) and seed 44 case 2973 (pipegropp capped at 59, A-norm
-           error 1.81x cg's; groppcg 1.00-1.79x on t b); counterpart's case 2784 stays ours alone
+           (pipegv over the iteration bound on diagonals, no PC) and seed 44 case 2973 (pipegropp capped, over
+           1.1x cg's A-norm error); docs/algorithms.md has the figures. counterpart's case 2784 stays ours alone
   firstsign (--fuzz) seed 45 case 4128 (1 rank, the cube with nu 0.4934 and bjacobi+icc, -ksp_max_it 1, depth 2): the
            estimate meets the indefinite PC and the solve runs Gropp's CG from iteration 0, which had taken its first
            (r, M^-1 r) < 0 for a change of sign: DIVERGED_INDEFINITE_PC at iteration 0 where cg, which accepts the
