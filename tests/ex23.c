@@ -11,23 +11,7 @@ Exits with an error when a check fails.\n\n";
 
 #include "common/pipeksptest.h"
 
-static PetscReal Frac; /* the share of entries the indefinite PC scales by -1/2 */
-
-static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
-{
-  PetscInt     rs, re, n;
-  PetscScalar *a;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecCopy(x, y));
-  PetscCall(VecGetSize(y, &n));
-  PetscCall(VecGetOwnershipRange(y, &rs, &re));
-  PetscCall(VecGetArray(y, &a));
-  for (PetscInt i = rs; i < re; i++)
-    if (i < Frac * n) a[i - rs] *= -0.5;
-  PetscCall(VecRestoreArray(y, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+static TestMixedPC Mixed = {0.0, -0.5}; /* the indefinite PC: a share frac of the entries scaled by -1/2 */
 
 typedef struct {
   const char *type;
@@ -47,10 +31,8 @@ static PetscErrorCode Solve(Mat A, Vec b, const Solver *s, const char *pc, KSPNo
   PetscCall(KSPSetNormType(ksp, nt));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
   PetscCall(KSPGetPC(ksp, &p));
-  if (!strcmp(pc, "mixed")) {
-    PetscCall(PCSetType(p, PCSHELL));
-    PetscCall(PCShellSetApply(p, MixedApply));
-  } else PetscCall(PCSetType(p, pc));
+  if (!strcmp(pc, "mixed")) PetscCall(TestPCSetMixed(p, &Mixed));
+  else PetscCall(PCSetType(p, pc));
   if (s->depth > -2) PetscCall(KSPPipePLCGSetDepth(ksp, s->depth == -1 ? PETSC_DECIDE : s->depth));
   if (s->interval) PetscCall(KSPPipePLCGSetEigenvalueBounds(ksp, 0.1, 8.0));
   PetscCall(KSPSolve(ksp, b, x));
@@ -96,11 +78,11 @@ int main(int argc, char **argv)
 
     PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &A));
     if (c < 8) PetscCall(MatShift(A, -shifts[c / 2]));
-    else Frac = fracs[c - 8];
+    else Mixed.frac = fracs[c - 8];
     for (PetscInt m = 0; m < 3; m++) {
       PetscCall(Solve(A, b, &cg, pc, norms[m], xcg, &itscg, &rcg));
       PetscCall(VecNorm(xcg, NORM_2, &n));
-      PetscCall(PetscSNPrintf(what, sizeof(what), "%s %g, %s, %s norm", c < 8 ? "A - s I, s =" : "indefinite PC on", c < 8 ? (double)shifts[c / 2] : (double)Frac, pc, KSPNormTypes[norms[m]]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s %g, %s, %s norm", c < 8 ? "A - s I, s =" : "indefinite PC on", c < 8 ? (double)shifts[c / 2] : (double)Mixed.frac, pc, KSPNormTypes[norms[m]]));
       /* the case is one only where cg breaks down */
       if (rcg != KSP_DIVERGED_INDEFINITE_MAT && rcg != KSP_DIVERGED_INDEFINITE_PC) {
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s: cg ends %s, not a breakdown\n", what, KSPConvergedReasons[rcg]));
@@ -133,7 +115,7 @@ int main(int argc, char **argv)
 
     PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &A));
     if (!c) PetscCall(MatShift(A, -10.0));
-    Frac = 1.0;
+    Mixed.frac = 1.0;
     PetscCall(Solve(A, b, &cg, c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, xcg, &itscg, &rcg));
     PetscCall(VecNorm(xcg, NORM_2, &n));
     for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(deep); k++) {

@@ -10,31 +10,6 @@ but that check, -part refused only that check (PETSc itself leaks when it refuse
 
 #include "common/pipeksptest.h"
 
-static PetscErrorCode NegApply(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBeginUser;
-  PetscCall(VecCopy(x, y));
-  PetscCall(VecScale(y, -1.0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* indefinite: -1 on the first quarter of the rows, +1 on the rest */
-static PetscErrorCode MixedApply(PC pc, Vec x, Vec y)
-{
-  PetscInt     rs, re, n;
-  PetscScalar *a;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecCopy(x, y));
-  PetscCall(VecGetSize(y, &n));
-  PetscCall(VecGetOwnershipRange(y, &rs, &re));
-  PetscCall(VecGetArray(y, &a));
-  for (PetscInt i = rs; i < re; i++)
-    if (i < n / 4) a[i - rs] = -a[i - rs];
-  PetscCall(VecRestoreArray(y, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 typedef enum {
   CASE_MAT,
   CASE_PC,
@@ -53,6 +28,7 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   KSPConvergedReason reason;
   PetscReal          rnorm, xnorm;
   const char        *names[] = {"indefinite matrix", "indefinite PC", "NaN in b", "PC -I", "matrix -A"};
+  TestMixedPC        mixed = {0.25, -1.0}, neg = {1.0, -1.0}; /* -1 on the first quarter of the rows; -I */
 
   PetscFunctionBeginUser;
   PetscCall(TestDiagMatrix(n, (PetscBool)(c == CASE_MAT), &A));
@@ -71,8 +47,7 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   PetscCall(KSPSetType(ksp, type));
   PetscCall(KSPGetPC(ksp, &pc));
   if (c == CASE_PC || c == CASE_NEGPC) {
-    PetscCall(PCSetType(pc, PCSHELL));
-    PetscCall(PCShellSetApply(pc, c == CASE_PC ? MixedApply : NegApply));
+    PetscCall(TestPCSetMixed(pc, c == CASE_PC ? &mixed : &neg));
   } else PetscCall(PCSetType(pc, PCNONE));
   PetscCall(KSPSetFromOptions(ksp));
   if (policy) {

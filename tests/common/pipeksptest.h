@@ -75,6 +75,39 @@ static inline PetscErrorCode TestSolveFromZero(KSP ksp, Mat A, Vec b, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a PCSHELL applying y = D x, D = diag(s on the first frac of the rows, 1 on the rest): indefinite for s < 0 and
+   0 < frac < 1, negative definite for frac = 1 (cg's breakdowns of (r, M^{-1} r), and its sign) */
+typedef struct {
+  PetscReal frac, s;
+} TestMixedPC;
+
+static inline PetscErrorCode TestMixedApply(PC pc, Vec x, Vec y)
+{
+  TestMixedPC *m;
+  PetscInt     rs, re, n;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &m));
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecGetSize(y, &n));
+  PetscCall(VecGetOwnershipRange(y, &rs, &re));
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt i = rs; i < re; i++)
+    if (i < m->frac * n) a[i - rs] *= m->s;
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode TestPCSetMixed(PC pc, TestMixedPC *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, m));
+  PetscCall(PCShellSetApply(pc, TestMixedApply));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* PETSc's ex2: the 5-point Laplacian on m x n (-m, -n override the defaults given), b = A 1 */
 static inline PetscErrorCode TestLap2D(PetscInt m, PetscInt n, Mat *A, Vec *b)
 {

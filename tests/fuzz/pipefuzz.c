@@ -668,41 +668,42 @@ static PetscErrorCode Table(char **list, PetscInt nsol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* cg on the case times each t of RoundingScales (t b, t x*, t x0, t atol: the same iterates times t in exact
-   arithmetic, other roundings). g->itsp: the outer count farthest from cg's (nested). gmax (plain, if given):
+/* the case times t (t b, t x*, t x0, t atol: the same iterates times t in exact arithmetic, other roundings)
+   solved with type; w: three work vectors like b */
+static PetscErrorCode SolveScaled(const Case *c, PetscReal t, Mat A, Vec b, Vec xs, Vec x0, const char *type, Vec w[3], Result *res)
+{
+  Case ct = *c;
+
+  PetscFunctionBeginUser;
+  ct.atol *= t;
+  PetscCall(VecAXPBY(w[0], t, 0.0, b));
+  PetscCall(VecAXPBY(w[1], t, 0.0, xs));
+  PetscCall(VecAXPBY(w[2], t, 0.0, x0));
+  PetscCall(Solve(&ct, A, w[0], w[1], w[2], type, res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cg on the case times each t of RoundingScales (SolveScaled()). g->itsp: the outer count farthest from cg's (nested). gmax (plain, if given):
    cg's result with the largest iteration count and the largest A-norm error over g and those of the runs that
    end in g's reason class, the farthest cg's own rounding goes */
 static PetscErrorCode CgScaled(const Case *c, Mat A, Vec b, Vec xs, Vec x0, Result *g, Result *gmax)
 {
-  Vec bt, xst, x0t;
+  Vec *w;
 
   PetscFunctionBeginUser;
   if (gmax) *gmax = *g;
-  PetscCall(VecDuplicate(b, &bt));
-  PetscCall(VecDuplicate(b, &xst));
-  PetscCall(VecDuplicate(b, &x0t));
+  PetscCall(VecDuplicateVecs(b, 3, &w));
   for (PetscInt it = 0; it < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(RoundingScales); it++) {
-    const PetscReal t  = RoundingScales[it];
-    Case            ct = *c;
-    Result          gt;
+    Result gt;
 
-    ct.atol *= t;
-    PetscCall(VecCopy(b, bt));
-    PetscCall(VecCopy(xs, xst));
-    PetscCall(VecCopy(x0, x0t));
-    PetscCall(VecScale(bt, t));
-    PetscCall(VecScale(xst, t));
-    PetscCall(VecScale(x0t, t));
-    PetscCall(Solve(&ct, A, bt, xst, x0t, "cg", &gt));
+    PetscCall(SolveScaled(c, RoundingScales[it], A, b, xs, x0, "cg", w, &gt));
     if (g->itsp < 0 || PetscAbsInt(gt.its - g->its) > PetscAbsInt(g->itsp - g->its)) g->itsp = gt.its;
     if (gmax && Classify(gt.reason) == Classify(g->reason)) {
       gmax->its  = PetscMax(gmax->its, gt.its);
       gmax->aerr = PetscMax(gmax->aerr, gt.aerr);
     }
   }
-  PetscCall(VecDestroy(&bt));
-  PetscCall(VecDestroy(&xst));
-  PetscCall(VecDestroy(&x0t));
+  PetscCall(VecDestroyVecs(3, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -712,33 +713,20 @@ static PetscErrorCode CgScaled(const Case *c, Mat A, Vec b, Vec xs, Vec x0, Resu
    rounding as well (issue_cases.py tspread) */
 static PetscErrorCode CounterpartScaled(const Case *c, const Case *cc, Mat A, Vec b, Vec xs, Vec x0, const char *cp, const Result *gref, PetscInt depth, PetscInt N, const char *kind, PetscReal *tmiss)
 {
-  Vec  bt, xst, x0t;
+  Vec *w;
   char m[512];
 
   PetscFunctionBeginUser;
   *tmiss = 0;
-  PetscCall(VecDuplicate(b, &bt));
-  PetscCall(VecDuplicate(b, &xst));
-  PetscCall(VecDuplicate(b, &x0t));
+  PetscCall(VecDuplicateVecs(b, 3, &w));
   for (PetscInt it = 0; it < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(RoundingScales) && !*tmiss; it++) {
-    const PetscReal t  = RoundingScales[it];
-    Case            ct = *cc;
-    Result          pr;
+    Result pr;
 
-    ct.atol *= t;
-    PetscCall(VecCopy(b, bt));
-    PetscCall(VecCopy(xs, xst));
-    PetscCall(VecCopy(x0, x0t));
-    PetscCall(VecScale(bt, t));
-    PetscCall(VecScale(xst, t));
-    PetscCall(VecScale(x0t, t));
-    PetscCall(Solve(&ct, A, bt, xst, x0t, cp, &pr));
+    PetscCall(SolveScaled(cc, RoundingScales[it], A, b, xs, x0, cp, w, &pr));
     pr.depth = depth;
-    if (!Check(c, gref, &pr, N, m, sizeof(m)) && strstr(m, kind)) *tmiss = t;
+    if (!Check(c, gref, &pr, N, m, sizeof(m)) && strstr(m, kind)) *tmiss = RoundingScales[it];
   }
-  PetscCall(VecDestroy(&bt));
-  PetscCall(VecDestroy(&xst));
-  PetscCall(VecDestroy(&x0t));
+  PetscCall(VecDestroyVecs(3, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
