@@ -42,6 +42,11 @@
 /* a breakdown right after a restart from a true residual below PIPE_FLOOR_NEAR (||A|| ||x|| + ||b||) is one of
    rounding noise: the solve stops at the floor (KSPPipeFloorStop_Private()) instead of reporting it */
 #define PIPE_FLOOR_NEAR (1e4 * PETSC_MACHINE_EPSILON)
+/* a breakdown of cg's recurrences whose monitored norm is above this times the tolerance is far from the
+   rounding floor: rounding does not flip the sign of (p,Ap) or (r,M^{-1}r) there, so one that -ksp_max_it cut
+   off before its restarts confirmed it is still cg's (KSPPipeSolveEnd_Private()). Not a pivot of pipeplcg's
+   deep basis: fuzzer seed 47 case 2868 (a diagonal, SPD, depth 4) met one of rounding far from the floor */
+#define PIPE_BREAK_FAR 1e2
 
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
@@ -52,9 +57,10 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardReset_Private(KSP, Mat);
    iterate, iteration and reason (KSPPipeBreakRecord_Private()); -ksp_max_it 0 as cg's */
 PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
 /* a breakdown why that the solve restarts from, with x the iterate of iteration its and rn that iteration's
-   norm (< 0: tested later, KSPPipeConvergenceTestUnmonitored_Private() fills it in): the first is kept, cg's
-   end if the restarts confirm it (KSPPipeSolveEnd_Private()) */
-PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt, KSPConvergedReason, PetscReal);
+   norm (< 0: tested later, KSPPipeConvergenceTestUnmonitored_Private() fills it in); cgrec: met by cg's own
+   recurrences (Gropp's, pipegv's, chrongear's). The first is kept, cg's end if the restarts confirm it
+   (KSPPipeSolveEnd_Private()) */
+PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt, KSPConvergedReason, PetscReal, PetscBool);
 /* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
 PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
 /* the true residual norm tn measured: the least one is the progress tests' reference */

@@ -107,6 +107,10 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
   PetscFunctionBegin;
+  if (ksp->reason == KSP_DIVERGED_ITS && pipe->guard.hasbreak && pipe->guard.cgbreak && ksp->normtype != KSP_NORM_NONE && pipe->guard.rnbreak > PIPE_BREAK_FAR * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol)) {
+    PetscCall(PetscInfo(ksp, "the limit came before the breakdown of iteration %" PetscInt_FMT " came back, far from the tolerance (norm %g): cg's end there\n", pipe->guard.itsbreak, (double)pipe->guard.rnbreak));
+    ksp->reason = pipe->guard.whybreak;
+  }
   if (IsBreakdown(ksp)) {
     /* cg ends at the first breakdown it meets: a confirmed one (it came back after the restarts from the true
        residual) returns the iterate, iteration and norm of the first; cg counts the iteration of its test,
@@ -364,7 +368,7 @@ static PetscErrorCode FloorFar(KSP ksp, PetscReal f, PetscBool *far, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedReason why, PetscReal rn)
+PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedReason why, PetscReal rn, PetscBool cgrec)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
 
@@ -375,6 +379,7 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedRea
   pipe->guard.itsbreak = its;
   pipe->guard.rnbreak  = rn;
   pipe->guard.whybreak = why;
+  pipe->guard.cgbreak  = cgrec;
   pipe->guard.hasbreak = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -388,7 +393,7 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
     PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->guard.suspect ? "residual growth" : KSPConvergedReasons[ksp->reason], ksp->its));
     pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
-    if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its, ksp->reason, ksp->rnorm));
+    if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its, ksp->reason, ksp->rnorm, PETSC_TRUE));
     ksp->reason         = KSP_CONVERGED_ITERATING;
     pipe->guard.restart = pipe->guard.truenow = pipe->guard.frombreak = PETSC_TRUE;
     pipe->nrestart_solve++;

@@ -322,7 +322,7 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   PetscFunctionBegin;
   /* a pivot <= 0 after pivots > 0 is cg's change of sign of (p,Ap), x the iterate of the step (cg takes the
      solve's first sign: a first pivot < 0 is not its breakdown); the basis's own breakdowns are rounding */
-  if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd, why, ksp->its == r->st.nupd ? ksp->rnorm : -1.0));
+  if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd, why, ksp->its == r->st.nupd ? ksp->rnorm : -1.0, PETSC_FALSE));
   PetscCall(KSPPipePLCGBreakdown_Private(ksp, what, why, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), lower, fresh, &stop));
   r->upd_at_restart = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
