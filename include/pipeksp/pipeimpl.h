@@ -54,7 +54,7 @@ typedef struct {
   PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the
                                         first: as in cg, a change of sign is the breakdown, not a sign */
   /* the solve's first breakdown that restarted it: cg ends there, so a breakdown that the restarts confirm
-     returns its iterate, iteration and norm (KSPPipeSolveEnd_Private()) */
+     returns its iterate, iteration, norm and reason (KSPPipeSolveEnd_Private()) */
   PetscBool          hasbreak;
   Vec                xbreak; /* created at such a breakdown, freed at the next solve's start */
   PetscInt           itsbreak;
