@@ -182,6 +182,12 @@ typedef struct {
   const PetscScalar *x[2 + 2 * PLCG_MAXL], *c[2 + 2 * PLCG_MAXL], *p[2 + 2 * PLCG_MAXL];
 } KSPPipePLCGRec;
 
+/* the iteration of x at a (re)start: x took no update past -ksp_max_it (a norm l iterations late) */
+static inline PetscInt KSPPipePLCGStartIts_Private(KSP ksp, const KSPPipePLCGStart *st)
+{
+  return PetscMin(st->nupd, KSPPipeMaxIt_Private(ksp));
+}
+
 /* the last estimate found the top of the spectrum dense (PLCG_TOP_DENSE) */
 static inline PetscBool KSPPipePLCGTopDense_Private(const KSP_PLCG *d)
 {

@@ -105,16 +105,18 @@ PetscErrorCode KSPPipeBestRestore_Private(KSP ksp)
 PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool breakdown;
 
   PetscFunctionBegin;
   if (ksp->reason == KSP_DIVERGED_ITS && pipe->guard.hasbreak && pipe->guard.cgbreak && ksp->normtype != KSP_NORM_NONE && pipe->guard.rnbreak > PIPE_BREAK_FAR * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol)) {
     PetscCall(PetscInfo(ksp, "the limit came before the breakdown of iteration %" PetscInt_FMT " came back, far from the tolerance (norm %g): cg's end there\n", pipe->guard.itsbreak, (double)pipe->guard.rnbreak));
     ksp->reason = pipe->guard.whybreak;
   }
-  if (IsBreakdown(ksp)) {
+  breakdown = IsBreakdown(ksp);
+  if (breakdown) {
     /* cg ends at the first breakdown it meets: a confirmed one (it came back after the restarts from the true
-       residual) returns the iterate, iteration and norm of the first; cg counts the iteration of its test,
-       one past the last one tested. No energy is compared: A or M is not SPD */
+       residual) returns the iterate, iteration, norm and reason of the first; cg counts the iteration of its
+       test, one past the last one tested */
     if (pipe->guard.hasbreak) {
       PetscCall(VecCopy(pipe->guard.xbreak, ksp->vec_sol));
       ksp->its    = pipe->guard.itsbreak;
@@ -123,16 +125,16 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
     }
     ksp->its++;
     /* past the limit (pipeplcg's norm l iterations late meets it before the limit's test; x took no update
-       past the limit) cg stops at the limit; -ksp_max_it 0 ends DIVERGED_ITS as below */
-    if (ksp->its > KSPPipeMaxIt_Private(ksp) || !ksp->max_it) {
+       past the limit) cg stops at the limit */
+    if (ksp->its > KSPPipeMaxIt_Private(ksp)) {
       ksp->its    = KSPPipeMaxIt_Private(ksp);
       ksp->reason = KSP_DIVERGED_ITS;
     }
-    PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* -ksp_max_it 0: cg's one iteration ends DIVERGED_ITS whatever its test or breakdown said (cg's loop
      exit sets it), and only an Inf or NaN, or a PC failure, returns before */
   if (!ksp->max_it && ksp->its > 0 && ksp->reason != KSP_DIVERGED_NANORINF && ksp->reason != KSP_DIVERGED_PC_FAILED) ksp->reason = KSP_DIVERGED_ITS;
+  if (breakdown) PetscFunctionReturn(PETSC_SUCCESS); /* no energy is compared: A or M is not SPD */
   /* cg's contract: the last iterate, whatever the reason (an Inf or NaN too). Only where the solve lost
      stability (a restart from the true residual, a depth change) can an earlier iterate be better */
   if (ksp->reason == KSP_DIVERGED_NANORINF || (!pipe->nrestart_solve && !pipe->ndepth_solve) || !pipe->guard.haskeep) PetscFunctionReturn(PETSC_SUCCESS);

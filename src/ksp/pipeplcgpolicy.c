@@ -122,8 +122,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
   } else {
     const PetscReal confirm = PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol);
-    /* x took no update past -ksp_max_it (a norm l iterations late): the restart's x is of that iteration */
-    const PetscInt its = PetscMin(st->nupd, KSPPipeMaxIt_Private(ksp));
+    const PetscInt  its     = KSPPipePLCGStartIts_Private(ksp, st);
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
        its first iteration for the last (KSPPipeLastLikely_Private()). The restart point is no new iteration

@@ -683,7 +683,8 @@ static PetscErrorCode SolveScaled(const Case *c, PetscReal t, Mat A, Vec b, Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* cg on the case times each t of RoundingScales (SolveScaled()). g->itsp: the outer count farthest from cg's (nested). gmax (plain, if given):
+/* cg on the case times each t of RoundingScales (SolveScaled()). g->itsp: the outer count farthest from cg's
+   (nested). gmax (plain, if given):
    cg's result with the largest iteration count and the largest A-norm error over g and those of the runs that
    end in g's reason class, the farthest cg's own rounding goes */
 static PetscErrorCode CgScaled(const Case *c, Mat A, Vec b, Vec xs, Vec x0, Result *g, Result *gmax)
