@@ -20,7 +20,8 @@ typedef struct {
   PetscBool   interval;
 } Solver;
 
-static PetscErrorCode Solve(Mat A, Vec b, const Solver *s, const char *pc, KSPNormType nt, PetscInt maxit, Vec x, PetscInt *its, KSPConvergedReason *reason)
+/* deep (may be NULL): the solve ran pipeplcg's deep basis (it ended at depth 2 or more, or lowered its depth) */
+static PetscErrorCode Solve(Mat A, Vec b, const Solver *s, const char *pc, KSPNormType nt, PetscInt maxit, Vec x, PetscInt *its, KSPConvergedReason *reason, PetscBool *deep)
 {
   KSP ksp;
   PC  p;
@@ -39,6 +40,12 @@ static PetscErrorCode Solve(Mat A, Vec b, const Solver *s, const char *pc, KSPNo
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, reason));
+  if (deep) {
+    PipeKSPStats st = {0};
+
+    if (s->depth > -2) PetscCall(KSPPipeGetStats(ksp, &st));
+    *deep = (PetscBool)(st.depth >= 2 || st.depth_changes > 0);
+  }
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -65,6 +72,7 @@ int main(int argc, char **argv)
   PetscInt           fails = 0, ncase = 0, its, itscg;
   KSPConvergedReason reason, rcg;
   PetscReal          d, n;
+  PetscBool          deep;
   char               what[256];
 
   PetscFunctionBeginUser;
@@ -81,7 +89,7 @@ int main(int argc, char **argv)
     if (c < 8) PetscCall(MatShift(A, -shifts[c / 2]));
     else Mixed.frac = fracs[c - 8];
     for (PetscInt m = 0; m < 3; m++) {
-      PetscCall(Solve(A, b, &cg, pc, norms[m], 500, xcg, &itscg, &rcg));
+      PetscCall(Solve(A, b, &cg, pc, norms[m], 500, xcg, &itscg, &rcg, NULL));
       PetscCall(VecNorm(xcg, NORM_2, &n));
       PetscCall(PetscSNPrintf(what, sizeof(what), "%s %g, %s, %s norm", c < 8 ? "A - s I, s =" : "indefinite PC on", c < 8 ? (double)shifts[c / 2] : (double)Mixed.frac, pc, KSPNormTypes[norms[m]]));
       /* the case is one only where cg breaks down */
@@ -94,16 +102,17 @@ int main(int argc, char **argv)
       for (size_t k = 0; k < 2 * PETSC_STATIC_ARRAY_LENGTH(ours); k++) {
         const PetscInt maxit = k % 2 ? itscg + 1 : 500;
 
-        PetscCall(Solve(A, b, &ours[k / 2], pc, norms[m], maxit, x, &its, &reason));
+        PetscCall(Solve(A, b, &ours[k / 2], pc, norms[m], maxit, x, &its, &reason, &deep));
         PetscCall(VecAXPY(x, -1.0, xcg));
         PetscCall(VecNorm(x, NORM_2, &d));
         ncase++;
         /* pipeplcg on a user's interval with the indefinite PC: the shifted basis's square-root breakdown one
            step before cg's restarts from the iterate before, which moves the last one (docs/algorithms.md) */
         if (reason == rcg && its == itscg && (d <= 1e-6 * n || (ours[k / 2].interval && c >= 8))) continue;
-        /* pipeplcg's deep basis (depth >= 2, or a user's interval) whose breakdown the limit cut short: rounding
-           can flip its pivots far from the floor, so it ends at the limit (docs/algorithms.md) */
-        if (maxit < 500 && (ours[k / 2].depth >= 2 || ours[k / 2].interval) && reason == KSP_DIVERGED_ITS && its == maxit) continue;
+        /* pipeplcg's deep basis (depth >= 2 set or chosen by auto, or a user's interval) whose breakdown the
+           limit cut short: rounding can flip its pivots far from the floor, so it ends at the limit
+           (docs/algorithms.md) */
+        if (maxit < 500 && (deep || ours[k / 2].interval) && reason == KSP_DIVERGED_ITS && its == maxit) continue;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s, -ksp_max_it %" PetscInt_FMT ", %s depth %" PetscInt_FMT "%s: %s at %" PetscInt_FMT ", ||x - x_cg|| / ||x_cg|| %g; cg %s at %" PetscInt_FMT "\n", what, maxit, ours[k / 2].type, ours[k / 2].depth,
                               ours[k / 2].interval ? " on [0.1, 8]" : "", KSPConvergedReasons[reason], its, (double)(d / n), KSPConvergedReasons[rcg], itscg));
         fails++;
@@ -124,10 +133,10 @@ int main(int argc, char **argv)
     PetscCall(MatDuplicate(L, MAT_COPY_VALUES, &A));
     if (!c) PetscCall(MatShift(A, -10.0));
     Mixed.frac = 1.0;
-    PetscCall(Solve(A, b, &cg, c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, 500, xcg, &itscg, &rcg));
+    PetscCall(Solve(A, b, &cg, c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, 500, xcg, &itscg, &rcg, NULL));
     PetscCall(VecNorm(xcg, NORM_2, &n));
     for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(deep); k++) {
-      PetscCall(Solve(A, b, &deep[k], c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, 500, x, &its, &reason));
+      PetscCall(Solve(A, b, &deep[k], c ? "mixed" : "none", KSP_NORM_PRECONDITIONED, 500, x, &its, &reason, NULL));
       PetscCall(VecAXPY(x, -1.0, xcg));
       PetscCall(VecNorm(x, NORM_2, &d));
       if (rcg > 0 && reason == rcg && its == itscg && d <= 1e-6 * n) continue;
