@@ -386,6 +386,33 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The formula cancels more as the condition number grows: on an SPD diagonal with kappa 2e5 and no PC (fuzzer
+   seed 49 case 49) pipegv's gave (p,Ap) = -825 at iteration 2373, far above the floor, where the dot product
+   is 2.5e5; -ksp_max_it, 627 iterations later, came before the restart met another, and the solve ended
+   DIVERGED_INDEFINITE_MAT where cg converged. A dot product with an SPD A changes sign only by its own
+   rounding, tiny there. (Taking alpha from the dot product instead of restarting does not mend the
+   recurrences: the formula, which assumes the local conjugacy they lost, flipped again at every later
+   iteration, and so after a replacement of the vectors too.) */
+PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Vec u, Vec p, Vec t, Vec at)
+{
+  KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
+  PetscScalar pap;
+
+  PetscFunctionBegin;
+  /* only the record of this iteration's (p,Ap), against an accepted sign (the formula's first (p,Ap) after a
+     (re)start is (u,Au), a dot product) */
+  if (!pipe->guard.hasbreak || pipe->guard.whybreak != KSP_DIVERGED_INDEFINITE_MAT || pipe->guard.itsbreak != ksp->its || pipe->guard.dsign == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecCopy(u, t));
+  if (beta != 0.0) PetscCall(VecAXPY(t, beta, p));
+  PetscCall(KSPPipeMatMult_Private(ksp, A, t, at));
+  PetscCall(VecDot(at, t, &pap));
+  if (PetscRealPart(pap) * pipe->guard.dsign > 0.0) {
+    PetscCall(PetscInfo(ksp, "(p,Ap) of the recurrences changed sign at iteration %" PetscInt_FMT ", its dot product %g did not: their rounding, not cg's breakdown\n", ksp->its, (double)PetscRealPart(pap)));
+    pipe->guard.hasbreak = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;

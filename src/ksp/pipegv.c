@@ -210,7 +210,8 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     coef.delta = delta;
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[GV_RED_RR], glob[GV_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
-    if (restart) { /* round-off broke the recurrences: start them again from b - A x */
+    if (restart) { /* round-off broke the recurrences: start them again from b - A x (m, n are free) */
+      PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[GV_U], v[GV_P], v[GV_M], v[GV_N]));
       PetscCall(TrueResidual(ksp, A));
       PetscCall(FreshDots(ksp, loc));
       continue;

@@ -69,15 +69,20 @@
            estimate meets the indefinite PC and the solve runs Gropp's CG from iteration 0, which had taken its first
            (r, M^-1 r) < 0 for a change of sign: DIVERGED_INDEFINITE_PC at iteration 0 where cg, which accepts the
            first sign, stops at the limit; now DIVERGED_ITS at 1 as cg
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign]; prints 'all
+  formula  (--fuzz) seed 49 case 49 (2 ranks, an SPD diagonal with kappa 2.2e5, no PC): the single-reduction
+           formula (p,Ap) = (u,Au) - beta^2 (p_old,Ap_old) of pipegv (and of pipeplcg at depth 1) came out at -825 at
+           iteration 2373, where the dot product is 2.5e5; the limit came 627 iterations after the restart, and
+           the solve ended DIVERGED_INDEFINITE_MAT on an SPD operator. Now the dot product decides: no type
+           reports the diagonal indefinite
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
-ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart, tspread and firstsign checks")
-ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign")
+ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart, tspread, firstsign and formula checks")
+ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula")
 a = ap.parse_args()
 a.only = set(a.only.split(","))  # names, not substrings ("spread" is not "tspread")
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -330,6 +335,12 @@ if "tspread" in a.only and a.fuzz:
               "shared with %s on %s b" % (cp, line.group(1)) if line else "not shared"))
         if not line:
             fails.append("tspread seed %s case %s: %s's miss should be shared with %s on t b: %s" % (seed, case, solver, cp, out[-800:]))
+if "formula" in a.only and a.fuzz:
+    out, got = fuzz("2", "49", "pipegv,chrongear,pipeplcg", seed="49")
+    if hypre_drawn("formula", "49", out, "family=diag pc=none"):
+        print("formula seed 49 case 49: %s" % ", ".join("%s %s %d" % (k, r, i) for k, (r, i, _) in got.items()))
+        if len(got) != 4 or any("INDEFINITE" in r for r, i, _ in got.values()):
+            fails.append("formula seed 49 case 49: an SPD diagonal reported indefinite: %s" % out[-800:])
 for f in fails:
     print("FAIL " + f)
 print("all checks passed" if not fails else "%d checks failed" % len(fails))
