@@ -574,6 +574,10 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
   if (cg != co && !(cg == CL_ITS && co == CL_CONVERGED && o->its == g->its)) {
     /* near the limit the bound lets ours need more than cg: capped where cg converged within it */
     if (cg == CL_CONVERGED && co == CL_ITS && c->maxit < Bound(g->its, o->depth)) return PETSC_TRUE;
+    if (cg == CL_CONVERGED && co == CL_ITS) { /* capped with the limit at or past the bound: a count miss */
+      PetscSNPrintf(msg, len, "%s capped at %" PetscInt_FMT " iterations, cg %" PetscInt_FMT " (bound %.1f at depth %" PetscInt_FMT ")", o->name, o->its, g->its, (double)Bound(g->its, o->depth), o->depth);
+      return PETSC_FALSE;
+    }
     PetscSNPrintf(msg, len, "%s ended %s after %" PetscInt_FMT ", cg %s after %" PetscInt_FMT, o->name, KSPConvergedReasons[o->reason], o->its, KSPConvergedReasons[g->reason], g->its);
     return PETSC_FALSE;
   }
