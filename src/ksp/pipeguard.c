@@ -166,6 +166,7 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.bestits                                                                                                     = 0;
   pipe->guard.haskeep                                                                                                     = PETSC_FALSE;
   pipe->guard.hasbreak                                                                                                    = PETSC_FALSE;
+  pipe->guard.breakfresh                                                                                                  = PETSC_FALSE;
   PetscCall(VecDestroy(&pipe->guard.xbreak));
   pipe->guard.dphi        = -1.0;
   pipe->guard.phistate    = -1;
@@ -378,11 +379,12 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedRea
   if (pipe->guard.hasbreak) PetscFunctionReturn(PETSC_SUCCESS); /* cg ends at the first */
   if (!pipe->guard.xbreak) PetscCall(VecDuplicate(ksp->vec_sol, &pipe->guard.xbreak));
   PetscCall(VecCopy(ksp->vec_sol, pipe->guard.xbreak));
-  pipe->guard.itsbreak = its;
-  pipe->guard.rnbreak  = rn;
-  pipe->guard.whybreak = why;
-  pipe->guard.cgbreak  = cgrec;
-  pipe->guard.hasbreak = PETSC_TRUE;
+  pipe->guard.itsbreak   = its;
+  pipe->guard.rnbreak    = rn;
+  pipe->guard.whybreak   = why;
+  pipe->guard.cgbreak    = cgrec;
+  pipe->guard.hasbreak   = PETSC_TRUE;
+  pipe->guard.breakfresh = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,7 +403,8 @@ PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Ve
   PetscFunctionBegin;
   /* only the record of this iteration's (p,Ap), against an accepted sign (the formula's first (p,Ap) after a
      (re)start is (u,Au), a dot product) */
-  if (!pipe->guard.hasbreak || pipe->guard.whybreak != KSP_DIVERGED_INDEFINITE_MAT || pipe->guard.itsbreak != ksp->its || pipe->guard.dsign == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!pipe->guard.hasbreak || !pipe->guard.breakfresh || !pipe->guard.cgbreak || pipe->guard.whybreak != KSP_DIVERGED_INDEFINITE_MAT || pipe->guard.itsbreak != ksp->its || pipe->guard.dsign == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  pipe->guard.breakfresh = PETSC_FALSE; /* checked once */
   PetscCall(VecCopy(u, t));
   if (beta != 0.0) PetscCall(VecAXPY(t, beta, p));
   PetscCall(KSPPipeMatMult_Private(ksp, A, t, at));
