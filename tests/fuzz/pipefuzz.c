@@ -290,7 +290,7 @@ static PetscErrorCode BuildMatrix(const Case *c, Rng *r, Mat *A)
 
 typedef struct {
   const char        *name;
-  PetscInt           depth; /* ours: the pipeline's l for the bound (pipeplcg: at the end; others 1, chrongear 0) */
+  PetscInt           depth; /* ours: the pipeline's l for the bound (pipeplcg: the one it started at, given or chosen by auto; others 1, chrongear 0) */
   PetscInt           its, outer;
   KSPConvergedReason reason;
   PetscReal          res, aerr;      /* ||b - A x|| / ||b||, ||x - x*||_A / ||x*||_A */
@@ -443,8 +443,10 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
   if (!strncmp(type, "pipeplcg:", 9)) res->depth = PetscMax(1, atoi(type + 9));
   if (!strcmp(type, "pipeplcg") && c->use == USE_PLAIN) {
     PipeKSPStats st;
+    PetscInt     l;
     PetscCall(KSPPipeGetStats(ksp, &st));
-    res->depth    = c->depth < 0 ? PetscMax(st.depth, 1) : PetscMax(c->depth, 1);
+    PetscCall(KSPPipePLCGGetDepth(ksp, &l)); /* auto: the depth it chose, which a breakdown may have lowered */
+    res->depth    = PetscMax(l, 1);
     res->dend     = (PetscInt)st.depth;
     res->dchanges = (PetscInt)st.depth_changes;
   }
