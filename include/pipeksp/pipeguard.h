@@ -45,8 +45,9 @@
 /* a breakdown of cg's recurrences whose monitored norm is above this times the tolerance is far from the
    rounding floor: rounding does not flip the sign of a dot product (p,Ap) or (r,M^{-1}r) there, so one that
    -ksp_max_it cut off before its restarts confirmed it is still cg's (KSPPipeSolveEnd_Private()); the
-   single-reduction formula's (p,Ap) only where its dot product agrees (KSPPipeBreakCheckPAp_Private()). Not a pivot of pipeplcg's
-   deep basis: fuzzer seed 47 case 2868 (a diagonal, SPD, depth 4) met one of rounding far from the floor */
+   single-reduction formula's (p,Ap) only where its dot product agrees (KSPPipeBreakCheckPAp_Private()). Not
+   a pivot of pipeplcg's deep basis: fuzzer seed 47 case 2868 (a diagonal, SPD, depth 4) met one of rounding
+   far from the floor */
 #define PIPE_BREAK_FAR 1e2
 
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
@@ -64,7 +65,8 @@ PETSC_INTERN PetscErrorCode KSPPipeSolveEnd_Private(KSP, Mat, Vec);
 PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt, KSPConvergedReason, PetscReal, PetscBool);
 /* at the restart after a (p,Ap) of the other sign from the single-reduction formula (p,Ap) = (u,Au) - beta^2
    (p_old,Ap_old) of pipegv and chrongear: the dot product of p = u + beta p_old (into t) with A p (into at)
-   tells the input's breakdown from the formula's rounding, whose record is dropped */
+   tells the input's breakdown from the formula's rounding, whose record is dropped (the restart then one of
+   drift, as after residual growth) */
 PETSC_INTERN PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP, Mat, PetscScalar, Vec, Vec, Vec, Vec);
 /* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
 PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);

@@ -411,7 +411,8 @@ PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Ve
   PetscCall(VecDot(at, t, &pap));
   if (PetscRealPart(pap) * pipe->guard.dsign > 0.0) {
     PetscCall(PetscInfo(ksp, "(p,Ap) of the recurrences changed sign at iteration %" PetscInt_FMT ", its dot product %g did not: their rounding, not cg's breakdown\n", ksp->its, (double)PetscRealPart(pap)));
-    pipe->guard.hasbreak = PETSC_FALSE;
+    pipe->guard.hasbreak    = PETSC_FALSE;
+    pipe->guard.breakreason = KSP_CONVERGED_ITERATING; /* a restart of drift, as after residual growth */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
