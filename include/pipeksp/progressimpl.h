@@ -69,20 +69,4 @@ PETSC_INTERN PetscErrorCode PipeKSPRedStartSlot_Private(PipeKSPRed, int, const P
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitSlot_Private(PipeKSPRed, int, PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode PipeKSPRedWaitAll_Private(PipeKSPRed);
 
-/* s + c += x, with the rounding error of s + x kept in c (Knuth's two-sum: exact in IEEE arithmetic,
-   componentwise for complex scalars and for GCC's vector types). T: the type of s, c and x. Built without
-   contraction into FMA and without fast math (CMakeLists.txt; the two files that expand it refuse
-   __FAST_MATH__), either of which would break the exactness */
-#define PIPEKSP_TWOSUM(T, s, c, x) \
-  do { \
-    T t_ = (s) + (x), b_ = t_ - (s); \
-    (c) += ((s) - (t_ - b_)) + ((x)-b_); \
-    (s) = t_; \
-  } while (0)
-
-static inline void PipeKSPTwoSum(PetscScalar *s, PetscScalar *c, PetscScalar x)
-{
-  PIPEKSP_TWOSUM(PetscScalar, *s, *c, x);
-}
-
 #endif

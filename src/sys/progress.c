@@ -3,9 +3,7 @@
    (PipeKSPProgressPoll() from inside SpMV/PC), thread (a helper thread calling MPI_Test), auto
    (measured at set-up) or blocking (MPI_Allreduce). */
 #include <pipeksp/progressimpl.h>
-#if defined(__FAST_MATH__) /* PairSum()'s two-sums */
-  #error "PipeKSP's compensated sums need IEEE arithmetic: build this file without -ffast-math"
-#endif
+#include <pipeksp/compsumimpl.h> /* PairSum()'s two-sums */
 #include <pipeksp/threadsimpl.h>
 #include <time.h>
 #include <sched.h>

@@ -23,3 +23,10 @@ add_test(NAME fuzz-probe-cases
           --fuzz $<TARGET_FILE:pipefuzz>)
 set_tests_properties(fuzz-probe-cases PROPERTIES LABELS fuzz TIMEOUT 600
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+# chrongear's compensated dot products (include/pipeksp/compsumimpl.h) against PETSc's single-reduction cg on
+# bench/dots_cg.c's random diagonal spectra: fewer iterations on more cases than more
+add_test(NAME dots-chrongear-vs-cgsr
+  COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/dots_check.py --mpiexec ${PIPEKSP_MPIEXEC} --exe $<TARGET_FILE:dots_cg>
+          --lib $<TARGET_FILE:pipeksp>)
+set_tests_properties(dots-chrongear-vs-cgsr PROPERTIES LABELS fuzz TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
