@@ -1,17 +1,11 @@
 /* Private: compensated sums (Knuth's two-sum) and the local dot products built on them: pipeplcg's fused
-   kernels (src/ksp/pipeplcgkernels.c, in PIPEKSP_LANES lanes), the dots that open chrongear's reductions and
-   every type's reduction after a (re)start (src/sys/vecpass.c, in native lanes) and the engine's compensated
-   reduction (src/sys/progress.c). Not installed.
+   kernels (src/ksp/pipeplcgkernels.c, in PIPEKSP_LANES lanes), the dots that open chrongear's reductions
+   (src/sys/vecpass.c, in native lanes) and the engine's compensated reduction (src/sys/progress.c). Not
+   installed.
 
    Why compensated: CG's coefficients come from dot products, and their rounding in recursive summation
-   (about sqrt(n) eps ||x|| ||y||) delays the Lanczos process. bench/dots_cg.sh (1,200 random diagonal
-   spectra, kappa 10 to 1e10, no PC, 1 rank; docs/algorithms.md, section 5): with recursively summed dots
-   chrongear took over 5 % more iterations than PETSc's cg -ksp_cg_single_reduction, whose VecMDot() sums rows
-   in fours, on 39 of 731 cases and fewer on 8 (0.9 % more on average); compensated, more on 2 of 741 and fewer
-   on 61 (1.4 % fewer), for 1.02 [0.98-1.07] times the time of a solve on one rank (ex2 600^2). pipegv's and
-   pipegropp's fused passes sum as before: compensated there, pipegv's counts did not move (its recurrences'
-   rounding dominates) and pipegropp's fell 1 % for 1.23 times the time of a solve, where pipeplcg's auto
-   runs it (depth 0, no latency to hide). */
+   (about sqrt(n) eps ||x|| ||y||) delays the Lanczos process; where they pay for their cost and where not is
+   measured in docs/algorithms.md, section 5 (bench/dots_cg.sh). */
 #ifndef PIPEKSP_COMPSUMIMPL_H
 #define PIPEKSP_COMPSUMIMPL_H
 
@@ -24,7 +18,7 @@
 /* s + c += x, with the rounding error of s + x kept in c (Knuth's two-sum: exact in IEEE arithmetic,
    componentwise for complex scalars and for GCC's vector types). T: the type of s, c and x. The files that
    expand it are built without contraction into FMA and without fast math (CMakeLists.txt, and the check
-   below), either of which would break the exactness */
+   above), either of which would break the exactness */
 #define PIPEKSP_TWOSUM(T, s, c, x) \
   do { \
     T t_ = (s) + (x), b_ = t_ - (s); \

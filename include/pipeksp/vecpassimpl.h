@@ -15,8 +15,9 @@ enum {
   PIPEKSP_DOT_UU, /* (u,u) */
   PIPEKSP_NDOTS
 };
-/* local (r,u), (w,u), (r,r), (u,u) in one threaded pass; W may be NULL (then (w,u) = 0) */
-PETSC_INTERN PetscErrorCode PipeKSPVecLocalDots_Private(Vec, Vec, Vec, PetscScalar[PIPEKSP_NDOTS]);
+/* local (r,u), (w,u), (r,r), (u,u) in one threaded pass; W may be NULL (then (w,u) = 0); comp: (r,u) and (w,u)
+   as compensated sums (chrongear's coefficients: docs/algorithms.md, section 5), else summed row after row */
+PETSC_INTERN PetscErrorCode PipeKSPVecLocalDots_Private(Vec, Vec, Vec, PetscBool, PetscScalar[PIPEKSP_NDOTS]);
 /* local (x,x), no reduction */
 PETSC_INTERN PetscErrorCode PipeKSPVecLocalNormSq_Private(Vec, PetscScalar *);
 /* y = d .* x on the thread team (PCApply_Jacobi's product, bitwise) */

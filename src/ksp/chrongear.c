@@ -109,7 +109,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
   for (;;) {
     PetscCall(KSPPipePCApplyLoop_Private(ksp, v[CG_R], v[CG_U])); /* u = M^{-1} r */
     PetscCall(KSPPipeMatMult_Private(ksp, A, v[CG_U], v[CG_W]));  /* w = A u */
-    PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], loc));
+    PetscCall(PipeKSPVecLocalDots_Private(v[CG_R], v[CG_U], v[CG_W], PETSC_TRUE, loc));
     /* the one blocking reduction */
     PetscCall(PipeKSPRedStart_Private(red, CG_RED_N, loc));
     PetscCall(PipeKSPRedWait_Private(red, glob));

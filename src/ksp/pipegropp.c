@@ -39,7 +39,7 @@ static PetscErrorCode LocalDots4(Vec R, Vec U, Vec X, PetscScalar d[GR_R2_N])
   PetscScalar d4[PIPEKSP_NDOTS];
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPVecLocalDots_Private(R, U, NULL, d4));
+  PetscCall(PipeKSPVecLocalDots_Private(R, U, NULL, PETSC_FALSE, d4));
   d[GR_R2_GAMMA] = d4[PIPEKSP_DOT_RU];
   d[GR_R2_RR]    = d4[PIPEKSP_DOT_RR];
   d[GR_R2_UU]    = d4[PIPEKSP_DOT_UU];

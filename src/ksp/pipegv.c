@@ -144,7 +144,7 @@ static PetscErrorCode FreshDots(KSP ksp, PetscScalar d[GV_RED_N])
   Vec *v = ksp->work;
 
   PetscFunctionBegin;
-  PetscCall(PipeKSPVecLocalDots_Private(v[GV_R], v[GV_U], v[GV_W], d));
+  PetscCall(PipeKSPVecLocalDots_Private(v[GV_R], v[GV_U], v[GV_W], PETSC_FALSE, d));
   PetscCall(PipeKSPVecLocalNormSq_Private(ksp->vec_sol, &d[GV_RED_XX]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_P], &d[GV_RED_PP]));
   PetscCall(PipeKSPVecLocalNormSq_Private(v[GV_Q], &d[GV_RED_QQ]));

@@ -1,5 +1,5 @@
 /* The vector passes the pipelined KSPs share, on the process's thread team: the Jacobi product
-   y = d .* x and the local dot products, compensated, that open a packed reduction. Blocks are summed in block order
+   y = d .* x and the local dot products that open a packed reduction (chrongear's compensated). Blocks are summed in block order
    (PipeKSPThreadedBlocks_Private()), so the results do not depend on the thread count. */
 #include <pipeksp/vecpassimpl.h>
 #include <pipeksp/threadsimpl.h>
@@ -7,29 +7,48 @@
 
 typedef struct {
   const PetscScalar *r, *u, *w;
+  PetscBool          comp;
 } DotsCtx;
 
-/* (r,u) and (w,u), which CG's coefficients come from, compensated (compsumimpl.h); the norms' (r,r), (u,u)
-   plain (compensating them too took chrongear's solve 1.16 times as long) */
+/* compensated: (r,u) and (w,u), which CG's coefficients come from, as compensated sums (compsumimpl.h), the
+   norms' (r,r), (u,u) plain in lanes (compensating them too took chrongear's solve 1.16 times as long); else
+   all four summed row after row */
 static void DotsBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
-  const DotsCtx     *c    = (const DotsCtx *)ctx;
-  const PetscScalar *w[2] = {c->r, c->w}, *r = c->r, *u = c->u;
-  PipeKSPAcc         acc[3] = {PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO};
-  const PetscScalar *xs[2]  = {r, u};
-  PetscScalar        nn[2]  = {0, 0};
+  const DotsCtx     *c = (const DotsCtx *)ctx;
+  const PetscScalar *r = c->r, *u = c->u, *w = c->w;
 
-  PipeKSPAccDotsFew(c->w ? 2 : 1, i0, i1, u, w, acc); /* (u,r), (u,w) */
-  PipeKSPPlainDots(2, i0, i1, xs, xs, nn);            /* (r,r), (u,u) */
-  d[PIPEKSP_DOT_RU] = PetscConj(PipeKSPAccValue(&acc[0]));
-  d[PIPEKSP_DOT_WU] = c->w ? PetscConj(PipeKSPAccValue(&acc[1])) : 0.0;
-  d[PIPEKSP_DOT_RR] = nn[0];
-  d[PIPEKSP_DOT_UU] = nn[1];
+  if (c->comp) {
+    const PetscScalar *ws[2] = {r, w}, *xs[2] = {r, u};
+    PipeKSPAcc         acc[3] = {PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO};
+    PetscScalar        nn[2]  = {0, 0};
+
+    PipeKSPAccDotsFew(w ? 2 : 1, i0, i1, u, ws, acc); /* (u,r), (u,w) */
+    PipeKSPPlainDots(2, i0, i1, xs, xs, nn);          /* (r,r), (u,u) */
+    d[PIPEKSP_DOT_RU] = PetscConj(PipeKSPAccValue(&acc[0]));
+    d[PIPEKSP_DOT_WU] = w ? PetscConj(PipeKSPAccValue(&acc[1])) : 0.0;
+    d[PIPEKSP_DOT_RR] = nn[0];
+    d[PIPEKSP_DOT_UU] = nn[1];
+  } else {
+    PetscScalar ru = 0, wu = 0, rr = 0, uu = 0;
+
+    for (PetscInt i = i0; i < i1; i++) {
+      ru += r[i] * PetscConj(u[i]);
+      rr += r[i] * PetscConj(r[i]);
+      uu += u[i] * PetscConj(u[i]);
+    }
+    if (w)
+      for (PetscInt i = i0; i < i1; i++) wu += w[i] * PetscConj(u[i]);
+    d[PIPEKSP_DOT_RU] = ru;
+    d[PIPEKSP_DOT_WU] = wu;
+    d[PIPEKSP_DOT_RR] = rr;
+    d[PIPEKSP_DOT_UU] = uu;
+  }
 }
 
-PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PIPEKSP_NDOTS])
+PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscBool comp, PetscScalar d[PIPEKSP_NDOTS])
 {
-  DotsCtx  c = {NULL, NULL, NULL};
+  DotsCtx  c = {NULL, NULL, NULL, comp};
   PetscInt n;
 
   PetscFunctionBegin;
@@ -37,7 +56,7 @@ PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscScalar d[PI
   PetscCall(VecGetArrayRead(R, &c.r));
   PetscCall(VecGetArrayRead(U, &c.u));
   if (W) PetscCall(VecGetArrayRead(W, &c.w));
-  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, PIPEKSP_NDOTS, DotsBlock, &c, (W ? 2 : 1) * PIPEKSP_DOT_FLOPS + 4.0, d));
+  PetscCall(PipeKSPThreadedBlocks_Private(PipeKSPThreadsFor_Private(n), n, PIPEKSP_NDOTS, DotsBlock, &c, comp ? (W ? 2 : 1) * PIPEKSP_DOT_FLOPS + 4.0 : (W ? 8.0 : 6.0), d));
   PetscCall(VecRestoreArrayRead(R, &c.r));
   PetscCall(VecRestoreArrayRead(U, &c.u));
   if (W) PetscCall(VecRestoreArrayRead(W, &c.w));
