@@ -7,7 +7,7 @@
 #    With a second library (another build, e.g. before a change) its types run too, on the same cases.
 # 2. Cost: PETSc's ex2 600 x 600, Jacobi, 200 capped iterations, no latency, each type's KSPSolve time (rotated
 #    repetitions, median [IQR]); with a second library the ratio of this build's to it, per type.
-# usage: bash bench/dots_cg.sh [builddir] [other libpipeksp.so]   (about 5 minutes; PIPEKSP_DOTS_CASES 1200,
+# usage: bash bench/dots_cg.sh [builddir] [other libpipeksp.so]   (about 6 minutes; PIPEKSP_DOTS_CASES 1200,
 #   PIPEKSP_DOTS_SEED 11, PIPEKSP_DOTS_REPS 7)
 set -euo pipefail
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

@@ -49,13 +49,20 @@ typedef PetscScalar PipeKSPLanes;
 typedef struct {
   PipeKSPLanes s, c; /* per lane: the sum and its rounding errors */
 } PipeKSPAcc;
-#define PIPEKSP_ACC_ZERO \
-  { \
-    {0}, \
+#if PIPEKSP_LANES > 1
+  #define PIPEKSP_ACC_ZERO \
     { \
-      0 \
-    } \
-  }
+      {0}, \
+      { \
+        0 \
+      } \
+    }
+#else
+  #define PIPEKSP_ACC_ZERO \
+    { \
+      0, 0 \
+    }
+#endif
 
 /* the compensated sum acc as hi + lo: the lanes added by two-sum, their errors after */
 static inline void PipeKSPAccSum(const PipeKSPAcc *acc, PetscScalar *hi, PetscScalar *lo)
@@ -180,7 +187,7 @@ static inline void PipeKSPAccAddNat(PipeKSPAcc *acc, PipeKSPNat s, PipeKSPNat c)
 
 /* acc[k] += sum_i u_i conj(w_k,i), k < nw <= 2, over rows [i0, i1), compensated as PipeKSPAccDotsRows() (without
    y), in native lanes and four sums a dot on consecutive lane-vectors, added at the end: with one or two
-   dots the two-sum's chain of additions would set the pace (acc holds nw + 1 sums, as there). About 2 cycles
+   dots the two-sum's chain of additions would set the pace. 1 <= nw <= 2; acc holds nw sums. About 2 cycles
    a row a dot in SSE2's 2 lanes: the two-sum's seven operations */
 static inline void PipeKSPAccDotsFew(PetscInt nw, PetscInt i0, PetscInt i1, const PetscScalar *u, const PetscScalar *const w[], PipeKSPAcc acc[])
 {
@@ -209,8 +216,8 @@ static inline void PipeKSPAccDotsFew(PetscInt nw, PetscInt i0, PetscInt i1, cons
     for (k = 0; k < nw; k++) PipeKSPAccAddRow(&acc[k], u[i] * PetscConj(w[k][i]));
 }
 
-/* d[k] += sum_i x_k,i conj(y_k,i), k < n <= 5, over rows [i0, i1): plain sums (the norms) in native lanes, so
-   that they vectorise (a recursive sum is a chain of additions a row) */
+/* d[k] += sum_i x_k,i conj(y_k,i), k < n, 1 <= n <= 5, over rows [i0, i1): plain sums (the norms) in native
+   lanes, so that they vectorise (a recursive sum is a chain of additions a row) */
 static inline void PipeKSPPlainDots(PetscInt n, PetscInt i0, PetscInt i1, const PetscScalar *const x[], const PetscScalar *const y[], PetscScalar d[])
 {
   PipeKSPNat  a[5];

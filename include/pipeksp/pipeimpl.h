@@ -60,8 +60,7 @@ typedef struct {
   PetscInt           itsbreak;
   PetscReal          rnbreak; /* < 0 until the norm of that iteration is tested (a norm l iterations late) */
   KSPConvergedReason whybreak;
-  PetscBool          cgbreak;    /* of cg's recurrences (not pipeplcg's deep basis, whose pivots rounding can flip) */
-  PetscBool          breakfresh; /* recorded at the breakdown the solve is restarting from now */
+  PetscBool          cgbreak; /* of cg's recurrences (not pipeplcg's deep basis, whose pivots rounding can flip) */
 } KSPPipeGuard;
 
 /* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */

@@ -18,6 +18,8 @@ enum {
 /* local (r,u), (w,u), (r,r), (u,u) in one threaded pass; W may be NULL (then (w,u) = 0); comp: (r,u) and (w,u)
    as compensated sums (chrongear's coefficients: docs/algorithms.md, section 5), else summed row after row */
 PETSC_INTERN PetscErrorCode PipeKSPVecLocalDots_Private(Vec, Vec, Vec, PetscBool, PetscScalar[PIPEKSP_NDOTS]);
+/* d = the four over rows [i0, i1), (r,u) and (w,u) compensated (src/sys/vecpasscomp.c); w may be NULL */
+PETSC_INTERN void PipeKSPLocalDotsComp_Private(const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscInt, PetscInt, PetscScalar[PIPEKSP_NDOTS]);
 /* local (x,x), no reduction */
 PETSC_INTERN PetscErrorCode PipeKSPVecLocalNormSq_Private(Vec, PetscScalar *);
 /* y = d .* x on the thread team (PCApply_Jacobi's product, bitwise) */

@@ -166,7 +166,6 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.bestits                                                                                                     = 0;
   pipe->guard.haskeep                                                                                                     = PETSC_FALSE;
   pipe->guard.hasbreak                                                                                                    = PETSC_FALSE;
-  pipe->guard.breakfresh                                                                                                  = PETSC_FALSE;
   PetscCall(VecDestroy(&pipe->guard.xbreak));
   pipe->guard.dphi        = -1.0;
   pipe->guard.phistate    = -1;
@@ -379,32 +378,27 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedRea
   if (pipe->guard.hasbreak) PetscFunctionReturn(PETSC_SUCCESS); /* cg ends at the first */
   if (!pipe->guard.xbreak) PetscCall(VecDuplicate(ksp->vec_sol, &pipe->guard.xbreak));
   PetscCall(VecCopy(ksp->vec_sol, pipe->guard.xbreak));
-  pipe->guard.itsbreak   = its;
-  pipe->guard.rnbreak    = rn;
-  pipe->guard.whybreak   = why;
-  pipe->guard.cgbreak    = cgrec;
-  pipe->guard.hasbreak   = PETSC_TRUE;
-  pipe->guard.breakfresh = PETSC_TRUE;
+  pipe->guard.itsbreak = its;
+  pipe->guard.rnbreak  = rn;
+  pipe->guard.whybreak = why;
+  pipe->guard.cgbreak  = cgrec;
+  pipe->guard.hasbreak = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The formula cancels more as the condition number grows: on an SPD diagonal with kappa 2e5 and no PC (fuzzer
-   seed 49 case 49) pipegv's gave (p,Ap) = -825 at iteration 2373, far above the floor, where the dot product
-   is 2.5e5; -ksp_max_it, 627 iterations later, came before the restart met another, and the solve ended
-   DIVERGED_INDEFINITE_MAT where cg converged. A dot product with an SPD A changes sign only by its own
-   rounding, tiny there. (Taking alpha from the dot product instead of restarting does not mend the
-   recurrences: the formula, which assumes the local conjugacy they lost, flipped again at every later
-   iteration, and so after a replacement of the vectors too.) */
+/* The formula cancels more as the condition number grows, and a (p,Ap) of the other sign from it can be its
+   rounding on an SPD A; a dot product with an SPD A changes sign only by its own rounding (the case, and what
+   did not work instead: docs/algorithms.md, section 5) */
 PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Vec u, Vec p, Vec t, Vec at)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PetscScalar pap;
 
   PetscFunctionBegin;
-  /* only the record of this iteration's (p,Ap), against an accepted sign (the formula's first (p,Ap) after a
-     (re)start is (u,Au), a dot product) */
-  if (!pipe->guard.hasbreak || !pipe->guard.breakfresh || !pipe->guard.cgbreak || pipe->guard.whybreak != KSP_DIVERGED_INDEFINITE_MAT || pipe->guard.itsbreak != ksp->its || pipe->guard.dsign == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
-  pipe->guard.breakfresh = PETSC_FALSE; /* checked once */
+  /* only the record of this iteration's (p,Ap), made at this restart (a second restart at the same iteration
+     is not taken), against an accepted sign (the formula's first (p,Ap) after a (re)start is (u,Au), a dot
+     product) */
+  if (!pipe->guard.hasbreak || !pipe->guard.cgbreak || pipe->guard.whybreak != KSP_DIVERGED_INDEFINITE_MAT || pipe->guard.itsbreak != ksp->its || pipe->guard.dsign == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecCopy(u, t));
   if (beta != 0.0) PetscCall(VecAXPY(t, beta, p));
   PetscCall(KSPPipeMatMult_Private(ksp, A, t, at));

@@ -3,47 +3,36 @@
    (PipeKSPThreadedBlocks_Private()), so the results do not depend on the thread count. */
 #include <pipeksp/vecpassimpl.h>
 #include <pipeksp/threadsimpl.h>
-#include <pipeksp/compsumimpl.h>
+#include <pipeksp/compsumimpl.h> /* PIPEKSP_DOT_FLOPS */
 
 typedef struct {
   const PetscScalar *r, *u, *w;
   PetscBool          comp;
 } DotsCtx;
 
-/* compensated: (r,u) and (w,u), which CG's coefficients come from, as compensated sums (compsumimpl.h), the
-   norms' (r,r), (u,u) plain in lanes (compensating them too took chrongear's solve 1.16 times as long); else
-   all four summed row after row */
+/* compensated (chrongear): PipeKSPLocalDotsComp_Private() (src/sys/vecpasscomp.c, built for exact two-sums);
+   else all four summed row after row */
 static void DotsBlock(const void *ctx, PetscInt i0, PetscInt i1, PetscScalar *d)
 {
   const DotsCtx     *c = (const DotsCtx *)ctx;
   const PetscScalar *r = c->r, *u = c->u, *w = c->w;
+  PetscScalar        ru = 0, wu = 0, rr = 0, uu = 0;
 
   if (c->comp) {
-    const PetscScalar *ws[2] = {r, w}, *xs[2] = {r, u};
-    PipeKSPAcc         acc[3] = {PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO, PIPEKSP_ACC_ZERO};
-    PetscScalar        nn[2]  = {0, 0};
-
-    PipeKSPAccDotsFew(w ? 2 : 1, i0, i1, u, ws, acc); /* (u,r), (u,w) */
-    PipeKSPPlainDots(2, i0, i1, xs, xs, nn);          /* (r,r), (u,u) */
-    d[PIPEKSP_DOT_RU] = PetscConj(PipeKSPAccValue(&acc[0]));
-    d[PIPEKSP_DOT_WU] = w ? PetscConj(PipeKSPAccValue(&acc[1])) : 0.0;
-    d[PIPEKSP_DOT_RR] = nn[0];
-    d[PIPEKSP_DOT_UU] = nn[1];
-  } else {
-    PetscScalar ru = 0, wu = 0, rr = 0, uu = 0;
-
-    for (PetscInt i = i0; i < i1; i++) {
-      ru += r[i] * PetscConj(u[i]);
-      rr += r[i] * PetscConj(r[i]);
-      uu += u[i] * PetscConj(u[i]);
-    }
-    if (w)
-      for (PetscInt i = i0; i < i1; i++) wu += w[i] * PetscConj(u[i]);
-    d[PIPEKSP_DOT_RU] = ru;
-    d[PIPEKSP_DOT_WU] = wu;
-    d[PIPEKSP_DOT_RR] = rr;
-    d[PIPEKSP_DOT_UU] = uu;
+    PipeKSPLocalDotsComp_Private(r, u, w, i0, i1, d);
+    return;
   }
+  for (PetscInt i = i0; i < i1; i++) {
+    ru += r[i] * PetscConj(u[i]);
+    rr += r[i] * PetscConj(r[i]);
+    uu += u[i] * PetscConj(u[i]);
+  }
+  if (w)
+    for (PetscInt i = i0; i < i1; i++) wu += w[i] * PetscConj(u[i]);
+  d[PIPEKSP_DOT_RU] = ru;
+  d[PIPEKSP_DOT_WU] = wu;
+  d[PIPEKSP_DOT_RR] = rr;
+  d[PIPEKSP_DOT_UU] = uu;
 }
 
 PetscErrorCode PipeKSPVecLocalDots_Private(Vec R, Vec U, Vec W, PetscBool comp, PetscScalar d[PIPEKSP_NDOTS])

@@ -2,8 +2,7 @@
 """chrongear's compensated dot products against PETSc's cg -ksp_cg_single_reduction (the same recurrences,
 rows summed in fours) on bench/dots_cg.c's random diagonal spectra (kappa 10 to 1e10, no PC, 1 rank): among
 the cases both converge, chrongear must take over 5 % fewer iterations on more cases than over 5 % more,
-and fewer on average. With recursively summed dots it took more on 39 of 731 cases and fewer on 8 (0.9 %
-more on average; include/pipeksp/compsumimpl.h).
+and fewer on average; with recursively summed dots it took more more often (docs/algorithms.md, section 5).
 usage: dots_check.py --mpiexec M --exe DOTS_CG --lib LIBPIPEKSP [--cases N]; prints 'all checks passed' or FAIL"""
 import argparse, math, os, subprocess, sys
 

@@ -445,7 +445,7 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
     PipeKSPStats st;
     PetscInt     l;
     PetscCall(KSPPipeGetStats(ksp, &st));
-    PetscCall(KSPPipePLCGGetDepth(ksp, &l)); /* auto: the depth it chose, which a breakdown may have lowered */
+    PetscCall(KSPPipePLCGGetDepth(ksp, &l)); /* auto: the depth it chose (a breakdown lowers only the solve's) */
     res->depth    = PetscMax(l, 1);
     res->dend     = (PetscInt)st.depth;
     res->dchanges = (PetscInt)st.depth_changes;
