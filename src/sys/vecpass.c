@@ -1,6 +1,6 @@
 /* The vector passes the pipelined KSPs share, on the process's thread team: the Jacobi product
-   y = d .* x and the local dot products that open a packed reduction (chrongear's compensated). Blocks are summed in block order
-   (PipeKSPThreadedBlocks_Private()), so the results do not depend on the thread count. */
+   y = d .* x and the local dot products that open a packed reduction (chrongear's compensated). Blocks are
+   summed in block order (PipeKSPThreadedBlocks_Private()), so the results do not depend on the thread count. */
 #include <pipeksp/vecpassimpl.h>
 #include <pipeksp/threadsimpl.h>
 #include <pipeksp/compsumimpl.h> /* PIPEKSP_DOT_FLOPS */
