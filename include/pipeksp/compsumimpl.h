@@ -151,7 +151,7 @@ static inline void PipeKSPAccDotsRows(PetscInt nw, PetscInt i0, PetscInt i1, con
   }
 }
 
-/* The other types' kernels (PipeKSPAccDotsFew(), PipeKSPPlainDots()) run in the target's native vector width,
+/* chrongear's kernels (PipeKSPAccDotsFew(), src/sys/vecpasscomp.c) run in the target's native vector width,
    PIPEKSP_NLANES: GCC lowers the 4 lanes above to SSE2 poorly where AVX is off (Debian's default flags), and
    there plain sums in them cost 4 times as much as in 2 lanes; pipeplcg's kernels keep the 4 lanes their
    figures were measured with (docs/pipeplcg.md) */
@@ -214,56 +214,6 @@ static inline void PipeKSPAccDotsFew(PetscInt nw, PetscInt i0, PetscInt i1, cons
     for (j = 0; j < 4; j++) PipeKSPAccAddNat(&acc[k], s[k][j], c[k][j]);
   for (; i < i1; i++)
     for (k = 0; k < nw; k++) PipeKSPAccAddRow(&acc[k], u[i] * PetscConj(w[k][i]));
-}
-
-/* d[k] += sum_i x_k,i conj(y_k,i), k < n, 1 <= n <= 5, over rows [i0, i1): plain sums (the norms) in native
-   lanes, so that they vectorise (a recursive sum is a chain of additions a row) */
-static inline void PipeKSPPlainDots(PetscInt n, PetscInt i0, PetscInt i1, const PetscScalar *const x[], const PetscScalar *const y[], PetscScalar d[])
-{
-  PipeKSPNat  a[5];
-  PetscScalar l[PIPEKSP_NLANES];
-  PetscInt    i = i0, k;
-
-  memset(a, 0, sizeof(a));
-  /* a case per count, so that the sums live in registers (as in PipeKSPAccDotsRows()) */
-#define PIPEKSP_PLAIN_VEC(N) \
-  do { \
-    PipeKSPNat b[N]; \
-    for (k = 0; k < N; k++) b[k] = a[k]; \
-    for (; i + PIPEKSP_NLANES <= i1; i += PIPEKSP_NLANES) \
-      for (k = 0; k < N; k++) { \
-        PipeKSPNat xv, yv; \
-        PipeKSPNatLoad(xv, x[k] + i); \
-        PipeKSPNatLoad(yv, y[k] + i); \
-        b[k] += xv * PipeKSPNatConj(yv); \
-      } \
-    for (k = 0; k < N; k++) a[k] = b[k]; \
-  } while (0)
-  switch (n) {
-  case 1:
-    PIPEKSP_PLAIN_VEC(1);
-    break;
-  case 2:
-    PIPEKSP_PLAIN_VEC(2);
-    break;
-  case 3:
-    PIPEKSP_PLAIN_VEC(3);
-    break;
-  case 4:
-    PIPEKSP_PLAIN_VEC(4);
-    break;
-  case 5:
-    PIPEKSP_PLAIN_VEC(5);
-    break;
-  default:
-    break;
-  }
-#undef PIPEKSP_PLAIN_VEC
-  for (k = 0; k < n; k++) {
-    memcpy(l, &a[k], sizeof(l));
-    for (PetscInt q = 0; q < PIPEKSP_NLANES; q++) d[k] += l[q];
-    for (PetscInt j = i; j < i1; j++) d[k] += x[k][j] * PetscConj(y[k][j]);
-  }
 }
 
 /* the compensated sum rounded to one scalar */
