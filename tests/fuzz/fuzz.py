@@ -106,6 +106,11 @@ if fails:
     print(f"fuzz: {sum(fam_shared.values())} of {sum(fam_lines.values())} failure lines are shared by PETSc's implementation of the same "
           f"method on the same case (shared=: pipecg for pipegv, cg -ksp_cg_single_reduction for chrongear, groppcg for "
           f"pipegropp, by depth for pipeplcg at depths 0-1): the method's rounding; the others are ours alone")
+    # the lines to look at first: each one's reproducer
+    for f in fails:
+        m = re.match(r"FUZZFAIL family=(\S+) solver=(\S+) (?!shared=).*reproduce: (.*)$", f)
+        if m:
+            print(f"fuzz: ours alone ({m.group(1)}, {m.group(2)}): {m.group(3)}")
 nfail = sum(fam_fail.values())
 print(f"fuzz: {sum(fam_cases.values()) - nfail} passed, {nfail} failed")
 sys.exit(1 if nfail or fails else 0)
