@@ -102,6 +102,8 @@ PetscErrorCode KSPPipeBestRestore_Private(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode FloorFar(KSP, PetscReal, PetscBool *, PetscReal *, PetscReal *);
+
 PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -109,8 +111,16 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
 
   PetscFunctionBegin;
   if (ksp->reason == KSP_DIVERGED_ITS && pipe->guard.hasbreak && pipe->guard.cgbreak && ksp->normtype != KSP_NORM_NONE && pipe->guard.rnbreak > PIPE_BREAK_FAR * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol)) {
-    PetscCall(PetscInfo(ksp, "the limit came before the breakdown of iteration %" PetscInt_FMT " came back, far from the tolerance (norm %g): cg's end there\n", pipe->guard.itsbreak, (double)pipe->guard.rnbreak));
-    ksp->reason = pipe->guard.whybreak;
+    PetscBool far;
+
+    /* far from the tolerance stands for far from the floor, unless the tolerance is below the floor (-ksp_rtol 0
+       -ksp_atol 0, a fixed count of iterations): then the true residual formed at the restart must be far from
+       it too (a recursive (r,M^{-1}r) of -5e-35 with jacobi on the cube had ended DIVERGED_INDEFINITE_PC) */
+    PetscCall(FloorFar(ksp, PIPE_FLOOR_NEAR, &far, NULL, NULL));
+    if (far) {
+      PetscCall(PetscInfo(ksp, "the limit came before the breakdown of iteration %" PetscInt_FMT " came back, far from the tolerance (norm %g): cg's end there\n", pipe->guard.itsbreak, (double)pipe->guard.rnbreak));
+      ksp->reason = pipe->guard.whybreak;
+    } else PetscCall(PetscInfo(ksp, "the limit came before the breakdown of iteration %" PetscInt_FMT " came back, at the rounding floor (true residual %g): rounding, cg's limit\n", pipe->guard.itsbreak, (double)pipe->guard.best));
   }
   breakdown = IsBreakdown(ksp);
   if (breakdown) {
@@ -464,6 +474,13 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   if (ksp->converged == KSPConvergedSkip) {
     pipe->guard.stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip: iterating on\n", (double)pipe->guard.best, why));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* nor with a tolerance of 0 and a norm (-ksp_rtol 0 -ksp_atol 0: a fixed count of iterations), which cg's
+     recursive residual does not meet */
+  if (ksp->normtype != KSP_NORM_NONE && ksp->rtol * pipe->guard.rnorm0 <= 0 && ksp->abstol <= 0) {
+    pipe->guard.stalls = 0;
+    PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the tolerance is 0: iterating on\n", (double)pipe->guard.best, why));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (far) { /* slow progress (short restarts), not the floor */

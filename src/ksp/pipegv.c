@@ -283,7 +283,8 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
    At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
    solver restarts from it, and ends converged, as cg would, when that brings no progress. A breakdown that
    comes back after such restarts far above the rounding floor ends with its reason, as cg's. Under
-   `KSPConvergedSkip` the solver iterates on to the iteration limit, as cg does. The x returned
+   `KSPConvergedSkip`, or with a tolerance of 0 (-ksp_rtol 0 -ksp_atol 0), the solver iterates on to the
+   iteration limit, as cg does. The x returned
    is the last iterate, as cg's (with -ksp_max_it k, the k-th); only after a restart it is the iterate
    of least energy x'Ax/2 - b'x among those whose true residual the solver formed; at a breakdown that the
    restarts confirm, the iterate and iteration of the first one, where cg ends (docs/algorithms.md).

@@ -74,7 +74,12 @@
            iteration 2373, where the dot product is 2.5e5; the limit came 627 iterations after the restart, and
            the solve ended DIVERGED_INDEFINITE_MAT on an SPD operator. Now the dot product decides: no type
            reports the diagonal indefinite
-usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula]; prints 'all
+  tolzero  -ksp_rtol 0 -ksp_atol 0 -ksp_max_it 300, a fixed count of iterations, on the cube 5^3 and 7^3 with jacobi
+           (2 ranks): cg ends DIVERGED_ITS at 300. pipegropp and pipeplcg ended DIVERGED_INDEFINITE_PC at 66 and 99
+           (a recursive (r,M^-1 r) of -5e-35 at the floor, taken for cg's breakdown because its norm was far from a
+           tolerance of 0), pipegv CONVERGED_RTOL at 219 (the floor's stop, for a tolerance cg's recursive
+           residual never meets); now every type DIVERGED_ITS at 300, at cg's floor (found by a hostile probe)
+usage: issue_cases.py --mpiexec M --exe EX [--fuzz PIPEFUZZ] [--only capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula,tolzero]; prints 'all
 checks passed' or FAIL lines"""
 import argparse, os, re, subprocess, sys
 
@@ -82,7 +87,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--mpiexec", default="mpiexec")
 ap.add_argument("--exe", required=True)
 ap.add_argument("--fuzz", help="tests/fuzz/pipefuzz, for the replace, floor, drift, nullspace, chaos, limit, clustered, deepclaim, spread, depth0, counterpart, tspread, firstsign and formula checks")
-ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula")
+ap.add_argument("--only", default="capped,maxit0,pcksp,tight,replace,floor,drift,nullspace,chaos,limit,clustered,deepclaim,spread,depth0,counterpart,tspread,firstsign,formula,tolzero")
 a = ap.parse_args()
 a.only = set(a.only.split(","))  # names, not substrings ("spread" is not "tspread")
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -138,6 +143,16 @@ if "pcksp" in a.only:
             print("pcksp %-10s outer %d (cg inside %d) error %.3g" % (k, o["its"], cg["its"], o["err"]))
             if not (o["conv"] and abs(o["its"] - cg["its"]) <= 0.1 * cg["its"] + 1 and o["err"] < 1e-3):
                 fails.append("pcksp %s: outer %d iterations, error %.3g; cg inside %d" % (k, o["its"], o["err"], cg["its"]))
+if "tolzero" in a.only:
+    for n in ("5", "7"):
+        base = ["-cube_n", n, "-pc_type", "jacobi", "-ksp_rtol", "0", "-ksp_atol", "0", "-ksp_max_it", "300"]
+        cg = run(2, base + ["-ksp_type", "cg"])
+        for k in [[t] for t in ours] + [["pipeplcg", "-ksp_pipe_depth", l] for l in ("2", "3")]:
+            o = run(2, base + ["-ksp_type"] + k)
+            if cg and o:
+                print("tolzero n %s %-26s its %d converged %s true residual %.3g (cg %d, %.3g)" % (n, " ".join(k), o["its"], o["conv"], o["res"], cg["its"], cg["res"]))
+                if not (not o["conv"] and not cg["conv"] and o["its"] == cg["its"] == 300 and o["res"] <= 10 * cg["res"]):
+                    fails.append("tolzero n %s %s: its %d converged %s true residual %.3g; cg its %d, %.3g" % (n, " ".join(k), o["its"], o["conv"], o["res"], cg["its"], cg["res"]))
 if "tight" in a.only:
     base = ["-cube_n", "9", "-cube_nu", "0.4999", "-pc_type", "jacobi", "-ksp_rtol", "1e-12", "-ksp_norm_type",
             "unpreconditioned", "-ksp_max_it", "6000"]
