@@ -80,15 +80,16 @@ typedef struct {
   PetscReal            emin_user, emax_user;
   PetscReal            omega_user; /* Richardson damping fixed by the user (0: from emax) */
 
-  /* spectral safety (from the last setup) */
-  PetscReal      emin_est, emax_est; /* Lanczos estimates of the extreme eigenvalues of M^{-1}A */
-  PetscReal      emin, emax;         /* the bounds the sweeps use */
-  PetscReal      omega;              /* Richardson damping */
-  PetscBool      chebyshev;          /* Chebyshev sweeps in use (requested, and bounds known) */
-  PetscInt       estits;             /* steps the last estimate took (0: none) */
-  PetscInt       nestimates;         /* estimates since the PC was created */
-  PetscLogDouble t_est, t_setup;     /* wall time of the last estimate and of the whole last setup */
-  const char    *boundsfrom;         /* where emin/emax came from, for -pc_view */
+  /* spectral safety (from the last setup, or from the first application after the matrix changed) */
+  PetscReal        emin_est, emax_est; /* Lanczos estimates of the extreme eigenvalues of M^{-1}A */
+  PetscReal        emin, emax;         /* the bounds the sweeps use */
+  PetscReal        omega;              /* Richardson damping */
+  PetscBool        chebyshev;          /* Chebyshev sweeps in use (requested, and bounds known) */
+  PetscInt         estits;             /* steps the last estimate took (0: none) */
+  PetscInt         nestimates;         /* estimates since the PC was created */
+  PetscObjectState pmatstate;          /* pc->pmat's values the bounds are for (a reused PC re-estimates on a change) */
+  PetscLogDouble   t_est, t_setup;     /* wall time of the last estimate and of the whole last setup */
+  const char      *boundsfrom;         /* where emin/emax came from, for -pc_view */
 
   /* ordering (computed once per nonzero pattern) */
   PetscInt  bs, nb;       /* block size used by the factor and number of local block rows */

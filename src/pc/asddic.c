@@ -155,6 +155,7 @@ static PetscErrorCode PCSetUp_ASDDIC(PC pc)
 
   PetscCall(PCASDDICFactor_Private(pc));
   PetscCall(PCASDDICSetUpSweeps_Private(pc));
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &a->pmatstate));
   PetscCall(PetscTime(&t1));
   a->t_setup = t1 - t0;
   if (a->estits) PetscCall(PetscInfo(pc, "set-up %g s, of which the eigenvalue estimate %g s\n", a->t_setup, a->t_est));
@@ -172,6 +173,20 @@ static PetscErrorCode PCApplyAny_ASDDIC(PC pc, Vec x, Vec y, PetscBool transpose
   if (a->failed) { /* KSP sees Inf and stops with DIVERGED_PC_FAILED */
     PetscCall(PipeKSPVecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (a->iterations > 1) {
+    PetscObjectState state;
+
+    /* the sweeps multiply by pc->pmat as it is now, the factors are from the set-up: a reused PC
+       (-ksp_reuse_preconditioner) whose matrix changed keeps its factorization, but bounds estimated for the
+       old values can make the polynomial indefinite (cg then ended DIVERGED_INDEFINITE_PC after A + 0.5 I), so
+       they are estimated again for the new ones */
+    PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+    if (state != a->pmatstate) {
+      PetscCall(PetscInfo(pc, "the matrix changed since the set-up (the PC is reused): the sweeps' bounds estimated again, the factorization kept\n"));
+      PetscCall(PCASDDICSetUpSweeps_Private(pc));
+      a->pmatstate = state;
+    }
   }
   PetscCall(PetscLogEventBegin(PCASDDIC_Apply, pc, x, y, 0));
   PetscCall(PCASDDICApply_Private(pc, x, y, transpose));
@@ -634,7 +649,9 @@ static PetscErrorCode PCDestroy_ASDDIC(PC pc)
    (the default) use the interval [lambda_min, 1.1 lambda_max]: P_K is positive definite for every
    eigenvalue below the sum of the two bounds, and needs no more outer iterations than the undamped sweeps
    where those work. Richardson sweeps use w = min(1, 1.9 / (1.1 lambda_max)). The estimate is redone at
-   every set-up with new values (`SAME_NONZERO_PATTERN`); it is skipped when K = 1, when the bounds are
+   every set-up with new values (`SAME_NONZERO_PATTERN`), and at the first application after the matrix's
+   values changed without a set-up (`-ksp_reuse_preconditioner`, `PCSetReusePreconditioner()`): the sweeps
+   multiply by the matrix as it is, so the bounds follow it while the factorization is kept; it is skipped when K = 1, when the bounds are
    given, for Richardson sweeps with a given damping, and for Richardson sweeps around sgs on one rank. With -pc_asddic_sweep richardson
    -pc_asddic_esteig_steps 0 the sweeps are GeoFEM's. `-pc_view` shows the bounds and the damping;
    `-pc_view ::ascii_info_detail` and `-info` add the estimate and its time against the whole set-up's.

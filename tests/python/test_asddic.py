@@ -265,3 +265,35 @@ def test_negative_definite_fails_the_pc(comm, local, ksptype):
     A.destroy()
     b.destroy()
     x.destroy()
+
+
+@pytest.mark.parametrize("shift", [0.5, 5.0])
+def test_reused_pc_follows_a_changed_matrix(cube, shift):
+    """-ksp_reuse_preconditioner, then A + shift I in the same Mat: asddic keeps its factorization but its sweeps
+    multiply by the new A, so their bounds are estimated again; with the old ones the polynomial was indefinite
+    (cg ended DIVERGED_INDEFINITE_PC after 3 to 6 iterations at shift 0.5, at 116 or ran 298 at shift 5)"""
+    A = cube.A.duplicate(copy=True)
+    ksp = PETSc.KSP().create(A.getComm())
+    ksp.setOperators(A)
+    ksp.setType("cg")
+    ksp.setTolerances(rtol=1e-8)
+    pc = ksp.getPC()
+    pc.setType("asddic")
+    x = cube.b.duplicate()
+    ksp.solve(cube.b, x)
+    assert ksp.getConvergedReason() > 0
+    before = pipeksp.get_asddic_bounds(pc)
+    pc.setReusePreconditioner(True)
+    A.shift(shift)
+    ksp.solve(cube.b, x)
+    after = pipeksp.get_asddic_bounds(pc)
+    assert ksp.getConvergedReason() > 0 and ksp.getIterationNumber() <= 40, (ksp.getConvergedReason(), ksp.getIterationNumber())
+    assert after["emax"] > before["emax"]  # estimated again, for A + shift I with the old factors
+    r = cube.b.duplicate()  # the residual of the new operator: the solve is of A + shift I, not of the old A
+    A.mult(x, r)
+    r.aypx(-1.0, cube.b)
+    assert r.norm() <= 1e-7 * cube.b.norm()
+    for v in (x, r):
+        v.destroy()
+    ksp.destroy()
+    A.destroy()
