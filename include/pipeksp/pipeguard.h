@@ -50,6 +50,13 @@
    far from the floor */
 #define PIPE_BREAK_FAR 1e2
 
+/* the residual norm PETSc's default test asks for in this solve: max(rtol ||r_0||, abstol) (0: a fixed count
+   of iterations, -ksp_rtol 0 -ksp_atol 0) */
+static inline PetscReal KSPPipeTolerance_Private(KSP ksp)
+{
+  return PetscMax(ksp->rtol * ((KSP_Pipe *)ksp->data)->guard.rnorm0, ksp->abstol);
+}
+
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */

@@ -110,7 +110,7 @@ PetscErrorCode KSPPipeSolveEnd_Private(KSP ksp, Mat A, Vec T)
   PetscBool breakdown;
 
   PetscFunctionBegin;
-  if (ksp->reason == KSP_DIVERGED_ITS && pipe->guard.hasbreak && pipe->guard.cgbreak && ksp->normtype != KSP_NORM_NONE && pipe->guard.rnbreak > PIPE_BREAK_FAR * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol)) {
+  if (ksp->reason == KSP_DIVERGED_ITS && pipe->guard.hasbreak && pipe->guard.cgbreak && ksp->normtype != KSP_NORM_NONE && pipe->guard.rnbreak > PIPE_BREAK_FAR * KSPPipeTolerance_Private(ksp)) {
     PetscBool far;
 
     /* far from the tolerance stands for far from the floor, unless the tolerance is below the floor (-ksp_rtol 0
@@ -478,7 +478,7 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   }
   /* nor with a tolerance of 0 and a norm (-ksp_rtol 0 -ksp_atol 0: a fixed count of iterations), which cg's
      recursive residual does not meet */
-  if (ksp->normtype != KSP_NORM_NONE && ksp->rtol * pipe->guard.rnorm0 <= 0 && ksp->abstol <= 0) {
+  if (ksp->normtype != KSP_NORM_NONE && KSPPipeTolerance_Private(ksp) <= 0) {
     pipe->guard.stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the tolerance is 0: iterating on\n", (double)pipe->guard.best, why));
     PetscFunctionReturn(PETSC_SUCCESS);

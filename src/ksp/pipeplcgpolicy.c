@@ -121,7 +121,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
     PetscCall(KSPPipePLCGTest_Private(ksp, 0, dp));
     PetscCall(KSPPipeBestRecord_Private(ksp, tn)); /* x is never returned worse than the initial guess */
   } else {
-    const PetscReal confirm = PLCG_CONFIRM * PetscMax(ksp->rtol * pipe->guard.rnorm0, ksp->abstol);
+    const PetscReal confirm = PLCG_CONFIRM * KSPPipeTolerance_Private(ksp);
     const PetscInt  its     = KSPPipePLCGStartIts_Private(ksp, st);
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
