@@ -6,6 +6,7 @@
                    kept iterate, the end of a solve
      pipestep.c    one iteration's scalars: norm, convergence test, breakdown tests, CG coefficients
      pipeapply.c   the operator and PC applications with poll points
+     pipeeig.c     the solve's Lanczos tridiagonal: KSPComputeEigenvalues() and singular values as cg's
    Calls run one way: the types -> pipecommon.c -> pipeguard.c -> pipeapply.c. The vector passes they share
    run on the thread team (src/sys/vecpass.c, pipeksp/vecpassimpl.h). */
 #ifndef PIPEKSP_PIPEIMPL_H
@@ -63,6 +64,16 @@ typedef struct {
   PetscBool          cgbreak; /* of cg's recurrences (not pipeplcg's deep basis, whose pivots rounding can flip) */
 } KSPPipeGuard;
 
+/* the Lanczos tridiagonal of the last solve (pipeeig.c), kept only under KSPSetComputeEigenvalues() or
+   KSPSetComputeSingularValues(): diagonal d, e[j] the coupling of entries j-1 and j (0 where the
+   recurrences started again); every rank holds the same values */
+typedef struct {
+  PetscReal  *d, *e;
+  PetscInt    n, cap;
+  PetscInt    seg;      /* the first entry of the current segment */
+  PetscScalar alphaold; /* the CG step of the entry before (KSPPipeLanczosCG_Private()) */
+} KSPPipeLanczos;
+
 /* the operations a type may specialise (PETSc's ops idiom); KSPPipeCreateCommon_Private() sets the defaults */
 typedef struct {
   PetscErrorCode (*viewautoreplace)(KSP, PetscViewer); /* -ksp_view's line on auto residual replacement */
@@ -82,6 +93,7 @@ typedef struct {
   PetscInt64   ndepth_solve, ndepth_total;
   PetscInt     depth_end;
   KSPPipeGuard guard; /* the convergence guards' state (pipeguard.c) */
+  KSPPipeLanczos lanczos;
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
      PC's own apply) */
   Vec pcdiag;
@@ -131,6 +143,18 @@ PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, Pet
 /* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
    Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the kept iterate's */
 PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
+
+/* the Lanczos tridiagonal (pipeeig.c): sets the KSP's eigenvalue operations; at a solve's start, empties it
+   (room for the iteration limit when eigenvalues or singular values are asked for); one step of CG
+   coefficients alpha, beta (beta = 0: the recurrences start again); one entry of a Lanczos process's own
+   coefficients (pipeplcg: gamma_i, and delta_{i-1}, the coupling to the entry before, 0 at its start);
+   drops the current segment's last k entries (a deep basis's, computed as it lost its rank); frees it */
+PETSC_INTERN PetscErrorCode KSPPipeLanczosCreate_Private(KSP);
+PETSC_INTERN PetscErrorCode KSPPipeLanczosStart_Private(KSP);
+PETSC_INTERN void           KSPPipeLanczosCG_Private(KSP, PetscScalar, PetscScalar);
+PETSC_INTERN void           KSPPipeLanczosAdd_Private(KSP, PetscScalar, PetscScalar);
+PETSC_INTERN void           KSPPipeLanczosDrop_Private(KSP, PetscInt);
+PETSC_INTERN PetscErrorCode KSPPipeLanczosDestroy_Private(KSP);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);

@@ -118,6 +118,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   ksp->ops->setfromoptions = KSPSetFromOptions_Pipe;
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscCall(KSPPipeLanczosCreate_Private(ksp));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", KSPPipeSetProgress_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", KSPPipeGetProgress_Pipe));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetPollInterval_C", KSPPipeSetPollInterval_Pipe));
@@ -162,6 +163,7 @@ PetscErrorCode KSPDestroy_Pipe(KSP ksp)
   PetscCall(MatDestroy(&pipe->guard.amat));
   PetscCall(VecDestroy(&pipe->guard.xbreak));
   PetscCall(VecDestroy(&pipe->pcdiag));
+  PetscCall(KSPPipeLanczosDestroy_Private(ksp));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeGetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPipeSetPollInterval_C", NULL));
@@ -292,6 +294,7 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   pipe->nsolves++;
   PetscCall(KSPPipeGuardReset_Private(ksp, *A));
   PetscCall(KSPPipePCSetUp_Private(ksp));
+  PetscCall(KSPPipeLanczosStart_Private(ksp));
   ksp->its    = 0;
   ksp->reason = KSP_CONVERGED_ITERATING;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -263,6 +263,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     }
     alpha = gamma / delta;
     KSPPipeGapUpdate_Private(ksp, PETSC_FALSE, alpha, beta, rn, xn, un, pn, 0.0);
+    KSPPipeLanczosCG_Private(ksp, alpha, beta);
     pipe->guard.restart = PETSC_FALSE;
 
     /* x += alpha p; r -= alpha s; u -= alpha q; local gamma', the norms and (x,x) in the same pass */

@@ -223,6 +223,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     }
     PetscCall(FusedUpdate(ksp, pipe->guard.restart, coef.alpha, coef.beta, loc));
     KSPPipeGapUpdate_Private(ksp, PETSC_TRUE, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta, rn, xn, un, pipe->guard.restart ? un : pn, qn);
+    KSPPipeLanczosCG_Private(ksp, coef.alpha, pipe->guard.restart ? 0.0 : coef.beta);
     pipe->guard.restart = PETSC_FALSE;
     coef.gammaold       = gamma;
     coef.alphaold       = coef.alpha;

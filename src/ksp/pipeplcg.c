@@ -323,6 +323,7 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   /* a pivot <= 0 after pivots > 0 is cg's change of sign of (p,Ap), x the iterate of the step (cg takes the
      solve's first sign: a first pivot < 0 is not its breakdown); the basis's own breakdowns are rounding */
   if (why == KSP_DIVERGED_INDEFINITE_MAT && r->st.nupd > 0) PetscCall(KSPPipeBreakRecord_Private(ksp, r->st.nupd, why, ksp->its == r->st.nupd ? ksp->rnorm : -1.0, PETSC_FALSE));
+  KSPPipeLanczosDrop_Private(ksp, r->l);
   PetscCall(KSPPipePLCGBreakdown_Private(ksp, what, why, i, PetscAbsScalar(ZETA(i)), PetscAbsScalar(r->st.beta), lower, fresh, &stop));
   r->upd_at_restart = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -409,6 +410,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
     d->nrestarts++;
     r->upd_at_restart = r->st.nupd;
+    KSPPipeLanczosDrop_Private(ksp, l);
     if (l > 1) {
       PetscBool stop;
 
@@ -438,6 +440,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   KSPPipePLCGRitzAdd_Private(d, i, GAM(i), DEL(i));
+  KSPPipeLanczosAdd_Private(ksp, GAM(i), i ? DEL(i - 1) : 0.0);
   if (d->lrun > 1) {
     PetscReal om = KSPPipePLCGOmegaStep_Private(d, i, PetscRealPart(GAM(i)), PetscRealPart(DEL(i))), zi = PetscAbsScalar(ZETA(i));
 

@@ -602,3 +602,30 @@ def test_pipeplcg_interval_by_the_spectrums_top(comm, shape):
         x.destroy()
         b.destroy()
         A.destroy()
+
+
+def _estimates(cube, ktype, max_it):
+    def setup(ksp):
+        ksp.setComputeEigenvalues(True)
+        ksp.setTolerances(rtol=1e-10, max_it=max_it)
+    got = solve(cube, ktype, "asddic", setup=setup)
+    ksp = got["ksp"]
+    try:
+        eig = ksp.computeEigenvalues()
+        emax, emin = ksp.computeExtremeSingularValues()
+    finally:
+        ksp.destroy()
+    return got["its"], eig, emin, emax
+
+
+@pytest.mark.parametrize("ktype", ["pipegropp", "pipegv", "chrongear", "pipeplcg"])
+def test_eigenvalue_estimates_as_cg(cube, ktype):
+    """ksp.computeEigenvalues() and computeExtremeSingularValues(): cg's Lanczos estimates (before: none)."""
+    for max_it in (6, 2000):
+        its, eig, emin, emax = _estimates(cube, ktype, max_it)
+        cits, ceig, cmin, cmax = _estimates(cube, "cg", max_it)
+        assert len(eig) == min(its, len(eig)) and len(eig) >= 1, (len(eig), its)
+        assert abs(emax - cmax) <= 1e-6 * cmax and abs(emin - cmin) <= 1e-3 * cmin, ((emin, emax), (cmin, cmax))
+        if max_it == 6:  # the same six steps: cg's T_6, every Ritz value
+            assert its == cits == 6 and len(eig) == len(ceig) == 6
+            assert max(abs(e - c) for e, c in zip(sorted(eig.real), sorted(ceig.real))) <= 1e-8 * cmax
