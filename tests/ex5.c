@@ -4,7 +4,9 @@ right-hand side must end with KSP_DIVERGED_INDEFINITE_MAT, KSP_DIVERGED_INDEFINI
 KSP_DIVERGED_NANORINF, never NaN; a negative definite preconditioner (-I) or matrix (-A) converges to\n\
 the solution, as in cg, whose breakdown is a change of sign of (r,M^{-1}r) or (p,Ap); on the\n\
 cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason; under\n\
--ksp_convergence_test skip every KSP runs past the accuracy floor to the iteration limit, as cg.\n\
+-ksp_convergence_test skip every KSP runs past the accuracy floor to the iteration limit, as cg; a b whose\n\
+norm overflows (entries up to 1e154) ends DIVERGED_NANORINF at iteration 0 with x = 0 and cg's residual norm\n\
+(Inf or NaN, or a finite ||M^{-1} r||; before: 0).\n\
 Also checks that bad settings give errors. Exits with an error when a check fails. -part leakfree runs all\n\
 but that check, -part refused only that check (PETSc itself leaks when it refuses an option value).\n\n";
 
@@ -83,6 +85,66 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
     (*fails)++;
   }
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* b of entries 0.5e154 to 1e154: ||b||^2 overflows, its entries do not. cg reports the Inf as the residual norm,
+   or, with Jacobi's finite ||M^{-1} b||, that norm (the overflow is then in (r,M^{-1}r)); ours must too, not a
+   norm of 0 that reads as converged */
+static PetscErrorCode CheckOverflow(PetscInt *fails)
+{
+  const char       *types[]  = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG, KSPPIPEPLCG};
+  const PetscInt    depths[] = {-1, -1, -1, -1, 1, 3};
+  const KSPNormType nts[]    = {KSP_NORM_PRECONDITIONED, KSP_NORM_UNPRECONDITIONED, KSP_NORM_NATURAL};
+  Mat               A;
+  Vec               b, x;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestDiagMatrix(40, PETSC_FALSE, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  {
+    PetscRandom rnd; /* not VecSet(): its norm, cached and copied into cg's r = b, would not overflow */
+
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(PetscRandomSetInterval(rnd, 0.5, 1.0));
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscCall(VecScale(b, 1e154));
+  for (PetscInt n = 0; n < 3; n++) {
+    PetscReal cgnorm = 0.0;
+
+    for (PetscInt t = 0; t < 6; t++) {
+      KSP                ksp;
+      PC                 pc;
+      KSPConvergedReason reason;
+      PetscReal          rnorm, xnorm;
+      PetscInt           its;
+
+      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+      PetscCall(KSPSetOperators(ksp, A, A));
+      PetscCall(KSPSetType(ksp, types[t]));
+      if (depths[t] >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depths[t]));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCJACOBI));
+      PetscCall(KSPSetNormType(ksp, nts[n]));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(VecNorm(x, NORM_2, &xnorm));
+      if (!t) cgnorm = rnorm;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-16s overflow in ||b|| -> %s at %" PetscInt_FMT ", residual norm %g\n", types[t], KSPNormTypes[nts[n]], KSPConvergedReasons[reason], its, (double)rnorm));
+      if (reason != KSP_DIVERGED_NANORINF || its || xnorm != 0.0 || !(PetscIsInfOrNanReal(cgnorm) ? PetscIsInfOrNanReal(rnorm) : PetscAbsReal(rnorm - cgnorm) <= 1e-12 * cgnorm)) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected DIVERGED_NANORINF at 0 with x = 0 and cg's residual norm %g\n", (double)cgnorm));
+        (*fails)++;
+      }
+      PetscCall(KSPDestroy(&ksp));
+    }
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -302,6 +364,7 @@ int main(int argc, char **argv)
     }
   }
   if (rest) PetscCall(CheckCubeEdges(&fails));
+  if (rest) PetscCall(CheckOverflow(&fails));
   if (refused) PetscCall(CheckRefused(&fails));
   if (rest) PetscCall(CheckThreadFallback(&fails));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);

@@ -90,10 +90,10 @@ typedef struct {
   PetscInt64   nfirst_solve, nfirst_total; /* reductions waited for first (KSPPipeLastLikely_Private()) */
   PetscInt     nsolves;
   /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
-  PetscInt64   ndepth_solve, ndepth_total;
-  PetscInt     depth_end;
-  KSPPipeGuard guard; /* the convergence guards' state (pipeguard.c) */
-  KSPPipeLanczos lanczos;
+  PetscInt64     ndepth_solve, ndepth_total;
+  PetscInt       depth_end;
+  KSPPipeGuard   guard;   /* the convergence guards' state (pipeguard.c) */
+  KSPPipeLanczos lanczos; /* the eigenvalue estimates' tridiagonal (pipeeig.c) */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
      PC's own apply) */
   Vec pcdiag;
@@ -158,6 +158,18 @@ PETSC_INTERN PetscErrorCode KSPPipeLanczosDestroy_Private(KSP);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */
 PETSC_INTERN PetscReal KSPPipeNorm_Private(KSP, PetscScalar, PetscScalar, PetscScalar);
+/* cg's KSPCheckNorm() ahead of its KSPCheckDot() on gamma = (r,M^{-1}r): with a 2-norm (the preconditioned or
+   unpreconditioned norm type) an Inf or NaN norm ends the solve as the residual norm reported, and a finite
+   one is the norm reported where gamma is Inf or NaN (cg tests that norm before it forms gamma; KSPCheckDot()
+   alone left the norm before, 0 at iteration 0). Returns from the caller, as KSPCheckNorm() */
+#define KSPPipeCheckNorm_Private(ksp, rr, uu, gamma) \
+  do { \
+    if ((ksp)->normtype == KSP_NORM_PRECONDITIONED || (ksp)->normtype == KSP_NORM_UNPRECONDITIONED) { \
+      const PetscReal dp_ = KSPPipeNorm_Private(ksp, rr, uu, 0.0); \
+      KSPCheckNorm(ksp, dp_); \
+      if (PetscIsInfOrNanScalar(gamma)) (ksp)->rnorm = dp_; \
+    } \
+  } while (0)
 /* sets ksp->reason when gamma = (r,M^{-1}r) ends the solve: = 0 exact solution; of the other sign than
    the solve's earlier ones indefinite PC, as cg (strict: any gamma < 0, for a method that needs M > 0) */
 PETSC_INTERN PetscErrorCode KSPPipeCheckGamma_Private(KSP, PetscScalar, PetscBool);

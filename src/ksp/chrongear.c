@@ -115,6 +115,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[CG_RED_GAMMA];
     delta = glob[CG_RED_DELTA];
+    KSPPipeCheckNorm_Private(ksp, glob[CG_RED_RR], glob[CG_RED_UU], gamma);
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
     un         = PetscSqrtReal(PetscAbsScalar(glob[CG_RED_UU]));

@@ -197,6 +197,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
     if (!last) PetscCall(KSPPipeApplyOperator_Private(ksp, A, U, W));
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gammanew = glob[GR_R2_GAMMA];
+    KSPPipeCheckNorm_Private(ksp, glob[GR_R2_RR], glob[GR_R2_UU], gammanew);
     KSPCheckDot(ksp, gammanew);
     rn = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_RR]));
     un = PetscSqrtReal(PetscAbsScalar(glob[GR_R2_UU]));

@@ -200,6 +200,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     PetscCall(PipeKSPRedWait_Private(red, glob));
     gamma = glob[GV_RED_GAMMA];
     delta = glob[GV_RED_DELTA];
+    KSPPipeCheckNorm_Private(ksp, glob[GV_RED_RR], glob[GV_RED_UU], gamma);
     KSPCheckDot(ksp, gamma);
     KSPCheckDot(ksp, delta);
     rn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));

@@ -105,9 +105,10 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
 
   PetscFunctionBegin;
   PetscCall(PipeKSPRedWaitSlot_Private(pipe->red, d->slot[0], g0, NULL));
-  if (PetscIsInfOrNanScalar(g0[PLCG_RS_RZ])) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
-  KSPCheckDot(ksp, g0[PLCG_RS_RZ]);
   dp = KSPPipeNorm_Private(ksp, g0[PLCG_RS_RR], g0[PLCG_RS_ZZ], g0[PLCG_RS_RZ]);
+  if (PetscIsInfOrNanScalar(g0[PLCG_RS_RZ]) || PetscIsInfOrNanReal(dp)) PetscCall(PipeKSPRedWaitAll_Private(pipe->red));
+  KSPPipeCheckNorm_Private(ksp, g0[PLCG_RS_RR], g0[PLCG_RS_ZZ], g0[PLCG_RS_RZ]);
+  KSPCheckDot(ksp, g0[PLCG_RS_RZ]);
   tn = PetscSqrtReal(PetscAbsScalar(g0[PLCG_RS_RR])); /* ||b - A x||, the least one is the progress tests' reference */
   if (st->first && PetscRealPart(g0[PLCG_RS_RZ]) < 0) {
     /* the solve's first (r,M^{-1}r) < 0: cg takes the first sign (a negative definite PC converges), the basis
