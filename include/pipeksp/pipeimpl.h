@@ -71,6 +71,7 @@ typedef struct {
   PetscReal  *d, *e;
   PetscInt    n, cap;
   PetscInt    seg;      /* the first entry of the current segment */
+  PetscBool   closed;   /* the current segment takes no more entries (KSPPipeLanczosClose_Private()) */
   PetscScalar alphaold; /* the CG step of the entry before (KSPPipeLanczosCG_Private()) */
 } KSPPipeLanczos;
 
@@ -148,12 +149,14 @@ PETSC_INTERN PetscErrorCode KSPPipeGVContinue_Private(KSP, Mat, PetscInt);
    (room for the iteration limit when eigenvalues or singular values are asked for); one step of CG
    coefficients alpha, beta (beta = 0: the recurrences start again); one entry of a Lanczos process's own
    coefficients (pipeplcg: gamma_i, and delta_{i-1}, the coupling to the entry before, 0 at its start);
-   drops the current segment's last k entries (a deep basis's, computed as it lost its rank); frees it */
+   drops the current segment's last k entries (a deep basis's, computed as it lost its rank); takes no more
+   entries until the next segment (one that starts with a coupling of 0); frees it */
 PETSC_INTERN PetscErrorCode KSPPipeLanczosCreate_Private(KSP);
 PETSC_INTERN PetscErrorCode KSPPipeLanczosStart_Private(KSP);
 PETSC_INTERN void           KSPPipeLanczosCG_Private(KSP, PetscScalar, PetscScalar);
 PETSC_INTERN void           KSPPipeLanczosAdd_Private(KSP, PetscScalar, PetscScalar);
 PETSC_INTERN void           KSPPipeLanczosDrop_Private(KSP, PetscInt);
+PETSC_INTERN void           KSPPipeLanczosClose_Private(KSP);
 PETSC_INTERN PetscErrorCode KSPPipeLanczosDestroy_Private(KSP);
 
 /* the norm the KSP monitors, from the global (r,r), (u,u) and (r,u) */

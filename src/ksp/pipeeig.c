@@ -25,6 +25,7 @@ PetscErrorCode KSPPipeLanczosStart_Private(KSP ksp)
 
   PetscFunctionBegin;
   lz->n = lz->seg = 0;
+  lz->closed      = PETSC_FALSE;
   if (ksp->calc_sings && lz->cap < cap) {
     PetscCall(PetscFree2(lz->d, lz->e));
     PetscCall(PetscMalloc2(cap, &lz->d, cap, &lz->e));
@@ -38,7 +39,11 @@ void KSPPipeLanczosAdd_Private(KSP ksp, PetscScalar diag, PetscScalar off)
   KSPPipeLanczos *lz = &((KSP_Pipe *)ksp->data)->lanczos;
 
   if (lz->n >= lz->cap) return; /* not asked for (cap 0), or full */
-  if (off == 0.0) lz->seg = lz->n;
+  if (off == 0.0) {             /* a segment starts */
+    lz->seg    = lz->n;
+    lz->closed = PETSC_FALSE;
+  }
+  if (lz->closed) return;
   lz->d[lz->n] = PetscRealPart(diag);
   lz->e[lz->n] = lz->n ? PetscRealPart(off) : 0.0;
   lz->n++;
@@ -61,6 +66,12 @@ void KSPPipeLanczosDrop_Private(KSP ksp, PetscInt k)
   KSPPipeLanczos *lz = &((KSP_Pipe *)ksp->data)->lanczos;
 
   lz->n = PetscMax(lz->seg, lz->n - k);
+}
+
+/* a segment's later entries would not be a Lanczos process's: no gap in T, so none until the next segment */
+void KSPPipeLanczosClose_Private(KSP ksp)
+{
+  ((KSP_Pipe *)ksp->data)->lanczos.closed = PETSC_TRUE;
 }
 
 PetscErrorCode KSPPipeLanczosDestroy_Private(KSP ksp)
