@@ -6,7 +6,7 @@ the solution, as in cg, whose breakdown is a change of sign of (r,M^{-1}r) or (p
 cube with zeroed diagonal entries and jacobi every KSP must end with cg's reason; under\n\
 -ksp_convergence_test skip every KSP runs past the accuracy floor to the iteration limit, as cg; a b whose\n\
 norm overflows (entries up to 1e154) ends DIVERGED_NANORINF at iteration 0 with x = 0 and cg's residual norm\n\
-(Inf or NaN, or a finite ||M^{-1} r||; before: 0).\n\
+(Inf or NaN, or a finite ||M^{-1} r||; before: 0); an operator of 1e-200 entries (no PC) converges as cg.\n\
 Also checks that bad settings give errors. Exits with an error when a check fails. -part leakfree runs all\n\
 but that check, -part refused only that check (PETSc itself leaks when it refuses an option value).\n\n";
 
@@ -145,6 +145,63 @@ static PetscErrorCode CheckOverflow(PetscInt *fails)
       PetscCall(KSPDestroy(&ksp));
     }
   }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A of 1e-200 entries (a 2-D Laplacian, no PC; x* of 1e200): pipegv's A M^{-1} A underflows. Every type
+   converges as cg: before, pipegv and pipeplcg at depth 1 ended CONVERGED_RTOL after 3 iterations with a true
+   residual of 0.13 ||b|| (the floor's test took ||x|| = Inf for an infinite rounding floor) */
+static PetscErrorCode CheckTinyOperator(PetscInt *fails)
+{
+  const char    *types[]  = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG, KSPPIPEPLCG};
+  const PetscInt depths[] = {-1, -1, -1, -1, 1, 3};
+  Mat            A;
+  Vec            b, x, r;
+  PetscInt       cgits = 0;
+  PetscReal      cgres = 0, bn;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestLap2D(12, 12, &A, &b));
+  PetscCall(MatScale(A, 1e-200));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecNorm(b, NORM_2, &bn));
+  for (PetscInt t = 0; t < 6; t++) {
+    KSP                ksp;
+    PC                 pc;
+    KSPConvergedReason reason;
+    PetscInt           its;
+    PetscReal          res;
+
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, types[t]));
+    if (depths[t] >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depths[t]));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCNONE));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(MatMult(A, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &res));
+    res /= bn;
+    if (!t) {
+      cgits = its;
+      cgres = res;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s A of 1e-200 entries -> %s at %" PetscInt_FMT ", true relative residual %.3g\n", types[t], KSPConvergedReasons[reason], its, (double)res));
+    if (reason <= 0 || its > 1.15 * cgits + 2 || res > 10 * PetscMax(cgres, 1e-8)) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected cg's convergence (%" PetscInt_FMT " iterations, true relative residual %.3g)\n", cgits, (double)cgres));
+      (*fails)++;
+    }
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -365,6 +422,7 @@ int main(int argc, char **argv)
   }
   if (rest) PetscCall(CheckCubeEdges(&fails));
   if (rest) PetscCall(CheckOverflow(&fails));
+  if (rest) PetscCall(CheckTinyOperator(&fails));
   if (refused) PetscCall(CheckRefused(&fails));
   if (rest) PetscCall(CheckThreadFallback(&fails));
   PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " breakdown check(s) failed", fails);

@@ -73,8 +73,8 @@ PETSC_INTERN PetscErrorCode KSPPipeBreakRecord_Private(KSP, PetscInt, KSPConverg
 /* at the restart after a (p,Ap) of the other sign from the single-reduction formula (p,Ap) = (u,Au) - beta^2
    (p_old,Ap_old) of pipegv and chrongear: the dot product of p = u + beta p_old (into t) with A p (into at)
    tells the input's breakdown from the formula's rounding, whose record is dropped (the restart then one of
-   drift, as after residual growth) */
-PETSC_INTERN PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP, Mat, PetscScalar, Vec, Vec, Vec, Vec);
+   drift, as after residual growth); *refuted (may be NULL): the dot product refuted the formula's sign */
+PETSC_INTERN PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP, Mat, PetscScalar, Vec, Vec, Vec, Vec, PetscBool *);
 /* r = b - A x, and x against the kept iterate (one SpMV, one reduction of two dots) */
 PETSC_INTERN PetscErrorCode KSPPipeTrueResidual_Private(KSP, Mat, Vec);
 /* the true residual norm tn measured: the least one is the progress tests' reference */

@@ -126,7 +126,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[CG_RED_RR], glob[CG_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x (s, w are free) */
-      PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[CG_U], v[CG_P], v[CG_S], v[CG_W]));
+      PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[CG_U], v[CG_P], v[CG_S], v[CG_W], NULL));
       PetscCall(KSPPipeTrueResidual_Private(ksp, A, v[CG_R]));
       continue;
     }

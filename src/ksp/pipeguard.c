@@ -373,6 +373,18 @@ static PetscErrorCode FloorFar(KSP ksp, PetscReal f, PetscBool *far, PetscReal *
   if (pipe->guard.anorm > 0) {
     PetscCall(VecNorm(ksp->vec_sol, NORM_2, &x));
     PetscCall(VecNorm(ksp->vec_rhs, NORM_2, &b));
+    /* a 2-norm past 1e154 overflows in the sum of squares: sqrt(N) ||.||_inf bounds it (an x of 1e200 entries, A of
+       1e-200: an infinite floor had taken a true residual of 0.13 ||b|| for the attainable accuracy) */
+    if (PetscIsInfReal(x) || PetscIsInfReal(b)) {
+      PetscInt  n;
+      PetscReal xi, bi;
+
+      PetscCall(VecGetSize(ksp->vec_sol, &n));
+      PetscCall(VecNorm(ksp->vec_sol, NORM_INFINITY, &xi));
+      PetscCall(VecNorm(ksp->vec_rhs, NORM_INFINITY, &bi));
+      if (PetscIsInfReal(x)) x = PetscSqrtReal((PetscReal)n) * xi;
+      if (PetscIsInfReal(b)) b = PetscSqrtReal((PetscReal)n) * bi;
+    }
     *far = (PetscBool)(pipe->guard.best > f * (pipe->guard.anorm * x + b));
   }
   if (xn) *xn = x;
@@ -399,12 +411,13 @@ PetscErrorCode KSPPipeBreakRecord_Private(KSP ksp, PetscInt its, KSPConvergedRea
 /* The formula cancels more as the condition number grows, and a (p,Ap) of the other sign from it can be its
    rounding on an SPD A; a dot product with an SPD A changes sign only by its own rounding (the case, and what
    did not work instead: docs/algorithms.md, section 5) */
-PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Vec u, Vec p, Vec t, Vec at)
+PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Vec u, Vec p, Vec t, Vec at, PetscBool *refuted)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   PetscScalar pap;
 
   PetscFunctionBegin;
+  if (refuted) *refuted = PETSC_FALSE;
   /* only the record of this iteration's (p,Ap), made at this restart (a second restart at the same iteration
      is not taken), against an accepted sign (the formula's first (p,Ap) after a (re)start is (u,Au), a dot
      product) */
@@ -417,6 +430,7 @@ PetscErrorCode KSPPipeBreakCheckPAp_Private(KSP ksp, Mat A, PetscScalar beta, Ve
     PetscCall(PetscInfo(ksp, "(p,Ap) of the recurrences changed sign at iteration %" PetscInt_FMT ", its dot product %g did not: their rounding, not cg's breakdown\n", ksp->its, (double)PetscRealPart(pap)));
     pipe->guard.hasbreak    = PETSC_FALSE;
     pipe->guard.breakreason = KSP_CONVERGED_ITERATING; /* a restart of drift, as after residual growth */
+    if (refuted) *refuted = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -490,7 +504,7 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
   }
   if (ksp->normtype == KSP_NORM_NONE) ksp->reason = KSP_CONVERGED_ATOL;
   else ksp->reason = (ksp->rtol * pipe->guard.rnorm0 >= ksp->abstol) ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
-  PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s)\n", (double)pipe->guard.best, why));
+  PetscCall(PetscInfo(ksp, "stopping at the attainable accuracy, true residual %g (%s; ||A|| %g, ||x|| %g, ||b|| %g)\n", (double)pipe->guard.best, why, (double)pipe->guard.anorm, (double)xn, (double)bn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

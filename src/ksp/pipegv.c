@@ -43,6 +43,11 @@ static PetscErrorCode KSPSetUp_PipeGV(KSP ksp)
    still in L1, each summed row after row as before: the same bits as one loop doing both, which ran
    scalar (the sums' order forbids vectorizing it) at twice the time. */
 #define GV_SUB 256
+/* the formula's (p,Ap) refuted by its dot product twice, each within this many steps of the restart before: the
+   recurrences cannot run on this operator (A M^{-1} A of 1e-200 entries underflows, and every formula step
+   after a restart changed sign: 3269 iterations of steepest descent where cg takes 47), so Gropp's CG, which
+   forms no such product, takes the rest of the solve */
+#define GV_FORMULA_STEPS 2
 
 typedef struct {
   PetscBool          first;
@@ -180,7 +185,8 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
   PetscScalar loc[GV_RED_N], glob[GV_RED_N], gamma, delta;
   KSPPipeCoef coef = {0.0, 0.0, 0.0, 0.0, 0.0};
   PetscReal   rn, xn, un, pn, qn;
-  PetscBool   restart, stop, replace, last, measured;
+  PetscBool   restart, stop, replace, last, measured, refuted;
+  PetscInt    lastref = -1; /* the iteration of the last refuted formula (-1: none) */
 
   PetscFunctionBegin;
   red = pipe->red;
@@ -212,7 +218,13 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     PetscCall(KSPPipeTestIteration_Private(ksp, i, glob[GV_RED_RR], glob[GV_RED_UU], gamma, rn, xn, &coef, &stop, &restart));
     if (stop) break;
     if (restart) { /* round-off broke the recurrences: start them again from b - A x (m, n are free) */
-      PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[GV_U], v[GV_P], v[GV_M], v[GV_N]));
+      PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[GV_U], v[GV_P], v[GV_M], v[GV_N], &refuted));
+      if (refuted && lastref >= 0 && i - lastref <= GV_FORMULA_STEPS) {
+        PetscCall(PetscInfo(ksp, "the formula's (p,Ap) refuted again %" PetscInt_FMT " steps after the last: Gropp's CG for the rest of the solve\n", i - lastref));
+        PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      if (refuted) lastref = i;
       PetscCall(TrueResidual(ksp, A));
       PetscCall(FreshDots(ksp, loc));
       continue;
