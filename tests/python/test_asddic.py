@@ -297,3 +297,46 @@ def test_reused_pc_follows_a_changed_matrix(cube, shift):
         v.destroy()
     ksp.destroy()
     A.destroy()
+
+
+def _tridiag(comm, n, periodic, shift):
+    """1-D Laplacian [-1, 2 + shift, -1] on n rows (periodic: wrapped around), split evenly over the ranks."""
+    A = PETSc.Mat().createAIJ([n, n], nnz=3, comm=comm)
+    rs, re = A.getOwnershipRange()
+    for i in range(rs, re):
+        A[i, i] = 2.0 + shift
+        for j in (i - 1, i + 1):
+            if periodic or 0 <= j < n:
+                A[i, j % n] = -1.0
+    A.assemble()
+    return A
+
+
+@pytest.mark.parametrize("rows_per_rank,periodic,shift", [(1, False, 0.0), (2, True, 0.1)])
+def test_estimate_sees_modes_not_periodic_over_the_ranks(comm, rows_per_rank, periodic, shift):
+    """A hostile reproducer: the estimate's random start vector had the same entries on every rank, so with one
+    or two rows a rank it was periodic over the ranks (the 2 x 2 Laplacian on 2 ranks: an eigenvector). Its
+    Krylov space missed the top of M^-1 A, the Chebyshev interval was [0.5, 0.55] for {0.5, 1.5}, P was
+    indefinite and every KSP, cg too, ended DIVERGED_INDEFINITE_PC. Now each rank draws its own entries."""
+    n = max(2, rows_per_rank * comm.getSize())
+    A = _tridiag(comm, n, periodic, shift)
+    b, x = A.createVecs()
+    b.setRandom()
+    ksp = PETSc.KSP().create(comm)
+    try:
+        ksp.setOperators(A)
+        ksp.setType("cg")
+        ksp.getPC().setType("asddic")
+        ksp.setTolerances(rtol=1e-10, max_it=100)
+        ksp.solve(b, x)
+        assert ksp.getConvergedReason() > 0, ksp.getConvergedReason()
+        r = b.duplicate()
+        A.mult(x, r)
+        r.aypx(-1.0, b)
+        assert r.norm() <= 1e-8 * b.norm()
+        r.destroy()
+    finally:
+        ksp.destroy()
+        A.destroy()
+        b.destroy()
+        x.destroy()
