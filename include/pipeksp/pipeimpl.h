@@ -42,6 +42,7 @@ typedef struct {
   PetscReal        dphi;     /* phi(x) - phi(kept) at x's last true residual (< 0: x became the kept one) */
   PetscObjectState phistate; /* x's state then: dphi is of this x only */
   PetscReal        rnorm0;   /* the monitored norm at iteration 0 */
+  PetscInt         itmon;    /* the last iteration monitored and logged (-1: none this solve) */
   PetscReal        dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
   PetscReal        rn0;      /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */

@@ -17,8 +17,13 @@ PetscErrorCode KSPPipeConvergenceTest_Private(KSP ksp, PetscInt its, PetscReal d
   ksp->its   = its;
   ksp->rnorm = dp;
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(KSPLogResidualHistory(ksp, dp));
-  PetscCall(KSPMonitor(ksp, its, dp));
+  /* once per iteration, as cg: an iteration tested again (the true residual of a restart or of a claim's check)
+     was monitored and logged already (a monitor saw iteration 6 twice, and the history had its + 2 entries) */
+  if (its != pipe->guard.itmon) {
+    PetscCall(KSPLogResidualHistory(ksp, dp));
+    PetscCall(KSPMonitor(ksp, its, dp));
+    pipe->guard.itmon = its;
+  }
   PetscCall(KSPPipeConvergenceTestUnmonitored_Private(ksp, its, dp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
