@@ -91,14 +91,41 @@ static PetscErrorCode RunCase(KSPType type, const char *policy, Case c, KSPConve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the types the checks below run, cg first as the oracle: ours, and pipeplcg at depths 1 and 3 */
+#define NALL 6
+static const char    *AllTypes[NALL]  = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG, KSPPIPEPLCG};
+static const PetscInt AllDepths[NALL] = {-1, -1, -1, -1, 1, 3};
+
+/* A x = b from a zero guess with AllTypes[t] and the PC (nt: KSP_NORM_DEFAULT keeps the type's norm; rtol,
+   maxit: PETSC_DEFAULT keeps PETSc's): the reason, the iterations and the residual norm the KSP reports */
+static PetscErrorCode SolveAs(Mat A, Vec b, Vec x, PetscInt t, PCType pctype, KSPNormType nt, PetscReal rtol, PetscInt maxit, KSPConvergedReason *reason, PetscInt *its, PetscReal *rnorm)
+{
+  KSP ksp;
+  PC  pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, AllTypes[t]));
+  if (AllDepths[t] >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, AllDepths[t]));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, pctype));
+  if (nt != KSP_NORM_DEFAULT) PetscCall(KSPSetNormType(ksp, nt));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetResidualNorm(ksp, rnorm));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* b of entries 0.5e154 to 1e154: ||b||^2 overflows, its entries do not. cg reports the Inf as the residual norm,
    or, with Jacobi's finite ||M^{-1} b||, that norm (the overflow is then in (r,M^{-1}r)); ours must too, not a
    norm of 0 that reads as converged */
 static PetscErrorCode CheckOverflow(PetscInt *fails)
 {
-  const char       *types[]  = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG, KSPPIPEPLCG};
-  const PetscInt    depths[] = {-1, -1, -1, -1, 1, 3};
-  const KSPNormType nts[]    = {KSP_NORM_PRECONDITIONED, KSP_NORM_UNPRECONDITIONED, KSP_NORM_NATURAL};
+  const KSPNormType nts[] = {KSP_NORM_PRECONDITIONED, KSP_NORM_UNPRECONDITIONED, KSP_NORM_NATURAL};
   Mat               A;
   Vec               b, x;
 
@@ -117,32 +144,19 @@ static PetscErrorCode CheckOverflow(PetscInt *fails)
   for (PetscInt n = 0; n < 3; n++) {
     PetscReal cgnorm = 0.0;
 
-    for (PetscInt t = 0; t < 6; t++) {
-      KSP                ksp;
-      PC                 pc;
+    for (PetscInt t = 0; t < NALL; t++) {
       KSPConvergedReason reason;
       PetscReal          rnorm, xnorm;
       PetscInt           its;
 
-      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-      PetscCall(KSPSetOperators(ksp, A, A));
-      PetscCall(KSPSetType(ksp, types[t]));
-      if (depths[t] >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depths[t]));
-      PetscCall(KSPGetPC(ksp, &pc));
-      PetscCall(PCSetType(pc, PCJACOBI));
-      PetscCall(KSPSetNormType(ksp, nts[n]));
-      PetscCall(KSPSolve(ksp, b, x));
-      PetscCall(KSPGetConvergedReason(ksp, &reason));
-      PetscCall(KSPGetResidualNorm(ksp, &rnorm));
-      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(SolveAs(A, b, x, t, PCJACOBI, nts[n], PETSC_DEFAULT, PETSC_DEFAULT, &reason, &its, &rnorm));
       PetscCall(VecNorm(x, NORM_2, &xnorm));
       if (!t) cgnorm = rnorm;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-16s overflow in ||b|| -> %s at %" PetscInt_FMT ", residual norm %g\n", types[t], KSPNormTypes[nts[n]], KSPConvergedReasons[reason], its, (double)rnorm));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %-16s overflow in ||b|| -> %s at %" PetscInt_FMT ", residual norm %g\n", AllTypes[t], KSPNormTypes[nts[n]], KSPConvergedReasons[reason], its, (double)rnorm));
       if (reason != KSP_DIVERGED_NANORINF || its || xnorm != 0.0 || !(PetscIsInfOrNanReal(cgnorm) ? PetscIsInfOrNanReal(rnorm) : PetscAbsReal(rnorm - cgnorm) <= 1e-12 * cgnorm)) {
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected DIVERGED_NANORINF at 0 with x = 0 and cg's residual norm %g\n", (double)cgnorm));
         (*fails)++;
       }
-      PetscCall(KSPDestroy(&ksp));
     }
   }
   PetscCall(VecDestroy(&x));
@@ -157,52 +171,32 @@ static PetscErrorCode CheckOverflow(PetscInt *fails)
    floor), and DIVERGED_NANORINF at iteration 0 */
 static PetscErrorCode CheckScaledOperator(PetscReal scale, PetscInt *fails)
 {
-  const char    *types[]  = {KSPCG, KSPPIPEGROPP, KSPPIPEGV, KSPCHRONGEAR, KSPPIPEPLCG, KSPPIPEPLCG};
-  const PetscInt depths[] = {-1, -1, -1, -1, 1, 3};
-  Mat            A;
-  Vec            b, x, r;
-  PetscInt       cgits = 0;
-  PetscReal      cgres = 0, bn;
+  Mat       A;
+  Vec       b, x;
+  PetscInt  cgits = 0;
+  PetscReal cgres = 0;
 
   PetscFunctionBeginUser;
   PetscCall(TestLap2D(12, 12, &A, &b));
   PetscCall(MatScale(A, scale));
   PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(VecNorm(b, NORM_2, &bn));
-  for (PetscInt t = 0; t < 6; t++) {
-    KSP                ksp;
-    PC                 pc;
+  for (PetscInt t = 0; t < NALL; t++) {
     KSPConvergedReason reason;
     PetscInt           its;
-    PetscReal          res;
+    PetscReal          rnorm = 0.0, res = 0.0;
 
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPSetType(ksp, types[t]));
-    if (depths[t] >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depths[t]));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCNONE));
-    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
-    PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(KSPGetConvergedReason(ksp, &reason));
-    PetscCall(KSPGetIterationNumber(ksp, &its));
-    PetscCall(MatMult(A, x, r));
-    PetscCall(VecAYPX(r, -1.0, b));
-    PetscCall(VecNorm(r, NORM_2, &res));
-    res /= bn;
+    PetscCall(SolveAs(A, b, x, t, PCNONE, KSP_NORM_DEFAULT, 1e-8, 2000, &reason, &its, &rnorm));
+    PetscCall(TestRelResidual(A, b, x, &res));
     if (!t) {
       cgits = its;
       cgres = res;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s A of %g entries -> %s at %" PetscInt_FMT ", true relative residual %.3g\n", types[t], (double)scale, KSPConvergedReasons[reason], its, (double)res));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s A of %g entries -> %s at %" PetscInt_FMT ", true relative residual %.3g\n", AllTypes[t], (double)scale, KSPConvergedReasons[reason], its, (double)res));
     if (reason <= 0 || its > 1.15 * cgits + 2 || res > 10 * PetscMax(cgres, 1e-8)) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: expected cg's convergence (%" PetscInt_FMT " iterations, true relative residual %.3g)\n", cgits, (double)cgres));
       (*fails)++;
     }
-    PetscCall(KSPDestroy(&ksp));
   }
-  PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
