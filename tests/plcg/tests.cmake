@@ -161,7 +161,7 @@ function(pipeksp_plcg_auto name np psim)
   endif()
   add_test(NAME plcg-auto-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:plcg_auto> ${ARGN})
   set_tests_properties(plcg-auto-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_TEST_ENV}" TIMEOUT 120
-    PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[0-9]+ bytes")
+    PASS_REGULAR_EXPRESSION "all checks passed" SKIP_REGULAR_EXPRESSION "SKIPPED auto" FAIL_REGULAR_EXPRESSION "FAIL|ERROR|[0-9]+ bytes")
 endfunction()
 set(_cube9 -malloc_debug -malloc_dump -problem cube -cube_n 9 -pc_type bjacobi -sub_pc_type icc)
 pipeksp_plcg_auto(cube-np1 1 0 ${_cube9} -expect_auto 0,0 -expect_spmv_equal)
@@ -178,7 +178,8 @@ pipeksp_plcg_auto(cube-emu4096-np2 2 4096 -problem cube -cube_n 9 -pc_type asddi
 pipeksp_plcg_auto(cube-emu131072-blocking-np2 2 131072 -problem cube -cube_n 5 -pc_type jacobi -ksp_pipe_progress blocking -expect_auto 0,0)
 # the choice is a measurement of time: run alone (beside another MPI job on the 2 cores, a rank descheduled in
 # the timed overlap hides nothing and auto rightly chooses 0; one descheduled in the timed reduction makes a
-# latency to hide where there is none)
+# latency to hide where there is none). Other jobs on the machine: a choice outside is measured again (3 tries);
+# where in every try a rank held its core under 9/10 of the solve the test reports SKIPPED, not a verdict
 set_tests_properties(plcg-auto-cube-np1 plcg-auto-cube-np2 plcg-auto-cube-emu1-np2 plcg-auto-ex2-np1
   plcg-auto-cube-emu131072-np2 plcg-auto-ex2-emu131072-np2 plcg-auto-cube-emu4096-np2 plcg-auto-cube-emu131072-blocking-np2
   PROPERTIES RUN_SERIAL TRUE)
