@@ -19,7 +19,7 @@
 #include <dlfcn.h>
 
 #define REPS 12
-static int    rank, size, fails;
+static int    rank, size, fails, unjudged;
 static double alpha, R;
 
 /* under PIPEKSP_EMU_CLOCK=virtual the emulator's clock is the time base and "computing" moves it */
@@ -88,6 +88,22 @@ static void check(const char *what, double val_us, double lo_us, double hi_us)
   }
   fflush(stdout);
   if (!all) fails++;
+}
+
+/* a bound on a polled completion assumes the rank polls at its interval: where some rank went more than alpha/2
+   between two polls (descheduled beside other jobs) the upper bound is not judged, the lower one still is */
+static void check_polled(const char *what, double val_us, double lo_us, double hi_us, double gap)
+{
+  double worst = 0;
+
+  MPI_Allreduce(&gap, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (worst <= 0.5 * alpha) {
+    check(what, val_us, lo_us, hi_us);
+    return;
+  }
+  if (!rank) printf("not judged: the upper bound of %s: a rank went %.0f us between two polls (> alpha/2: descheduled)\n", what, 1e6 * worst);
+  unjudged++;
+  check(what, val_us, lo_us, 1e300);
 }
 
 static void expect_true(const char *what, int ok)
@@ -203,24 +219,29 @@ static double t_blocking(void)
    Returns the lower quartile of the wait time; *tdone: of the time from start to the first successful
    MPI_Test; *excess: of (wait - what library progress predicts, max(0, R*alpha - time before the wait));
    *tcomp: the least time from start to the end of the wait over the repetitions; *late: repetitions
-   whose compute phase overran c by more than 0.5 R*alpha (the rank was descheduled).
+   whose compute phase overran c by more than 0.5 R*alpha (the rank was descheduled); *gap: the lower
+   quartile of each repetition's longest time between two polls (beside busy jobs, a scheduler tick).
    The compute phase is a sleep: on a loaded node the rank can wake up milliseconds late (with 2 ranks
    Open MPI binds rank r to core r, so a rank cannot escape a busy core). Judge waits against the time
    the compute really took, never against c. */
-static double t_overlap(double c, double poll, double *tdone, double *excess, double *tcomp, int *late)
+static double t_overlap(double c, double poll, double *tdone, double *excess, double *tcomp, int *late, double *gap)
 {
-  double      v[REPS], w[REPS], x[REPS], t0, t1, tend, pred, tc = -1;
+  double      v[REPS], w[REPS], x[REPS], g[REPS], t0, t1, tend, pred, tc = -1;
   int         in = 1, out, i, flag, nlate = 0;
   MPI_Request rq;
   for (i = 0; i < REPS; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
     flag = 0;
     w[i] = -1;
+    g[i] = 0;
     t0   = now();
     MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
     tend = t0 + c;
     if (poll > 0) {
+      double tp = t0;
       while ((t1 = now()) < tend) {
+        if (t1 - tp > g[i]) g[i] = t1 - tp;
+        tp = t1;
         if (!flag) {
           MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
           if (flag) w[i] = now() - t0;
@@ -242,6 +263,7 @@ static double t_overlap(double c, double poll, double *tdone, double *excess, do
   if (excess) *excess = quartile(x, REPS);
   if (tcomp) *tcomp = tc;
   if (late) *late = nlate;
+  if (gap) *gap = quartile(g, REPS);
   return quartile(v, REPS);
 }
 
@@ -249,7 +271,7 @@ int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "calls";
   const char *s;
-  double      RA, A, slack, tol, m, td, tc, blk, jit;
+  double      RA, A, slack, tol, m, td, tc, blk, jit, gp = 0;
   long        P;
   int         virt, late = 0;
 
@@ -291,7 +313,7 @@ int main(int argc, char **argv)
 
   if (!strcmp(mode, "off")) {
     check("blocking allreduce, emulator off", 1e6 * t_blocking(), 0, 1000);
-    check("Iallreduce wait after 1 ms compute, emulator off", 1e6 * t_overlap(1e-3, 0, NULL, NULL, NULL, NULL), 0, 1000);
+    check("Iallreduce wait after 1 ms compute, emulator off", 1e6 * t_overlap(1e-3, 0, NULL, NULL, NULL, NULL, NULL), 0, 1000);
   } else if (!strcmp(mode, "calls")) {
     blk = 1e6 * t_blocking();
     if (getenv("PIPEKSP_EMU_JITTER_US")) { /* noise only adds; the same draws on every rank */
@@ -304,23 +326,23 @@ int main(int argc, char **argv)
       if (virt) check("jitter: every rank draws the same noise (max - min over ranks)", hi - lo, 0, tol);
       if (virt) check("jitter: noise present (blocking - R*alpha)", blk - RA, 1e-3, jit);
     } else check("blocking allreduce = R*alpha", blk, RA - tol, RA + slack);
-    m = t_overlap(2 * R * alpha, 0, NULL, NULL, NULL, NULL);
+    m = t_overlap(2 * R * alpha, 0, NULL, NULL, NULL, NULL, NULL);
     check("progress=calls, no MPI during compute: wait = (R-1)*alpha", 1e6 * m, RA - A - tol, RA - A + jit + slack);
-    m = t_overlap(3 * R * alpha, 0.2 * alpha, &td, NULL, NULL, NULL);
-    check("progress=calls, MPI_Test every alpha/5 during compute: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000);
+    m = t_overlap(3 * R * alpha, 0.2 * alpha, &td, NULL, NULL, NULL, &gp);
+    check_polled("progress=calls, MPI_Test every alpha/5 during compute: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000, gp);
     /* without progress it would be seen only at the wait, after 3 R*alpha + (R-1)*alpha */
-    check("progress=calls, polling: completion seen within R*(alpha + poll interval)", 1e6 * td, RA - tol, jit + (virt ? 1.2 * RA + tol : 2.5 * RA));
+    check_polled("progress=calls, polling: completion seen within R*(alpha + poll interval)", 1e6 * td, RA - tol, jit + (virt ? 1.2 * RA + tol : 2.5 * RA), gp);
     if (!getenv("PIPEKSP_EMU_JITTER_US")) {
       /* polls at 4,8,..,(R/2-1)*4 alpha each complete one round and start the next; the wait at
          2R alpha finds one round done and runs the other R/2 back to back */
-      m = t_overlap(2 * R * alpha, 4 * alpha, NULL, NULL, NULL, NULL);
+      m = t_overlap(2 * R * alpha, 4 * alpha, NULL, NULL, NULL, NULL, NULL);
       check("progress=calls, MPI_Test every 4 alpha: wait = (R/2)*alpha", 1e6 * m, 0.5 * RA - tol, 0.5 * RA + slack);
     }
   } else if (!strcmp(mode, "library")) {
     check("blocking allreduce = R*alpha", 1e6 * t_blocking(), RA - tol, RA + slack);
-    m = t_overlap(1.5 * R * alpha, 0, NULL, NULL, NULL, NULL);
+    m = t_overlap(1.5 * R * alpha, 0, NULL, NULL, NULL, NULL, NULL);
     check("progress=library, compute 1.5 R*alpha: wait = 0", 1e6 * m, 0, virt ? tol : 0.25 * RA + 2000);
-    m = t_overlap(0.5 * R * alpha, 0, NULL, &td, &tc, &late);
+    m = t_overlap(0.5 * R * alpha, 0, NULL, &td, &tc, &late, NULL);
     /* a rank whose sleep overran past R*alpha rightly waits ~0 (rank 1 once measured 26.7 us
        against >= 2400 in a full make test, with the old check that assumed the compute took 0.5 R*alpha);
        so the waits are judged against the compute time each repetition really took */
@@ -357,7 +379,7 @@ int main(int argc, char **argv)
     if (!rank) printf("FAILED: unknown mode %s (calls|library|off|p2p)\n", mode);
     fails++;
   }
-  if (!rank) printf("%s\n", fails ? "emu_test FAILED" : "emu_test PASSED");
+  if (!rank) printf("%s\n", fails ? "emu_test FAILED" : (unjudged ? "emu_test SKIPPED: an upper bound was not judged (see above)" : "emu_test PASSED"));
   MPI_Finalize();
   return fails ? 1 : 0;
 }

@@ -15,9 +15,10 @@ function(pipeksp_emu_test name np mode)
     list(APPEND _x -x ${v})
   endforeach()
   add_test(NAME emulator-${name} COMMAND ${PIPEKSP_MPIEXEC} --oversubscribe -n ${np} ${_x} $<TARGET_FILE:emu_test> ${mode})
-  # timing checks: keep other tests off the two cores while they run
+  # timing checks: keep other tests off the two cores while they run (SKIPPED: other jobs on the machine left an
+  # upper bound unjudged)
   set_tests_properties(emulator-${name} PROPERTIES ENVIRONMENT "${PIPEKSP_MPI_ENV}" PASS_REGULAR_EXPRESSION "emu_test PASSED"
-    FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 RUN_SERIAL TRUE LABELS emulator)
+    SKIP_REGULAR_EXPRESSION "emu_test SKIPPED" FAIL_REGULAR_EXPRESSION "FAILED" TIMEOUT 120 RUN_SERIAL TRUE LABELS emulator)
 endfunction()
 # Virtual clock: the model checked exactly (discrete-event time inside the shim), 2 and 4 ranks.
 set(_emu_virt PIPEKSP_EMU_CLOCK=virtual PIPEKSP_EMU_P=256 PIPEKSP_EMU_ALPHA_US=2)
