@@ -1,6 +1,9 @@
 static char help[] = "One KSP of each of our types solves, its operator changes (new values in the same Mat, then a\n\
 new size after KSPReset()) and it solves again: each solve must match a fresh KSP's, iterations and true\n\
-residual, so KSPSetUp()/KSPSolve() redo what a changed operator needs.\n";
+residual, so KSPSetUp()/KSPSolve() redo what a changed operator needs. Then vectors whose parallel layout is\n\
+not the operator's (the same global size, local sizes off on some ranks; or a global size off), as the first\n\
+solve and after a good one: PETSC_ERR_ARG_SIZ on every rank (PETSc's local-size checks err on some ranks only,\n\
+and cg hangs there), a nonzero guess x untouched, and the next solve of the right vectors takes a fresh KSP's iterations.\n";
 
 #include <pipeksp.h>
 #include <pipeksp/petsccompat.h> /* PETSC_SUCCESS before PETSc 3.19 */
@@ -37,11 +40,80 @@ static PetscErrorCode Solve(KSP ksp, Mat A, PetscInt *its, PetscReal *res)
   PetscCall(VecDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* a vector of global size N whose local sizes are the operator's with one row moved from the last rank to the
+   first (shift 1; 1 row more on the first rank with shift 2: global size N + 1) */
+static PetscErrorCode OffLayout(Mat A, PetscInt shift, Vec *w)
+{
+  PetscMPIInt rank, size;
+  PetscInt    m, N;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  if (shift == 1 && size > 1) m += (rank == 0) - (rank == size - 1);
+  else m += (rank == 0);
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, m, shift == 1 ? N : N + 1, w));
+  PetscCall(VecSet(*w, 7.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a solve of vectors in another layout: an error of the size class on every rank and x kept; then the same
+   KSP solves the right vectors as a fresh one does (first: the refused solve is the KSP's first) */
+static PetscErrorCode BadLayouts(const char *type, PetscInt shift, PetscBool first, PetscInt *fails)
+{
+  Mat            A;
+  KSP            ksp, f;
+  Vec            w, v;
+  PetscErrorCode ierr;
+  PetscInt       i0, i1, j1, all = 0, mine;
+  PetscReal      r0, r1, s1, vmin, vmax;
+
+  PetscFunctionBeginUser;
+  PetscCall(Lap(48, 0.0, &A));
+  PetscCall(OffLayout(A, shift, &w));
+  PetscCall(VecDuplicate(w, &v));
+  PetscCall(VecSet(v, 7.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  if (!first) PetscCall(Solve(ksp, A, &i0, &r0));
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE)); /* with a zero guess PETSc zeroes x before the type runs */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPSolve(ksp, w, v);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
+  mine = ierr == PETSC_ERR_ARG_SIZ;
+  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCall(VecMin(v, NULL, &vmin));
+  PetscCall(VecMax(v, NULL, &vmax));
+  PetscCall(Solve(ksp, A, &i1, &r1));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &f));
+  PetscCall(KSPSetType(f, type));
+  PetscCall(KSPSetFromOptions(f));
+  PetscCall(Solve(f, A, &j1, &s1));
+  PetscCall(KSPDestroy(&f));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s layout off (%s, %s): size error on every rank %s, x kept %s; then %d its (%.2e), fresh KSP %d its (%.2e)\n", type, shift == 1 ? "local sizes" : "global size", first ? "first solve" : "after a solve", all ? "yes" : "NO", vmin == 7 && vmax == 7 ? "yes" : "NO", (int)i1, (double)r1, (int)j1, (double)s1));
+  if (!all || vmin != 7 || vmax != 7 || i1 != j1 || r1 != s1) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  FAIL: %s on vectors in another layout\n", type));
+    (*fails)++;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const char *types[] = {"pipegv", "pipegropp", "chrongear", "pipeplcg"};
   PetscInt    fails   = 0;
+  PetscMPIInt size;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PipeKSPInitializePackage());
   for (int t = 0; t < 4; t++) {
     Mat       A1, A2, A3;
@@ -86,6 +158,10 @@ int main(int argc, char **argv)
     PetscCall(MatDestroy(&A2));
     PetscCall(MatDestroy(&A3));
   }
+  for (int t = 0; t < 4; t++)
+    for (PetscInt shift = 1; shift <= 2; shift++)
+      for (int first = 0; first < 2; first++)
+        if (shift == 2 || size > 1) PetscCall(BadLayouts(types[t], shift, (PetscBool)first, &fails));
   if (!fails) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
   PetscCall(PetscFinalize());
   return 0;
@@ -97,6 +173,14 @@ int main(int argc, char **argv)
    test:
       suffix: ksp_reuse_np2
       nsize: 2
+      args: -pc_type jacobi -ksp_pipe_depth 2
+      filter: grep -oE "all checks passed|FAIL|ERROR"
+      output_file: output/ex7_ksp_reuse_np2.out
+
+   # 3 ranks: a layout with one row moved from rank 2 to rank 0 leaves rank 1's local size right
+   test:
+      suffix: ksp_reuse_np3
+      nsize: 3
       args: -pc_type jacobi -ksp_pipe_depth 2
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex7_ksp_reuse_np2.out

@@ -274,6 +274,44 @@ static PetscErrorCode WorkUnlock(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's vector checks compare local sizes, so a layout off on some ranks errors there only and leaves the
+   others in a reduction (cg hangs). Every rank holds every layout's ownership table: the same verdict on all.
+   Work vectors that this refused solve's set-up duplicated from its x go, and the next KSPSetUp() makes them
+   again (a solve holds them from its start: never made again inside one) */
+PetscErrorCode KSPPipeCheckLayouts_Private(KSP ksp)
+{
+  KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
+  Mat         A;
+  PetscLayout rmap, cmap, bmap, xmap, wmap;
+  PetscBool   bok, xok, wok = PETSC_TRUE;
+  PetscInt    M, N, bN, xN;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetLayouts(A, &rmap, &cmap));
+  PetscCall(VecGetLayout(ksp->vec_rhs, &bmap));
+  PetscCall(VecGetLayout(ksp->vec_sol, &xmap));
+  PetscCall(PetscLayoutCompare(bmap, rmap, &bok));
+  PetscCall(PetscLayoutCompare(xmap, cmap, &xok));
+  if (bok && xok) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->nwork) {
+    PetscCall(VecGetLayout(ksp->work[0], &wmap));
+    PetscCall(PetscLayoutCompare(wmap, cmap, &wok));
+  }
+  if (!wok) {
+    PetscCall(VecDestroyVecs(ksp->nwork, &ksp->work));
+    ksp->nwork = 0;
+    PetscCall(VecDestroy(&pipe->pcdiag));
+    PetscCall(VecDestroy(&pipe->guard.xbreak));
+    ksp->setupstage = KSP_SETUP_NEW;
+  }
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(VecGetSize(ksp->vec_rhs, &bN));
+  PetscCall(VecGetSize(ksp->vec_sol, &xN));
+  SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "%s: the parallel layout of %s differs from the operator's (global %" PetscInt_FMT " x %" PetscInt_FMT ", b %" PetscInt_FMT ", x %" PetscInt_FMT "; or local sizes differ on some rank); create the vectors with MatCreateVecs()",
+          ((PetscObject)ksp)->type_name, bok ? "x" : (xok ? "b" : "b and x"), M, N, bN, xN);
+}
+
 PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
@@ -284,6 +322,7 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   PetscCall(PipeKSPPCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   PetscCall(PCGetOperators(ksp->pc, A, NULL));
+  PetscCall(KSPPipeCheckLayouts_Private(ksp));
   PetscCall(PipeKSPRedAbandon_Private(pipe->red)); /* in case an error escaped a solve between start and wait */
   /* the engine counts over its life: a solve's counters are the difference from this snapshot */
   pipe->stats0         = pipe->red->stats;

@@ -169,6 +169,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   PetscInt  N;
 
   PetscFunctionBegin;
+  PetscCall(KSPPipeCheckLayouts_Private(ksp)); /* before auto's measurements touch b */
   /* its gap model is its own: p(l)-CG's rules on replacement and claims, until PLCGLower() hands the solve to
      Gropp's CG (set at every solve, so an error there leaves no trace) */
   pipe->guard.cgref = PETSC_FALSE;
