@@ -29,6 +29,8 @@
 #include <petscdmda.h>
 #include "../common/pipeksptest.h"
 
+static PetscBool fz_verbose = PETSC_FALSE; /* -v */
+
 /* splitmix64: a case's draws depend on (seed, case) only, on every rank and platform */
 typedef struct {
   unsigned long long s;
@@ -436,6 +438,11 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
     PetscCall(VecNorm(b, NORM_2, &least.bn));
     PetscCall(KSPMonitorSet(ksp, LeastResMonitor, &least, NULL));
   }
+  /* a reproducer's own look inside: -v with options of the prefix fz_ (-fz_ksp_monitor_true_residual, -fz_ksp_view) */
+  if (fz_verbose) {
+    PetscCall(KSPSetOptionsPrefix(ksp, "fz_"));
+    PetscCall(KSPSetFromOptions(ksp));
+  }
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(VecDestroy(&least.t));
   PetscCall(VecDestroy(&least.v));
@@ -623,8 +630,10 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
   /* the eigenvalue estimates: with cg's iterations and no restart, cg's T_its. Its top Ritz value converges
      first and rounding moves it little; the bottom one converges last, and on wide spectra without a PC the
      recurrences' rounding moves it by up to 20% (seed 57: pipegv 441 where cg has 368), so only a factor of two
-     there, a Ritz value outside the spectrum (a deep basis's lost orthogonality) */
-  if (o->haseig && g->haseig && o->its == g->its && o->its >= 2 && !o->restarts && g->emax > 0 && g->emin > 0 && (PetscAbsReal(o->emax - g->emax) > EIG_TOP_RTOL * g->emax || !(o->emin >= g->emin / EIG_BOTTOM_FACTOR && o->emin <= EIG_BOTTOM_FACTOR * g->emin))) {
+     there, a Ritz value outside the spectrum (a deep basis's lost orthogonality). Not where cg's residual
+     reached the floor: T's later entries are rounding in both (seed 61 case 828, capped at 32 with norm none
+     past a residual of 1e-17: cg's top 1.84, groppcg's and ours 4.21) */
+  if (o->haseig && g->haseig && o->its == g->its && o->its >= 2 && !o->restarts && g->resmin > floor && g->emax > 0 && g->emin > 0 && (PetscAbsReal(o->emax - g->emax) > EIG_TOP_RTOL * g->emax || !(o->emin >= g->emin / EIG_BOTTOM_FACTOR && o->emin <= EIG_BOTTOM_FACTOR * g->emin))) {
     PetscSNPrintf(msg, len, "%s eigenvalue estimates [%.6g, %.6g] at %" PetscInt_FMT " its; cg's [%.6g, %.6g]", o->name, (double)o->emin, (double)o->emax, o->its, (double)g->emin, (double)g->emax);
     return PETSC_FALSE;
   }
@@ -803,6 +812,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solvers", solvers, sizeof(solvers), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  fz_verbose = verbose;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-replace", &replace_period, NULL));
   for (tok = strtok(solvers, ","); tok && nsol < 8; tok = strtok(NULL, ",")) list[nsol++] = tok;
   {
