@@ -139,7 +139,7 @@ static PetscReal ChebBound(KSP_PLCG *d, PetscInt l)
 typedef struct {
   Mat              A;
   Vec             *z, *u, *q, *mq, p, X;
-  PetscInt         l, nz, base, upd_at_restart, nwnext;
+  PetscInt         l, nz, base, upd_at_restart, nwnext, N; /* N: the global size, a Krylov space's largest dimension */
   PetscBool        mqneed, extra, natural, defer, gvform, lucky;
   KSPPipePLCGStart st;
   PetscScalar      loc[PIPEKSP_RED_MAX], loclo[PIPEKSP_RED_MAX], glob[PIPEKSP_RED_MAX], globlo[PIPEKSP_RED_MAX], eta; /* compensated: sum + lo */
@@ -200,6 +200,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   d->nupd_lucky    = PETSC_MIN_INT;
   d->early = d->brokeearly = PETSC_FALSE;
   PetscCall(VecGetSize(ksp->vec_rhs, &N));
+  r->N     = N;
   d->ompsi = PETSC_MACHINE_EPSILON * PetscSqrtReal((PetscReal)N); /* omega of neighbouring vectors */
   if (d->estfailed && d->lrun > 1) {                              /* no interval for the shifts: depth 1 needs none */
     PetscCall(PetscInfo(ksp, "no usable estimate of the spectrum: depth 1 instead of %" PetscInt_FMT "\n", r->l));
@@ -330,6 +331,49 @@ static PetscErrorCode PLCGBreak(KSP ksp, PLCGRun *r, const char *what, KSPConver
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the test of iteration k from its late norm, |zeta_k| ||v_k|| or |zeta_k| ||M v_k|| (yy: that vector's square,
+   reduced with column k + l). *end: the segment ends (the test ended the solve, or a claim to check) */
+static PetscErrorCode PLCGLateTest(KSP ksp, PLCGRun *r, PetscInt k, PetscScalar yy, PetscBool *end)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+
+  PetscFunctionBegin;
+  *end = PETSC_TRUE;
+  PetscCall(KSPPipePLCGTest_Private(ksp, r->base + k, PetscAbsScalar(ZETA(k)) * PetscSqrtReal(PetscAbsScalar(yy))));
+  if (ksp->reason && d->hon && ksp->converged != KSPConvergedDefault) {
+    /* a test of the user's ended the solve at this iteration: its iterate, as cg's (the default test's
+       convergence keeps the later one, checked against the true residual) */
+    PetscCall(PLCGIterateAt(ksp, ksp->its, r->X));
+    r->st.nupd = d->happ = ksp->its;
+  }
+  if ((r->st.check = KSPPipePLCGCheckClaim_Private(ksp))) {
+    r->st.claimits = ksp->its;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  *end = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* where column c ends the deep basis (an invariant space, a square-root breakdown), iterations c-l+1 .. c-1
+   stand, and their late norms are in the reductions of columns c+1 .. c+l-1, in flight: their tests, as cg
+   tests and monitors every iteration. *end: as PLCGLateTest() */
+static PetscErrorCode PLCGPendingTests(KSP ksp, PLCGRun *r, PetscInt c, PetscBool *end)
+{
+  KSP_PLCG *d = (KSP_PLCG *)ksp->data;
+  PetscInt  l = r->l;
+
+  PetscFunctionBegin;
+  *end = PETSC_FALSE;
+  for (PetscInt k = PetscMax(c - l + 1, 1); r->extra && k < c && !*end; k++) {
+    PetscScalar g[PIPEKSP_RED_MAX], glo[PIPEKSP_RED_MAX];
+
+    PetscCall(PipeKSPRedWaitSlot_Private(d->pipe.red, d->slot[(k + l) % (l + 1)], g, glo));
+    PetscCall(PLCGLateTest(ksp, r, k, g[l + 1], end)); /* column k + l > l: y's square after the l + 1 dots */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* column c = it - l + 1 of G, whose reduction started l iterations ago: its Cholesky step, the checks of
    the basis, the Lanczos coefficients gamma_i, delta_i (i = c - 1) and the orthogonality estimate. *brk:
    the segment ends (a breakdown, a test that ended the solve, a claim to check) */
@@ -340,7 +384,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   PetscInt     l = r->l, c = it - l + 1, i = c - 1, k, m, mlo, off;
   PetscScalar *glob = r->glob, *lo = r->globlo, t, gi;
   PLCGWide     s;
-  PetscBool    tiny;
+  PetscBool    tiny, end;
 
   PetscFunctionBegin;
   *brk = PETSC_TRUE;
@@ -372,23 +416,12 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscCall(PLCGBreak(ksp, r, "Inf or NaN in the basis", KSP_DIVERGED_NANORINF, i, PETSC_TRUE, (PetscBool)(i == 0)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]));
-  if (r->extra && c > l && !tiny) { /* norm of r_{c-l}, |zeta| ||v|| or |zeta| ||M v||: tested before a breakdown
-                                       of column c, which cannot matter to a converged r_{c-l} */
-    PetscReal dp = PetscAbsScalar(ZETA(c - l)) * PetscSqrtReal(PetscAbsScalar(glob[off + c - mlo + 1]));
-
-    PetscCall(KSPPipePLCGTest_Private(ksp, r->base + c - l, dp));
-    if (ksp->reason && d->hon && ksp->converged != KSPConvergedDefault) {
-      /* a test of the user's ended the solve at this iteration: its iterate, as cg's (the default test's
-         convergence keeps the later one, checked against the true residual) */
-      PetscCall(PLCGIterateAt(ksp, ksp->its, r->X));
-      r->st.nupd = d->happ = ksp->its;
-    }
-    if ((r->st.check = KSPPipePLCGCheckClaim_Private(ksp))) {
-      r->st.claimits = ksp->its;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  /* v_c with c >= N is in the span of v_0 .. v_{c-1} whatever its rounding says: a Krylov space of R^N (a
+     1-D Laplacian of 6 rows broke down as a square root of -1e-15 at column 6 and restarted: 11 iterations) */
+  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]) || c >= r->N);
+  if (r->extra && c > l) { /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
+    PetscCall(PLCGLateTest(ksp, r, c - l, glob[off + c - mlo + 1], &end));
+    if (end) PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!tiny && !(PetscRealPart(t) > 0) && r->upd_at_restart == r->st.nupd) {
     /* the same breakdown with no step since the restart: the basis cannot be extended from this residual
@@ -407,8 +440,12 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     r->lucky      = PETSC_TRUE;
     d->nupd_lucky = r->st.nupd;
     Gset(d, c, c, 0.0);
+    PetscCall(PLCGPendingTests(ksp, r, c, &end));
+    if (end) PetscFunctionReturn(PETSC_SUCCESS);
   } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
     PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
+    PetscCall(PLCGPendingTests(ksp, r, c, &end)); /* the iterates up to c - 1 stand */
+    if (end) PetscFunctionReturn(PETSC_SUCCESS);
     d->nrestarts++;
     r->upd_at_restart = r->st.nupd;
     KSPPipeLanczosDrop_Private(ksp, l);

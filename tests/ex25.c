@@ -1,0 +1,150 @@
+static char help[] = "pipeplcg where the Krylov space ends: a 1-D Laplacian of -n rows (6 and 40 by default) with a\n\
+random b, where cg converges at step n (finite termination), without a PC and with jacobi, at depths 1-5 and\n\
+the preconditioned, unpreconditioned and natural norms, against cg in the same run: cg's reason and iterations,\n\
+a true residual within 10x cg's or the tolerance, and a monitor called once at every iteration 0..its, in\n\
+order, with cg's norm where cg's is above 1e-8 of its first (before: at an invariant space or a square-root\n\
+breakdown the l late norms were never tested, and a basis of n + 1 vectors of R^n restarted: 79 iterations\n\
+for cg's 40 at depth 2).\n\
+Exits with an error when a check fails.\n\n";
+
+#include "common/pipeksptest.h"
+
+#define MAXIT 256
+
+typedef struct {
+  PetscInt  n;
+  PetscReal norm[MAXIT + 1];
+  PetscInt  calls[MAXIT + 1];
+  PetscBool order; /* every call at the iteration after the last one's */
+  PetscInt  last;
+} Trace;
+
+static PetscErrorCode Record(KSP ksp, PetscInt it, PetscReal rn, void *ctx)
+{
+  Trace *t = (Trace *)ctx;
+
+  PetscFunctionBeginUser;
+  if (it != t->last + 1) t->order = PETSC_FALSE;
+  t->last = it;
+  if (it >= 0 && it <= MAXIT) {
+    t->calls[it]++;
+    t->norm[it] = rn;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Lap1D(PetscInt n, Mat *A, Vec *b)
+{
+  PetscInt    i, rs, re;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (i = rs; i < re; i++) {
+    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+    if (i < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, i, i, 2.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(*A, NULL, b));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 25));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(*b, rnd)); /* the same b on any number of ranks: PETSc's generator runs by global index */
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Solve(Mat A, Vec b, const char *type, PetscInt depth, const char *pc, KSPNormType nt, Trace *t, PetscInt *its, KSPConvergedReason *reason, PetscReal *res)
+{
+  KSP ksp;
+  PC  p;
+  Vec x;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->order = PETSC_TRUE;
+  t->last  = -1;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &p));
+  PetscCall(PCSetType(p, pc));
+  PetscCall(KSPSetNormType(ksp, nt));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, MAXIT));
+  if (depth >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(KSPMonitorSet(ksp, Record, t, NULL));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(TestRelResidual(A, b, x, res));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt          ns[4] = {6, 40}, nn = 4, fails = 0;
+  const char       *pcs[] = {PCNONE, PCJACOBI};
+  const KSPNormType nts[] = {KSP_NORM_PRECONDITIONED, KSP_NORM_UNPRECONDITIONED, KSP_NORM_NATURAL};
+  Trace             tcg, t;
+  PetscBool         set;
+  PetscInt          solves = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PipeKSPInitializePackage());
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-n", ns, &nn, &set));
+  if (!set) nn = 2; /* unset, PETSc returns a count of 0 */
+  for (PetscInt in = 0; in < nn; in++) {
+    Mat A;
+    Vec b;
+
+    PetscCall(Lap1D(ns[in], &A, &b));
+    for (PetscInt ip = 0; ip < 2; ip++)
+      for (PetscInt inorm = 0; inorm < 3; inorm++) {
+        PetscInt           itscg, its;
+        KSPConvergedReason rcg, r;
+        PetscReal          rescg, res;
+
+        PetscCall(Solve(A, b, KSPCG, -1, pcs[ip], nts[inorm], &tcg, &itscg, &rcg, &rescg));
+        for (PetscInt l = 1; l <= 5; l++) {
+          PetscBool ok, once = PETSC_TRUE, near = PETSC_TRUE;
+
+          PetscCall(Solve(A, b, KSPPIPEPLCG, l, pcs[ip], nts[inorm], &t, &its, &r, &res));
+          for (PetscInt k = 0; k <= PetscMin(its, MAXIT); k++) {
+            if (t.calls[k] != 1) once = PETSC_FALSE;
+            if (k <= itscg && tcg.norm[k] > 1e-8 * tcg.norm[0] && PetscAbsReal(t.norm[k] - tcg.norm[k]) > 1e-6 * tcg.norm[k]) near = PETSC_FALSE;
+          }
+          ok = (PetscBool)(r == rcg && its == itscg && (res <= 10 * rescg || res <= 1e-10) && once && t.order && t.last == its && near);
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s n %3" PetscInt_FMT " %-6s %-16s depth %" PetscInt_FMT ": %3" PetscInt_FMT " its %s (cg %3" PetscInt_FMT " %s), true residual %.2e (cg %.2e), monitor %s%s%s\n", ok ? "ok  " : "FAIL", ns[in], pcs[ip], KSPNormTypes[nts[inorm]], l, its, KSPConvergedReasons[r], itscg, KSPConvergedReasons[rcg], (double)res, (double)rescg, once && t.order && t.last == its ? "once per iteration" : "MISSED or repeated iterations", near ? "" : ", norms off cg's", ""));
+          if (!ok) fails++;
+          solves++;
+        }
+      }
+    PetscCall(MatDestroy(&A));
+    PetscCall(VecDestroy(&b));
+  }
+  PetscCheck(!fails, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " checks FAILED", fails);
+  PetscCheck(solves == 30 * nn, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "FAIL: %" PetscInt_FMT " solves compared, not %" PetscInt_FMT, solves, 30 * nn);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all checks passed\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   testset:
+      filter: grep -oE "all checks passed|FAIL"
+      output_file: output/ex25_pass.out
+      test:
+         suffix: plcg_krylov_end_np1
+      test:
+         suffix: plcg_krylov_end_np2
+         nsize: 2
+
+TEST*/
