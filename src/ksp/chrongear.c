@@ -147,7 +147,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
+static PetscErrorCode ChronGearSolve(KSP ksp)
 {
   Mat A;
 
@@ -156,6 +156,14 @@ static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
   PetscCall(KSPPipeResidual_Private(ksp, A, ksp->work[CG_R])); /* r = b - A x */
   PetscCall(ChronGearIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[CG_U]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, ChronGearSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

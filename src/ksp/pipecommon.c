@@ -3,6 +3,7 @@
    KSPPipe* API (src/ksp/pipetype.c) and the start of a solve. */
 #include <pipeksp/pipeguard.h>
 #include <pipeksp/threadsimpl.h>
+#include <petsc/private/pcimpl.h> /* PCPreSolve()'s nesting, undone after an error */
 
 /* the progress settings live in the engine only: these go straight through to it */
 static PetscErrorCode KSPPipeSetProgress_Pipe(KSP ksp, PipeKSPProgressType type)
@@ -276,8 +277,8 @@ static PetscErrorCode WorkUnlock(KSP ksp)
 
 /* PETSc's vector checks compare local sizes, so a layout off on some ranks errors there only and leaves the
    others in a reduction (cg hangs). Every rank holds every layout's ownership table: the same verdict on all.
-   Work vectors that this refused solve's set-up duplicated from its x go, and the next KSPSetUp() makes them
-   again (a solve holds them from its start: never made again inside one) */
+   Work vectors that a set-up made from another x (a refused solve's) are made again from this one, in place:
+   a solve may hold the array already */
 PetscErrorCode KSPPipeCheckLayouts_Private(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
@@ -293,23 +294,49 @@ PetscErrorCode KSPPipeCheckLayouts_Private(KSP ksp)
   PetscCall(VecGetLayout(ksp->vec_sol, &xmap));
   PetscCall(PetscLayoutCompare(bmap, rmap, &bok));
   PetscCall(PetscLayoutCompare(xmap, cmap, &xok));
-  if (bok && xok) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ksp->nwork) {
-    PetscCall(VecGetLayout(ksp->work[0], &wmap));
-    PetscCall(PetscLayoutCompare(wmap, cmap, &wok));
-  }
-  if (!wok) {
-    PetscCall(VecDestroyVecs(ksp->nwork, &ksp->work));
-    ksp->nwork = 0;
-    PetscCall(VecDestroy(&pipe->pcdiag));
-    PetscCall(VecDestroy(&pipe->guard.xbreak));
-    ksp->setupstage = KSP_SETUP_NEW;
+  if (bok && xok) {
+    if (ksp->nwork) {
+      PetscCall(VecGetLayout(ksp->work[0], &wmap));
+      PetscCall(PetscLayoutCompare(wmap, xmap, &wok));
+    }
+    for (PetscInt i = 0; !wok && i < ksp->nwork; i++) {
+      PetscCall(VecDestroy(&ksp->work[i]));
+      PetscCall(VecDuplicate(ksp->vec_sol, &ksp->work[i]));
+    }
+    if (!wok) {
+      PetscCall(VecDestroy(&pipe->pcdiag));
+      PetscCall(VecDestroy(&pipe->guard.xbreak));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(VecGetSize(ksp->vec_rhs, &bN));
   PetscCall(VecGetSize(ksp->vec_sol, &xN));
   SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "%s: the parallel layout of %s differs from the operator's (global %" PetscInt_FMT " x %" PetscInt_FMT ", b %" PetscInt_FMT ", x %" PetscInt_FMT "; or local sizes differ on some rank); create the vectors with MatCreateVecs()",
           ((PetscObject)ksp)->type_name, bok ? "x" : (xok ? "b" : "b and x"), M, N, bN, xN);
+}
+
+/* A PETSc error inside a solve (the PC's, a refused layout) returns through KSPSolve() without its PCPostSolve()
+   and VecLockReadPop() of b: the PC then refuses the second later error's solve and every one after ("Cannot
+   embed PCPreSolve() more than twice"), and b stays read-only. Undo both, so PC, KSP and b stay usable. */
+PetscErrorCode KSPPipeSolveUndoOnError_Private(KSP ksp, PetscErrorCode (*solve)(KSP))
+{
+  PetscInt       pre = ksp->pc->presolvedone, lock = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(VecLockGet(ksp->vec_rhs, &lock));
+  ierr = (*solve)(ksp);
+  if (ierr) {
+    PetscInt now = 0;
+
+    ksp->pc->presolvedone = PetscMax(0, pre - 1);
+    if (VecLockGet(ksp->vec_rhs, &now) == 0)
+      for (; now > PetscMax(0, lock - 1); now--)
+        if (VecLockReadPop(ksp->vec_rhs)) break;
+  }
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)

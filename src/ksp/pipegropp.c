@@ -274,7 +274,7 @@ static PetscErrorCode PipeGroppIterate(KSP ksp, Mat A, PetscInt its)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
+static PetscErrorCode PipeGroppSolve(KSP ksp)
 {
   Mat A;
 
@@ -284,6 +284,14 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscCall(KSPPipePCApplyLoop_Private(ksp, ksp->work[0], ksp->work[1])); /* u = M^{-1} r */
   PetscCall(PipeGroppIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, ksp->work[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PipeGroppSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -265,7 +265,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
+static PetscErrorCode PipeGVSolve(KSP ksp)
 {
   Mat  A;
   Vec *v = ksp->work;
@@ -276,6 +276,14 @@ static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
   PetscCall(AuxFromR(ksp, A));
   PetscCall(PipeGVIterate(ksp, A, 0));
   PetscCall(KSPPipeSolveEnd_Private(ksp, A, v[GV_M]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PipeGVSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,7 +12,6 @@
    monomial one and the method loses its accuracy as l grows. This file: options, view, create and the
    solve (the other pieces: pipeksp/pipeplcgimpl.h). */
 #include <pipeksp/pipeplcgimpl.h>
-#include <petsc/private/pcimpl.h> /* PCPreSolve()'s nesting, undone after an error */
 
 /* the defaults of the options: CG iterations of the eigenvalue estimate, the factor of its interval
    (KSPPipePLCGSetEstimateFactor()) and the poll interval: a reduction's rounds advance only inside MPI calls,
@@ -686,26 +685,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A PETSc error inside (of the PC, in the estimate or the iterations) returns through KSPSolve() without its
-   PCPostSolve() and VecLockReadPop() of b: the PC then refuses every later solve ("Cannot embed PCPreSolve()
-   more than twice"). Undo both here, so that PC and KSP stay usable after the error. */
+/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
 static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 {
-  PetscInt       pre = ksp->pc->presolvedone, lock = 0;
-  PetscErrorCode ierr;
-
   PetscFunctionBegin;
-  PetscCall(VecLockGet(ksp->vec_rhs, &lock));
-  ierr = PLCGSolve(ksp);
-  if (ierr) {
-    PetscInt now = 0;
-
-    ksp->pc->presolvedone = PetscMax(0, pre - 1);
-    if (VecLockGet(ksp->vec_rhs, &now) == 0)
-      for (; now > PetscMax(0, lock - 1); now--)
-        if (VecLockReadPop(ksp->vec_rhs)) break;
-  }
-  PetscCall(ierr);
+  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PLCGSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
