@@ -4,7 +4,8 @@ the preconditioned, unpreconditioned and natural norms, against cg in the same r
 a true residual within 10x cg's or the tolerance, and a monitor called once at every iteration 0..its, in\n\
 order, with cg's norm where cg's is above 1e-8 of its first, and capped at cg's count cg's reason (before: at an invariant space or a square-root\n\
 breakdown the l late norms were never tested, and a basis of n + 1 vectors of R^n restarted: 79 iterations\n\
-for cg's 40 at depth 2).\n\
+for cg's 40 at depth 2). With no norm and a user's test that stops at 2n, every type: the test called once per\n\
+iteration (before: again at each restart's iteration), converged (at 2n or at the floor).\n\
 Exits with an error when a check fails.\n\n";
 
 #include "common/pipeksptest.h"
@@ -30,6 +31,56 @@ static PetscErrorCode Record(KSP ksp, PetscInt it, PetscReal rn, void *ctx)
     t->calls[it]++;
     t->norm[it] = rn;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* with no norm: counts the calls per iteration and stops at iteration stop, as a smoother's fixed count */
+typedef struct {
+  PetscInt calls[MAXIT + 1], stop;
+} Count;
+
+static PetscErrorCode CountTest(KSP ksp, PetscInt it, PetscReal rn, KSPConvergedReason *reason, void *ctx)
+{
+  Count *c = (Count *)ctx;
+
+  PetscFunctionBeginUser;
+  if (it >= 0 && it <= MAXIT) c->calls[it]++;
+  *reason = it >= c->stop ? KSP_CONVERGED_ITS : KSP_CONVERGED_ITERATING;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ours with no norm and a test of the user's that stops at 2n (past the Krylov space's end, where the recursive
+   residual is rounding and the guards restart from the true one): the test called once per iteration, as cg
+   (before, again at each restart's iteration); converged, at 2n or at the rounding floor (docs/algorithms.md) */
+static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, PetscInt depth, PetscInt *fails)
+{
+  KSP                ksp;
+  PC                 pc;
+  Vec                x;
+  Count              c;
+  PetscInt           its, twice = 0;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  c.stop = PetscMin(2 * n, MAXIT);
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  if (depth >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(KSPSetConvergenceTest(ksp, CountTest, &c, NULL));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  for (PetscInt k = 0; k <= MAXIT; k++) twice += c.calls[k] > 1;
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s n %3" PetscInt_FMT " no norm, a user's test to %" PetscInt_FMT ": %s depth %" PetscInt_FMT ", %" PetscInt_FMT " its %s, %" PetscInt_FMT " iterations tested more than once\n", twice || reason <= 0 ? "FAIL" : "ok  ", n, c.stop, type, depth, its, KSPConvergedReasons[reason], twice));
+  if (twice || reason <= 0) (*fails)++;
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,6 +183,11 @@ int main(int argc, char **argv)
           solves++;
         }
       }
+    PetscCall(NoNormOnce(A, b, ns[in], KSPCG, -1, &fails));
+    PetscCall(NoNormOnce(A, b, ns[in], KSPPIPEGV, -1, &fails));
+    PetscCall(NoNormOnce(A, b, ns[in], KSPPIPEGROPP, -1, &fails));
+    PetscCall(NoNormOnce(A, b, ns[in], KSPCHRONGEAR, -1, &fails));
+    for (PetscInt l = 1; l <= 5; l++) PetscCall(NoNormOnce(A, b, ns[in], KSPPIPEPLCG, l, &fails));
     PetscCall(MatDestroy(&A));
     PetscCall(VecDestroy(&b));
   }

@@ -36,15 +36,17 @@ typedef struct {
      phi(x) = x'Ax/2 - b'x (the A-norm of the error up to a constant, which CG minimises), with its true
      residual (work vectors KSPPipeSetUpWork_Private() adds, which only pipeguard.c touches). It is returned
      only after a loss of stability (a restart or a depth change), docs/algorithms.md */
-  PetscReal        best;     /* the least true residual norm ||b - A x|| measured (progress tests) */
-  PetscBool        haskeep;  /* an iterate is kept */
-  PetscInt         bestits;  /* its iteration */
-  PetscReal        dphi;     /* phi(x) - phi(kept) at x's last true residual (< 0: x became the kept one) */
-  PetscObjectState phistate; /* x's state then: dphi is of this x only */
-  PetscReal        rnorm0;   /* the monitored norm at iteration 0 */
-  PetscInt         itmon;    /* the last iteration monitored and logged (-1: none this solve) */
-  PetscReal        dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
-  PetscReal        rn0;      /* ||r|| (2-norm) at iteration 0 */
+  PetscReal          best;     /* the least true residual norm ||b - A x|| measured (progress tests) */
+  PetscBool          haskeep;  /* an iterate is kept */
+  PetscInt           bestits;  /* its iteration */
+  PetscReal          dphi;     /* phi(x) - phi(kept) at x's last true residual (< 0: x became the kept one) */
+  PetscObjectState   phistate; /* x's state then: dphi is of this x only */
+  PetscReal          rnorm0;   /* the monitored norm at iteration 0 */
+  PetscInt           itmon;    /* the last iteration monitored and logged (-1: none this solve) */
+  PetscInt           ittest;   /* the last iteration tested (-1: none this solve) and the test's verdict there */
+  KSPConvergedReason itverdict;
+  PetscReal          dp1, dp2; /* the monitored norms of the last two tests (-1: none), for KSPPipeLastLikely_Private() */
+  PetscReal          rn0;      /* ||r|| (2-norm) at iteration 0 */
   /* safeguards of the current solve */
   PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */

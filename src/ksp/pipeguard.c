@@ -189,6 +189,7 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.dp1 = pipe->guard.dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
   pipe->guard.rn0                   = -1.0;
   pipe->guard.itmon                 = -1;
+  pipe->guard.ittest                = -1;
   pipe->guard.stalls                = 0;
   pipe->guard.itrue                 = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

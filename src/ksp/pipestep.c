@@ -36,7 +36,14 @@ PetscErrorCode KSPPipeConvergenceTestUnmonitored_Private(KSP ksp, PetscInt its, 
   ksp->its   = its;
   ksp->rnorm = dp;
   if (pipe->guard.hasbreak && pipe->guard.rnbreak < 0 && its == pipe->guard.itsbreak) pipe->guard.rnbreak = dp; /* the recorded breakdown's norm */
-  PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+  /* with no norm a test sees (its, 0) only: the same iteration tested again (a restart's true residual) gets
+     the verdict it had, where a user's test was called once more after each restart */
+  if (ksp->normtype == KSP_NORM_NONE && its == pipe->guard.ittest) ksp->reason = pipe->guard.itverdict;
+  else {
+    PetscCall((*ksp->converged)(ksp, its, dp, &ksp->reason, ksp->cnvP));
+    pipe->guard.ittest    = its;
+    pipe->guard.itverdict = ksp->reason;
+  }
   pipe->guard.dp2 = pipe->guard.dp1; /* KSPPipeLastLikely_Private() guesses from the last two */
   pipe->guard.dp1 = dp;
   PetscFunctionReturn(PETSC_SUCCESS);
