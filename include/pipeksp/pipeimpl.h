@@ -135,11 +135,10 @@ PETSC_INTERN PetscErrorCode KSPPipePCApply_Private(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPPipePCApplyLoop_Private(KSP, Vec, Vec);
 /* at a solve's start: PCJACOBI on a thread team reads its diagonal d = M^{-1} 1 for the threaded apply */
 PETSC_INTERN PetscErrorCode KSPPipePCSetUp_Private(KSP);
-/* the start of a solve, before any vector operation: b and x in the operator's parallel layout, or an error on
-   every rank; work vectors a set-up made from another x's layout are made again, in place */
-PETSC_INTERN PetscErrorCode KSPPipeCheckLayouts_Private(KSP);
-/* KSPSolve_X: runs solve, and after an error in it undoes KSPSolve()'s PCPreSolve() count and lock on b */
-PETSC_INTERN PetscErrorCode KSPPipeSolveUndoOnError_Private(KSP, PetscErrorCode (*)(KSP));
+/* KSPSolve_X of every type: b and x in the operator's parallel layout, or an error on every rank (work vectors a
+   set-up made from another x's layout are made again, in place), then solve; after an error in either it
+   undoes KSPSolve()'s PCPreSolve() count and lock on b */
+PETSC_INTERN PetscErrorCode KSPPipeSolveEntry_Private(KSP, PetscErrorCode (*)(KSP));
 /* the start of a solve: refuses diagonal scaling as PETSc's cg, returns the operator, leaves the engine
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);

@@ -159,11 +159,11 @@ static PetscErrorCode ChronGearSolve(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+/* the layouts checked first; an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
 static PetscErrorCode KSPSolve_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, ChronGearSolve));
+  PetscCall(KSPPipeSolveEntry_Private(ksp, ChronGearSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -279,13 +279,12 @@ static PetscErrorCode WorkUnlock(KSP ksp)
    others in a reduction (cg hangs). Every rank holds every layout's ownership table: the same verdict on all.
    Work vectors that a set-up made from another x (a refused solve's) are made again from this one, in place:
    a solve may hold the array already */
-PetscErrorCode KSPPipeCheckLayouts_Private(KSP ksp)
+static PetscErrorCode CheckLayouts(KSP ksp)
 {
   KSP_Pipe   *pipe = (KSP_Pipe *)ksp->data;
   Mat         A;
   PetscLayout rmap, cmap, bmap, xmap, wmap;
   PetscBool   bok, xok, wok = PETSC_TRUE;
-  PetscInt    M, N, bN, xN;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
@@ -294,39 +293,41 @@ PetscErrorCode KSPPipeCheckLayouts_Private(KSP ksp)
   PetscCall(VecGetLayout(ksp->vec_sol, &xmap));
   PetscCall(PetscLayoutCompare(bmap, rmap, &bok));
   PetscCall(PetscLayoutCompare(xmap, cmap, &xok));
-  if (bok && xok) {
-    if (ksp->nwork) {
-      PetscCall(VecGetLayout(ksp->work[0], &wmap));
-      PetscCall(PetscLayoutCompare(wmap, xmap, &wok));
-    }
-    for (PetscInt i = 0; !wok && i < ksp->nwork; i++) {
-      PetscCall(VecDestroy(&ksp->work[i]));
-      PetscCall(VecDuplicate(ksp->vec_sol, &ksp->work[i]));
-    }
-    if (!wok) {
-      PetscCall(VecDestroy(&pipe->pcdiag));
-      PetscCall(VecDestroy(&pipe->guard.xbreak));
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (!bok || !xok) {
+    PetscInt M, N, bN, xN;
+
+    PetscCall(MatGetSize(A, &M, &N));
+    PetscCall(VecGetSize(ksp->vec_rhs, &bN));
+    PetscCall(VecGetSize(ksp->vec_sol, &xN));
+    SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "%s: the parallel layout of %s differs from the operator's (global %" PetscInt_FMT " x %" PetscInt_FMT ", b %" PetscInt_FMT ", x %" PetscInt_FMT "; or local sizes differ on some rank); create the vectors with MatCreateVecs()",
+            ((PetscObject)ksp)->type_name, bok ? "x" : (xok ? "b" : "b and x"), M, N, bN, xN);
   }
-  PetscCall(MatGetSize(A, &M, &N));
-  PetscCall(VecGetSize(ksp->vec_rhs, &bN));
-  PetscCall(VecGetSize(ksp->vec_sol, &xN));
-  SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "%s: the parallel layout of %s differs from the operator's (global %" PetscInt_FMT " x %" PetscInt_FMT ", b %" PetscInt_FMT ", x %" PetscInt_FMT "; or local sizes differ on some rank); create the vectors with MatCreateVecs()",
-          ((PetscObject)ksp)->type_name, bok ? "x" : (xok ? "b" : "b and x"), M, N, bN, xN);
+  if (ksp->nwork) {
+    PetscCall(VecGetLayout(ksp->work[0], &wmap));
+    PetscCall(PetscLayoutCompare(wmap, xmap, &wok));
+  }
+  if (wok) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < ksp->nwork; i++) {
+    PetscCall(VecDestroy(&ksp->work[i]));
+    PetscCall(VecDuplicate(ksp->vec_sol, &ksp->work[i]));
+  }
+  PetscCall(VecDestroy(&pipe->pcdiag));
+  PetscCall(VecDestroy(&pipe->guard.xbreak));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A PETSc error inside a solve (the PC's, a refused layout) returns through KSPSolve() without its PCPostSolve()
    and VecLockReadPop() of b: the PC then refuses the second later error's solve and every one after ("Cannot
    embed PCPreSolve() more than twice"), and b stays read-only. Undo both, so PC, KSP and b stay usable. */
-PetscErrorCode KSPPipeSolveUndoOnError_Private(KSP ksp, PetscErrorCode (*solve)(KSP))
+PetscErrorCode KSPPipeSolveEntry_Private(KSP ksp, PetscErrorCode (*solve)(KSP))
 {
   PetscInt       pre = ksp->pc->presolvedone, lock = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(VecLockGet(ksp->vec_rhs, &lock));
-  ierr = (*solve)(ksp);
+  ierr = CheckLayouts(ksp); /* before any vector operation of the type's (pipeplcg's auto measures with b) */
+  if (!ierr) ierr = (*solve)(ksp);
   if (ierr) {
     PetscInt now = 0;
 
@@ -349,7 +350,6 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   PetscCall(PipeKSPPCGetDiagonalScale(ksp->pc, &diagonalscale));
   PetscCheck(!diagonalscale, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "Krylov method %s does not support diagonal scaling", ((PetscObject)ksp)->type_name);
   PetscCall(PCGetOperators(ksp->pc, A, NULL));
-  PetscCall(KSPPipeCheckLayouts_Private(ksp));
   PetscCall(PipeKSPRedAbandon_Private(pipe->red)); /* in case an error escaped a solve between start and wait */
   /* the engine counts over its life: a solve's counters are the difference from this snapshot */
   pipe->stats0         = pipe->red->stats;

@@ -287,11 +287,11 @@ static PetscErrorCode PipeGroppSolve(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+/* the layouts checked first; an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
 static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PipeGroppSolve));
+  PetscCall(KSPPipeSolveEntry_Private(ksp, PipeGroppSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -279,11 +279,11 @@ static PetscErrorCode PipeGVSolve(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+/* the layouts checked first; an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
 static PetscErrorCode KSPSolve_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PipeGVSolve));
+  PetscCall(KSPPipeSolveEntry_Private(ksp, PipeGVSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -168,7 +168,6 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   PetscInt  N;
 
   PetscFunctionBegin;
-  PetscCall(KSPPipeCheckLayouts_Private(ksp)); /* before auto's measurements touch b */
   /* its gap model is its own: p(l)-CG's rules on replacement and claims, until PLCGLower() hands the solve to
      Gropp's CG (set at every solve, so an error there leaves no trace) */
   pipe->guard.cgref = PETSC_FALSE;
@@ -685,11 +684,11 @@ static PetscErrorCode PLCGSolve(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
+/* the layouts checked first; an error inside leaves PC and b as a finished solve would (src/ksp/pipecommon.c) */
 static PetscErrorCode KSPSolve_PipePLCG(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSolveUndoOnError_Private(ksp, PLCGSolve));
+  PetscCall(KSPPipeSolveEntry_Private(ksp, PLCGSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
