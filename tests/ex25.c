@@ -49,36 +49,55 @@ static PetscErrorCode CountTest(KSP ksp, PetscInt it, PetscReal rn, KSPConverged
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* test: a user's convergence test instead of the default one (NULL: none) */
+static PetscErrorCode Solve(Mat A, Vec b, const char *type, PetscInt depth, const char *pc, KSPNormType nt, PetscInt maxit, Count *test, Trace *t, PetscInt *its, KSPConvergedReason *reason, PetscReal *res)
+{
+  KSP ksp;
+  PC  p;
+  Vec x;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->order = PETSC_TRUE;
+  t->last  = -1;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &p));
+  PetscCall(PCSetType(p, pc));
+  PetscCall(KSPSetNormType(ksp, nt));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
+  if (depth >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
+  PetscCall(KSPMonitorSet(ksp, Record, t, NULL));
+  if (test) PetscCall(KSPSetConvergenceTest(ksp, CountTest, test, NULL));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(TestRelResidual(A, b, x, res));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ours with no norm and a test of the user's that stops at 2n (past the Krylov space's end, where the recursive
    residual is rounding and the guards restart from the true one): the test called once per iteration, as cg
    (before, again at each restart's iteration), and cg's count and reason: no test sees the floor there, so none
    ends the solve at it (before: CONVERGED_ATOL at 8-11 for cg's CONVERGED_ITS at 12) */
 static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, PetscInt depth, PetscInt *itscg, KSPConvergedReason *rcg, PetscInt *fails)
 {
-  KSP                ksp;
-  PC                 pc;
-  Vec                x;
   Count              c;
+  Trace              t;
   PetscInt           its, twice = 0;
   KSPConvergedReason reason;
+  PetscReal          res;
   PetscBool          ok;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&c, sizeof(c)));
   c.stop = PetscMin(2 * n, MAXIT);
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, type));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCNONE));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  if (depth >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
-  PetscCall(KSPSetConvergenceTest(ksp, CountTest, &c, NULL));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(Solve(A, b, type, depth, PCNONE, KSP_NORM_NONE, MAXIT, &c, &t, &its, &reason, &res));
   for (PetscInt k = 0; k <= MAXIT; k++) twice += c.calls[k] > 1;
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
   if (depth < 0 && !strcmp(type, KSPCG)) { /* the oracle */
     *itscg = its;
     *rcg   = reason;
@@ -86,8 +105,6 @@ static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, Pet
   ok = (PetscBool)(!twice && its == *itscg && reason == *rcg);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s n %3" PetscInt_FMT " no norm, a user's test to %" PetscInt_FMT ": %s depth %" PetscInt_FMT ", %" PetscInt_FMT " its %s (cg %" PetscInt_FMT " %s), %" PetscInt_FMT " iterations tested more than once\n", ok ? "ok  " : "FAIL", n, c.stop, type, depth, its, KSPConvergedReasons[reason], *itscg, KSPConvergedReasons[*rcg], twice));
   if (!ok) (*fails)++;
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,35 +129,6 @@ static PetscErrorCode Lap1D(PetscInt n, Mat *A, Vec *b)
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(*b, rnd)); /* the same b on any number of ranks: PETSc's generator runs by global index */
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode Solve(Mat A, Vec b, const char *type, PetscInt depth, const char *pc, KSPNormType nt, PetscInt maxit, Trace *t, PetscInt *its, KSPConvergedReason *reason, PetscReal *res)
-{
-  KSP ksp;
-  PC  p;
-  Vec x;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(t, sizeof(*t)));
-  t->order = PETSC_TRUE;
-  t->last  = -1;
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, type));
-  PetscCall(KSPGetPC(ksp, &p));
-  PetscCall(PCSetType(p, pc));
-  PetscCall(KSPSetNormType(ksp, nt));
-  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
-  if (depth >= 0) PetscCall(KSPPipePLCGSetDepth(ksp, depth));
-  PetscCall(KSPMonitorSet(ksp, Record, t, NULL));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(KSPGetConvergedReason(ksp, reason));
-  PetscCall(TestRelResidual(A, b, x, res));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,7 +157,7 @@ int main(int argc, char **argv)
         KSPConvergedReason rcg, r;
         PetscReal          rescg = 0, res;
 
-        PetscCall(Solve(A, b, KSPCG, -1, pcs[ip], nts[inorm], MAXIT, &tcg, &itscg, &rcg, &rescg));
+        PetscCall(Solve(A, b, KSPCG, -1, pcs[ip], nts[inorm], MAXIT, NULL, &tcg, &itscg, &rcg, &rescg));
         for (PetscInt l = 1; l <= 5; l++) {
           PetscBool ok, once = PETSC_TRUE, near = PETSC_TRUE;
 
@@ -178,8 +166,8 @@ int main(int argc, char **argv)
           PetscReal          resc;
 
           /* capped at cg's count: cg's reason still (the claim there is checked before the limit ends it) */
-          PetscCall(Solve(A, b, KSPPIPEPLCG, l, pcs[ip], nts[inorm], itscg, &t, &itsc, &rc, &resc));
-          PetscCall(Solve(A, b, KSPPIPEPLCG, l, pcs[ip], nts[inorm], MAXIT, &t, &its, &r, &res));
+          PetscCall(Solve(A, b, KSPPIPEPLCG, l, pcs[ip], nts[inorm], itscg, NULL, &t, &itsc, &rc, &resc));
+          PetscCall(Solve(A, b, KSPPIPEPLCG, l, pcs[ip], nts[inorm], MAXIT, NULL, &t, &its, &r, &res));
           for (PetscInt k = 0; k <= PetscMin(its, MAXIT); k++) {
             if (t.calls[k] != 1) once = PETSC_FALSE;
             if (k <= itscg && tcg.norm[k] > 1e-8 * tcg.norm[0] && PetscAbsReal(t.norm[k] - tcg.norm[k]) > 1e-6 * tcg.norm[k]) near = PETSC_FALSE;
