@@ -18,9 +18,11 @@
    and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop */
 #define PLCG_EIG_ITS_DEFAULT  10
 #define PLCG_POLL_INTERVAL_US 2.0
-/* a Cholesky pivot of G below this times its column's dot product: z_c is in the span of the earlier basis
-   (an invariant Krylov space, a lucky breakdown) */
-#define PLCG_TINY (64 * PETSC_MACHINE_EPSILON)
+/* a Cholesky pivot of G below this times its column's dot product, of either sign: z_c is in the span of the
+   earlier basis (an invariant Krylov space, a lucky breakdown). The pivot is a difference of dot products of
+   the deep basis, whose rounding there left 3e-14 to 2e-9 of it, positive or negative (1-D Laplacians whose b
+   spans fewer dimensions than the rows, tests/ex25.c); at 64 eps these broke down and restarted at depth 1 */
+#define PLCG_INVARIANT PETSC_SQRT_MACHINE_EPSILON
 /* auto replacement waits until the estimated gap is this fraction of the recursive residual */
 #define PLCG_GAP_NEAR 1.0
 /* Simon's estimate of the loss of orthogonality at which a segment still far from convergence goes to depth 1
@@ -416,7 +418,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   }
   /* v_c with c >= N is in the span of v_0 .. v_{c-1} whatever its rounding says: a Krylov space of R^N (a
      1-D Laplacian of 6 rows broke down as a square root of -1e-15 at column 6 and restarted: 11 iterations) */
-  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_TINY * PetscAbsScalar(glob[off + c - mlo]) || c >= r->N);
+  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_INVARIANT * PetscAbsScalar(glob[off + c - mlo]) || c >= r->N);
   if (r->extra && c > l) { /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
     PetscCall(PLCGLateTest(ksp, r, c - l, glob[off + c - mlo + 1], &end));
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
@@ -434,14 +436,14 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (tiny) { /* z_c in the span of the earlier basis, delta_{c-1} = 0: the last CG step, then the true residual decides */
-    PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT "): the last CG step, then a restart\n", c, l, r->st.nupd));
+    PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT ", pivot %g of (z_c, z_c)): the last CG step, then a restart\n", c, l, r->st.nupd, (double)(PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]))));
     r->lucky      = PETSC_TRUE;
     d->nupd_lucky = r->st.nupd;
     Gset(d, c, c, 0.0);
     PetscCall(PLCGPendingTests(ksp, r, c, &end));
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
   } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
-    PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g): restart from the true residual\n", c, (double)PetscRealPart(t)));
+    PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g, %g of (z_c, z_c)): restart from the true residual\n", c, (double)PetscRealPart(t), (double)(PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]))));
     PetscCall(PLCGPendingTests(ksp, r, c, &end)); /* the iterates up to c - 1 stand */
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
     d->nrestarts++;
