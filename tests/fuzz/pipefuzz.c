@@ -768,10 +768,20 @@ static PetscErrorCode CgScaled(const Case *c, Mat A, Vec b, Vec xs, Vec x0, Resu
     if (gmax && Classify(gt.reason) == Classify(g->reason)) {
       gmax->its  = PetscMax(gmax->its, gt.its);
       gmax->aerr = PetscMax(gmax->aerr, gt.aerr);
+      gmax->res  = PetscMax(gmax->res, gt.res);
     }
   }
   PetscCall(VecDestroyVecs(3, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the kind of a miss that cg's spread on t b judges: a count, an A-norm error, or a true residual */
+static const char *SpreadKind(const char *msg)
+{
+  if (strstr(msg, "iterations, cg")) return "iterations, cg";
+  if (strstr(msg, "more than 10x")) return "more than 10x";
+  if (strstr(msg, "at cg's floor")) return "at cg's floor";
+  return "A-norm";
 }
 
 /* PETSc's implementation cp of the method on the case times each t of RoundingScales, as cg's spread above
@@ -890,23 +900,26 @@ int main(int argc, char **argv)
       PetscCall(Solve(&c, A, b, xs, x0, list[s], &o));
       if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %s its %" PetscInt_FMT " res %.3g aerr %.3g depth %" PetscInt_FMT "\n", list[s], KSPConvergedReasons[o.reason], o.its, (double)o.res, (double)o.aerr, o.depth));
       pass = Check(&c, &g, &o, N, msg, sizeof(msg));
-      if (!pass && c.use == USE_PLAIN && (strstr(msg, "iterations, cg") || strstr(msg, "A-norm"))) {
-        /* a miss in count or A-norm error: against cg's own rounding (cg on t b), computed once per case */
+      if (!pass && c.use == USE_PLAIN && (strstr(msg, "iterations, cg") || strstr(msg, "A-norm") || strstr(msg, "more than 10x") || strstr(msg, "at cg's floor"))) {
+        /* a miss in count, A-norm error or true residual: against cg's own rounding (cg on t b, the farthest
+           count, A-norm error and true residual of the same class of reason), computed once per case. A cg that
+           converges at an invariant space ends far below the tolerance (seed 70 case 2294 with -few_distinct:
+           1.8e-16 at 4, where chrongear met the tolerance at 3 with 2.07e-10) */
         char m2[512];
         if (!spread) {
           PetscCall(CgScaled(&c, A, b, xs, x0, &g, &gmax));
           spread = PETSC_TRUE;
-          if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  cg on t b (RoundingScales): up to %" PetscInt_FMT " iterations, A-norm error up to %.3g\n", gmax.its, (double)gmax.aerr));
+          if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  cg on t b (RoundingScales): up to %" PetscInt_FMT " iterations, A-norm error up to %.3g, true residual up to %.3g\n", gmax.its, (double)gmax.aerr, (double)gmax.res));
         }
         if (Check(&c, &gmax, &o, N, m2, sizeof(m2))) {
-          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZSPREAD family=%s solver=%s %s, within cg's own on t b (up to %" PetscInt_FMT " iterations, A-norm error %.3g) | reproduce: mpiexec -n %d pipefuzz -seed %" PetscInt_FMT " -case %" PetscInt_FMT " -solvers %s%s -v\n", FamName(&c), list[s], msg,
-                                gmax.its, (double)gmax.aerr, size, seed, k, list[s], few_distinct ? " -few_distinct" : ""));
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZSPREAD family=%s solver=%s %s, within cg's own on t b (up to %" PetscInt_FMT " iterations, A-norm error %.3g, true residual %.3g) | reproduce: mpiexec -n %d pipefuzz -seed %" PetscInt_FMT " -case %" PetscInt_FMT " -solvers %s%s -v\n", FamName(&c), list[s], msg,
+                                gmax.its, (double)gmax.aerr, (double)gmax.res, size, seed, k, list[s], few_distinct ? " -few_distinct" : ""));
           msg[0] = 0;
         } else {
           size_t l = strlen(msg);
 
           if (verbose) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  against cg's spread: %s\n", m2));
-          PetscCall(PetscSNPrintf(msg + l, sizeof(msg) - l, "; cg on t b: up to %" PetscInt_FMT " iterations, A-norm error %.3g", gmax.its, (double)gmax.aerr));
+          PetscCall(PetscSNPrintf(msg + l, sizeof(msg) - l, "; cg on t b: up to %" PetscInt_FMT " iterations, A-norm error %.3g, true residual %.3g", gmax.its, (double)gmax.aerr, (double)gmax.res));
         }
       }
       if (msg[0] && KnownOpen(&c, &o, msg)) {
@@ -932,7 +945,7 @@ int main(int argc, char **argv)
                msg, names the A-norm error either way) */
             PetscReal tmiss;
 
-            PetscCall(CounterpartScaled(&c, &cc, A, b, xs, x0, cp, &gmax, o.depth, N, strstr(msg, "iterations, cg") ? "iterations, cg" : "A-norm", &tmiss));
+            PetscCall(CounterpartScaled(&c, &cc, A, b, xs, x0, cp, &gmax, o.depth, N, SpreadKind(msg), &tmiss));
             if (tmiss > 0) PetscCall(PetscSNPrintf(sh, sizeof(sh), " shared=%s(on %g b)", cp, (double)tmiss));
           }
         }
