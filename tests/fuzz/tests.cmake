@@ -30,3 +30,11 @@ add_test(NAME dots-chrongear-vs-cgsr
           --lib $<TARGET_FILE:pipeksp>)
 set_tests_properties(dots-chrongear-vs-cgsr PROPERTIES LABELS fuzz TIMEOUT 300
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+# cases of diag spectra with few distinct eigenvalues (-few_distinct, not in the seed above) that a fix mended:
+# seed 70 case 2879 (13 distinct in [1, 6.7e9], 4 ranks), where cg's own residual grows 4e3-fold and the
+# growth guard at 1e4 restarted pipegropp (58 iterations for cg's 38)
+add_test(NAME fuzz-diagfew-growth-np4
+  COMMAND ${PIPEKSP_MPIEXEC} -n 4 $<TARGET_FILE:pipefuzz> -seed 70 -caselist 2879 -few_distinct -solvers pipegropp)
+set_tests_properties(fuzz-diagfew-growth-np4 PROPERTIES LABELS fuzz TIMEOUT 120
+  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL")
