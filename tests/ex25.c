@@ -86,7 +86,8 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *type, PetscInt depth, cons
 /* ours with no norm and a test of the user's that stops at 2n (past the Krylov space's end, where the recursive
    residual is rounding and the guards restart from the true one): the test called once per iteration, as cg
    (before, again at each restart's iteration), and cg's count and reason: no test sees the floor there, so none
-   ends the solve at it (before: CONVERGED_ATOL at 8-11 for cg's CONVERGED_ITS at 12) */
+   ends the solve at it (before: CONVERGED_ATOL at 8-11 for cg's CONVERGED_ITS at 12); or sooner where a restart
+   found b - A x = 0 exactly, which ends CONVERGED_ATOL as cg's (r, M^{-1} r) = 0 would */
 static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, PetscInt depth, PetscInt *itscg, KSPConvergedReason *rcg, PetscInt *fails)
 {
   Count              c;
@@ -133,7 +134,8 @@ static PetscErrorCode Lap1D(PetscInt n, Mat *A, Vec *b)
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 25));
   PetscCall(PetscRandomSeed(rnd));
-  PetscCall(VecSetRandom(*b, rnd)); /* the same b on any number of ranks: PETSc's generator runs by global index */
+  PetscCall(VecSetRandom(*b, rnd)); /* the same seed on every rank: each rank's part is the same stream, so on P ranks
+                                       b repeats and spans an invariant space of fewer dimensions (11 of 15 on 2) */
   PetscCall(PetscRandomDestroy(&rnd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

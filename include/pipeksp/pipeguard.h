@@ -40,7 +40,8 @@
    diagonal of 13 distinct eigenvalues in [1, 6.7e9] (fuzzer seed 70 case 2879, -few_distinct), where
    pipegropp's passed 1e4, restarted and took 58 iterations for cg's 38. A blow-up of rounding grows
    geometrically and passes 1e6 a few steps later (seed 61, 15,000 solves: the same lines at 1e4, 1e6 and
-   with no limit, but for one known-open line fewer with none) */
+   with no limit, but for one known-open line fewer with none). Above a condition of about 1e12 cg's own
+   growth can pass it again: a restart then costs iterations, not accuracy */
 #define PIPE_GROWTH 1e6
 /* a best true residual above PIPE_FLOOR_FAR (||A|| ||x|| + ||b||) is far above the rounding floor */
 #define PIPE_FLOOR_FAR PETSC_SQRT_MACHINE_EPSILON

@@ -385,6 +385,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   PetscScalar *glob = r->glob, *lo = r->globlo, t, gi;
   PLCGWide     s;
   PetscBool    tiny, end;
+  PetscReal    rel;
 
   PetscFunctionBegin;
   *brk = PETSC_TRUE;
@@ -419,7 +420,8 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   /* v_c with c >= N is in the span of v_0 .. v_{c-1} whatever its rounding says: a Krylov space of R^N (a
      1-D Laplacian of 6 rows broke down as a square root of -1e-15 at column 6 and restarted: 11 iterations) */
   tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_INVARIANT * PetscAbsScalar(glob[off + c - mlo]) || c >= r->N);
-  if (r->extra && c > l) { /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
+  rel  = PetscAbsScalar(glob[off + c - mlo]) > 0 ? PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]) : 0; /* for -info */
+  if (r->extra && c > l) {                                                                                     /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
     PetscCall(PLCGLateTest(ksp, r, c - l, glob[off + c - mlo + 1], &end));
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -436,14 +438,14 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (tiny) { /* z_c in the span of the earlier basis, delta_{c-1} = 0: the last CG step, then the true residual decides */
-    PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT ", pivot %g of (z_c, z_c)): the last CG step, then a restart\n", c, l, r->st.nupd, (double)(PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]))));
+    PetscCall(PetscInfo(ksp, "invariant Krylov space at column %" PetscInt_FMT " (depth %" PetscInt_FMT ", iterate %" PetscInt_FMT ", pivot %g of (z_c, z_c)): the last CG step, then a restart\n", c, l, r->st.nupd, (double)rel));
     r->lucky      = PETSC_TRUE;
     d->nupd_lucky = r->st.nupd;
     Gset(d, c, c, 0.0);
     PetscCall(PLCGPendingTests(ksp, r, c, &end));
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
   } else if (!(PetscRealPart(t) > 0)) { /* the basis lost its rank in finite precision: restart */
-    PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g, %g of (z_c, z_c)): restart from the true residual\n", c, (double)PetscRealPart(t), (double)(PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]))));
+    PetscCall(PetscInfo(ksp, "square-root breakdown at column %" PetscInt_FMT " (%g, %g of (z_c, z_c)): restart from the true residual\n", c, (double)PetscRealPart(t), (double)rel));
     PetscCall(PLCGPendingTests(ksp, r, c, &end)); /* the iterates up to c - 1 stand */
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
     d->nrestarts++;

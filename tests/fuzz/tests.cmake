@@ -37,4 +37,4 @@ add_test(NAME fuzz-diagfew-growth-np4
   COMMAND ${PIPEKSP_MPIEXEC} -n 4 $<TARGET_FILE:pipefuzz> -seed 70 -caselist 2879 -few_distinct -solvers pipegropp)
 set_tests_properties(fuzz-diagfew-growth-np4 PROPERTIES LABELS fuzz TIMEOUT 120
   ENVIRONMENT "${PIPEKSP_TEST_ENV}"
-  PASS_REGULAR_EXPRESSION "verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL")
+  PASS_REGULAR_EXPRESSION "FUZZCASE 2879 family=diagfew .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
