@@ -117,19 +117,10 @@ static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, Pet
 
 static PetscErrorCode Lap1D(PetscInt n, Mat *A, Vec *b)
 {
-  PetscInt    i, rs, re;
   PetscRandom rnd;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
-  for (i = rs; i < re; i++) {
-    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
-    if (i < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, i, i, 2.0, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(TestLap1D(n, 0.0, 0.0, A));
   PetscCall(MatCreateVecs(*A, NULL, b));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 25));

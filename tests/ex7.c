@@ -6,23 +6,7 @@ solve and after a good one, twice: PETSC_ERR_ARG_SIZ on every rank (PETSc's loca
 only, and cg hangs there), a nonzero guess x untouched, b writable, and after a KSPSetUp() that still sees the\n\
 refused x, the next solve of the right vectors takes a fresh KSP's iterations.\n";
 
-#include <pipeksp.h>
-#include <pipeksp/petsccompat.h> /* PETSC_SUCCESS before PETSc 3.19 */
-static PetscErrorCode Lap(PetscInt n, PetscReal shift, Mat *A)
-{
-  PetscInt i, Istart, Iend;
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, A));
-  PetscCall(MatGetOwnershipRange(*A, &Istart, &Iend));
-  for (i = Istart; i < Iend; i++) {
-    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
-    if (i < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, i, i, 2.0 + shift + 0.01 * (i % 7), INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "common/pipeksptest.h"
 static PetscErrorCode Solve(KSP ksp, Mat A, PetscInt *its, PetscReal *res)
 {
   Vec b, x, r;
@@ -72,7 +56,7 @@ static PetscErrorCode BadLayouts(const char *type, PetscInt shift, PetscBool fir
   PetscReal      r0, r1, s1, vmin, vmax;
 
   PetscFunctionBeginUser;
-  PetscCall(Lap(48, 0.0, &A));
+  PetscCall(TestLap1D(48, 0.0, 0.01, &A));
   PetscCall(OffLayout(A, shift, &w));
   PetscCall(VecDuplicate(w, &v));
   PetscCall(VecSet(v, 7.0));
@@ -127,9 +111,9 @@ int main(int argc, char **argv)
     PetscInt  i1, i2, i3, j2, j3;
     PetscReal r1, r2, r3, s2, s3, lo2 = 0, hi2 = 0;
     PetscBool plcg;
-    PetscCall(Lap(200, 0.0, &A1));
-    PetscCall(Lap(200, 0.0, &A2));
-    PetscCall(Lap(300, 0.05, &A3));
+    PetscCall(TestLap1D(200, 0.0, 0.01, &A1));
+    PetscCall(TestLap1D(200, 0.0, 0.01, &A2));
+    PetscCall(TestLap1D(300, 0.05, 0.01, &A3));
     PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(KSPSetType(ksp, types[t]));
     PetscCall(KSPSetFromOptions(ksp));

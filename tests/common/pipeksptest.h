@@ -108,6 +108,24 @@ static inline PetscErrorCode TestPCSetMixed(PC pc, TestMixedPC *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the 1-D Laplacian of n rows, its diagonal 2 + shift + wobble (i % 7) (wobble: distinct eigenvalues apart) */
+static inline PetscErrorCode TestLap1D(PetscInt n, PetscReal shift, PetscReal wobble, Mat *A)
+{
+  PetscInt i, rs, re;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rs, &re));
+  for (i = rs; i < re; i++) {
+    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+    if (i < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, i, i, 2.0 + shift + wobble * (i % 7), INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* PETSc's ex2: the 5-point Laplacian on m x n (-m, -n override the defaults given), b = A 1 */
 static inline PetscErrorCode TestLap2D(PetscInt m, PetscInt n, Mat *A, Vec *b)
 {
