@@ -385,7 +385,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   PetscScalar *glob = r->glob, *lo = r->globlo, t, gi;
   PLCGWide     s;
   PetscBool    tiny, end;
-  PetscReal    rel;
+  PetscReal    zz, rel;
 
   PetscFunctionBegin;
   *brk = PETSC_TRUE;
@@ -419,9 +419,11 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   }
   /* v_c with c >= N is in the span of v_0 .. v_{c-1} whatever its rounding says: a Krylov space of R^N (a
      1-D Laplacian of 6 rows broke down as a square root of -1e-15 at column 6 and restarted: 11 iterations) */
-  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_INVARIANT * PetscAbsScalar(glob[off + c - mlo]) || c >= r->N);
-  rel  = PetscAbsScalar(glob[off + c - mlo]) > 0 ? PetscRealPart(t) / PetscAbsScalar(glob[off + c - mlo]) : 0; /* for -info */
-  if (r->extra && c > l) {                                                                                     /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
+  /* zz = (z_c, z_c); rel, the pivot over it, for -info */
+  zz   = PetscAbsScalar(glob[off + c - mlo]);
+  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_INVARIANT * zz || c >= r->N);
+  rel  = zz > 0 ? PetscRealPart(t) / zz : 0.0;
+  if (r->extra && c > l) { /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
     PetscCall(PLCGLateTest(ksp, r, c - l, glob[off + c - mlo + 1], &end));
     if (end) PetscFunctionReturn(PETSC_SUCCESS);
   }
