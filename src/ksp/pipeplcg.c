@@ -18,11 +18,15 @@
    and a deep pipeline is for reductions of many rounds, so polls as frequent as a hop */
 #define PLCG_EIG_ITS_DEFAULT  10
 #define PLCG_POLL_INTERVAL_US 2.0
-/* a Cholesky pivot of G below this times its column's dot product, of either sign: z_c is in the span of the
-   earlier basis (an invariant Krylov space, a lucky breakdown). The pivot is a difference of dot products of
-   the deep basis, whose rounding there left 3e-14 to 2e-9 of it, positive or negative (1-D Laplacians whose b
-   spans fewer dimensions than the rows, tests/ex25.c); at 64 eps these broke down and restarted at depth 1 */
+/* a Cholesky pivot of G within its rounding, of either sign: z_c is in the span of the earlier basis (an
+   invariant Krylov space, a lucky breakdown). The pivot (z_c, z_c) - sum_k G(k,c)^2 assumes v_0 .. v_{c-1}
+   orthogonal; at Simon's estimate omega of their loss it is off by up to omega (sum_k |G(k,c)|)^2. Below
+   PLCG_NOISE times that, at most PLCG_INVARIANT of (z_c, z_c) (and that bound where omega is not known):
+   1-D Laplacians whose b spans fewer dimensions than the rows (tests/ex25.c) left pivots up to 27 times that
+   estimate, 1.5e-10 of (z_c, z_c); real directions of aniso2d with asddic (fuzzer seeds 61, 72) 2500 times
+   it, 4.6e-10 and 8.5e-9 of (z_c, z_c) */
 #define PLCG_INVARIANT PETSC_SQRT_MACHINE_EPSILON
+#define PLCG_NOISE     100.0
 /* auto replacement waits until the estimated gap is this fraction of the recursive residual */
 #define PLCG_GAP_NEAR 1.0
 /* Simon's estimate of the loss of orthogonality at which a segment still far from convergence goes to depth 1
@@ -307,6 +311,8 @@ static PetscErrorCode PLCGSegmentStart(KSP ksp, PLCGRun *r)
   PetscCall(VecCopy(ZV(0), QV(0, 0)));
   if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
   Gset(d, 0, 0, 1.0);
+  d->omn    = 0; /* Simon's omega starts with the segment */
+  d->omlast = 0.0;
   /* its wait is deferred to iteration l: the start-up iterations build P_j(B) z_0 unnormalised (linear in
      z_0), scaled by 1/beta when beta arrives. Not when checking a claimed convergence, which usually ends
      the solve: the l start-up iterations would be spent for nothing */
@@ -385,7 +391,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   PetscScalar *glob = r->glob, *lo = r->globlo, t, gi;
   PLCGWide     s;
   PetscBool    tiny, end;
-  PetscReal    zz, rel;
+  PetscReal    zz, rel, noise;
 
   PetscFunctionBegin;
   *brk = PETSC_TRUE;
@@ -419,9 +425,16 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   }
   /* v_c with c >= N is in the span of v_0 .. v_{c-1} whatever its rounding says: a Krylov space of R^N (a
      1-D Laplacian of 6 rows broke down as a square root of -1e-15 at column 6 and restarted: 11 iterations) */
-  /* zz = (z_c, z_c); rel, the pivot over it, for -info */
-  zz   = PetscAbsScalar(glob[off + c - mlo]);
-  tiny = (PetscBool)(PetscAbsScalar(t) <= PLCG_INVARIANT * zz || c >= r->N);
+  /* zz = (z_c, z_c); rel, the pivot over it, for -info; noise, the pivot's rounding (PLCG_NOISE) */
+  zz    = PetscAbsScalar(glob[off + c - mlo]);
+  noise = PLCG_INVARIANT * zz;
+  if (d->omn == i) { /* omega known through step i - 1 of this segment */
+    PetscReal gs = 0.0;
+
+    for (k = PetscMax(0, c - 2 * l); k < c; k++) gs += PetscAbsScalar(Gget(d, k, c));
+    noise = PetscMin(noise, PLCG_NOISE * PetscMax(d->omlast, d->ompsi) * gs * gs);
+  }
+  tiny = (PetscBool)(PetscAbsScalar(t) <= noise || c >= r->N);
   rel  = zz > 0 ? PetscRealPart(t) / zz : 0.0;
   if (r->extra && c > l) { /* tested before a breakdown of column c, which cannot matter to a converged r_{c-l} */
     PetscCall(PLCGLateTest(ksp, r, c - l, glob[off + c - mlo + 1], &end));

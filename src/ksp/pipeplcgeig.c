@@ -288,7 +288,10 @@ PetscReal KSPPipePLCGOmegaStep_Private(KSP_PLCG *d, PetscInt j, PetscReal alpha,
   PetscInt   k;
 
   if (j == 0) d->omn = 0;
-  if (j >= PLCG_OMEGA_N || beta == 0.0 || j != d->omn) return 0.0;
+  if (j >= PLCG_OMEGA_N || beta == 0.0 || j != d->omn) {
+    d->omn = -1; /* no estimate for the rest of the segment */
+    return 0.0;
+  }
   d->omn = j + 1;
   if (j == 0) {
     d->omb[0]    = 0.0;
@@ -307,6 +310,7 @@ PetscReal KSPPipePLCGOmegaStep_Private(KSP_PLCG *d, PetscInt j, PetscReal alpha,
   }
   nxt[j]     = d->ompsi;
   nxt[j + 1] = 1.0;
+  d->omlast  = mx;
   return mx;
 }
 

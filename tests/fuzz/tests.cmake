@@ -38,3 +38,16 @@ add_test(NAME fuzz-diagfew-growth-np4
 set_tests_properties(fuzz-diagfew-growth-np4 PROPERTIES LABELS fuzz TIMEOUT 120
   ENVIRONMENT "${PIPEKSP_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "FUZZCASE 2879 family=diagfew .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
+# real directions whose Cholesky pivot was below sqrt(eps) of (z_c, z_c) (4.6e-10, 8.5e-9) but far above its
+# rounding (PLCG_NOISE in src/ksp/pipeplcg.c): taken as invariant spaces, they restarted pipeplcg at depth 5
+# and ended at 36 and 25 times cg's true residual (aniso2d, asddic, 2 ranks)
+foreach(sc 61:4561 72:4697)
+  string(REPLACE ":" ";" scl ${sc})
+  list(GET scl 0 seed)
+  list(GET scl 1 case)
+  add_test(NAME fuzz-pivot-noise-s${seed}-np2
+    COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:pipefuzz> -seed ${seed} -caselist ${case} -solvers pipeplcg)
+  set_tests_properties(fuzz-pivot-noise-s${seed}-np2 PROPERTIES LABELS fuzz TIMEOUT 120
+    ENVIRONMENT "${PIPEKSP_TEST_ENV}"
+    PASS_REGULAR_EXPRESSION "FUZZCASE ${case} family=aniso2d .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
+endforeach()
