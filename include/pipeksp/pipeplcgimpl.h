@@ -116,8 +116,8 @@ typedef struct {
   PetscBool        brokeearly;                       /* ... at some point of this solve */
   /* Simon's omega recurrence over the current segment: its alpha (gamma), beta (delta) and three rows */
   PetscReal oma[PLCG_OMEGA_N], omb[PLCG_OMEGA_N + 1], omw[3][PLCG_OMEGA_N + 2], ompsi;
-  PetscInt  omn;    /* the step expected next (a step not in sequence is skipped, as KSPPipePLCGRitzAdd_Private() does) */
-  PetscReal omlast; /* the estimate after step omn - 1 (0 before the first) */
+  PetscInt  omn;    /* the step expected next (a step not in sequence is skipped, as KSPPipePLCGRitzAdd_Private() does); -1: none for the rest of the segment */
+  PetscReal omlast; /* the last step's largest |omega_{j+1,k}| (0 before the first) */
   /* an early breakdown says the deep basis cannot carry this operator's spectrum: later solves on the same
      matrices (new values: a time step, a Newton step) start at depth 1 instead of losing that segment again,
      until PLCG_RETRY (then twice as many) healthy solves have passed */

@@ -20,8 +20,9 @@
 #define PLCG_POLL_INTERVAL_US 2.0
 /* a Cholesky pivot of G within its rounding, of either sign: z_c is in the span of the earlier basis (an
    invariant Krylov space, a lucky breakdown). The pivot (z_c, z_c) - sum_k G(k,c)^2 assumes v_0 .. v_{c-1}
-   orthogonal; at Simon's estimate omega of their loss it is off by up to omega (sum_k |G(k,c)|)^2. Below
-   PLCG_NOISE times that, at most PLCG_INVARIANT of (z_c, z_c) (and that bound where omega is not known):
+   orthogonal; at Simon's estimate omega of v_{c-1}'s loss (at least eps sqrt(N)) it is off by up to
+   omega (sum_k |G(k,c)|)^2. Below PLCG_NOISE times that, at most PLCG_INVARIANT of (z_c, z_c) (and that
+   bound where omega is not known: depth 1, past PLCG_OMEGA_N steps of a segment):
    1-D Laplacians whose b spans fewer dimensions than the rows (tests/ex25.c) left pivots up to 27 times that
    estimate, 1.5e-10 of (z_c, z_c); real directions of aniso2d with asddic (fuzzer seeds 61, 72) 2500 times
    it, 4.6e-10 and 8.5e-9 of (z_c, z_c) */
@@ -428,7 +429,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   /* zz = (z_c, z_c); rel, the pivot over it, for -info; noise, the pivot's rounding (PLCG_NOISE) */
   zz    = PetscAbsScalar(glob[off + c - mlo]);
   noise = PLCG_INVARIANT * zz;
-  if (d->omn == i) { /* omega known through step i - 1 of this segment */
+  if (d->lrun > 1 && d->omn == i) { /* omega known through step i - 1 of this segment (not kept at depth 1) */
     PetscReal gs = 0.0;
 
     for (k = PetscMax(0, c - 2 * l); k < c; k++) gs += PetscAbsScalar(Gget(d, k, c));
