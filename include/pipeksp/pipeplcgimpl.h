@@ -209,6 +209,7 @@ PETSC_INTERN PetscBool      KSPPipePLCGOpKeySame_Private(const KSPPipePLCGOpKey 
 PETSC_INTERN PetscErrorCode KSPPipePLCGEstimate_Private(KSP);
 PETSC_INTERN PetscReal      KSPPipePLCGFactor_Private(const KSP_PLCG *);
 PETSC_INTERN void           KSPPipePLCGRitzAdd_Private(KSP_PLCG *, PetscInt, PetscScalar, PetscScalar);
+PETSC_INTERN void           KSPPipePLCGOmegaStart_Private(KSP_PLCG *);
 PETSC_INTERN PetscReal      KSPPipePLCGOmegaStep_Private(KSP_PLCG *, PetscInt, PetscReal, PetscReal);
 PETSC_INTERN PetscErrorCode KSPPipePLCGRitzKeep_Private(KSP);
 

@@ -312,8 +312,7 @@ static PetscErrorCode PLCGSegmentStart(KSP ksp, PLCGRun *r)
   PetscCall(VecCopy(ZV(0), QV(0, 0)));
   if (mq) PetscCall(VecCopy(UV(0), MQV(0, 0)));
   Gset(d, 0, 0, 1.0);
-  d->omn    = 0; /* Simon's omega starts with the segment */
-  d->omlast = 0.0;
+  KSPPipePLCGOmegaStart_Private(d);
   /* its wait is deferred to iteration l: the start-up iterations build P_j(B) z_0 unnormalised (linear in
      z_0), scaled by 1/beta when beta arrives. Not when checking a claimed convergence, which usually ends
      the solve: the l start-up iterations would be spent for nothing */
@@ -429,7 +428,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
   /* zz = (z_c, z_c); rel, the pivot over it, for -info; noise, the pivot's rounding (PLCG_NOISE) */
   zz    = PetscAbsScalar(glob[off + c - mlo]);
   noise = PLCG_INVARIANT * zz;
-  if (d->lrun > 1 && d->omn == i) { /* omega known through step i - 1 of this segment (not kept at depth 1) */
+  if (d->omn == i) { /* omega known through step i - 1 of this segment */
     PetscReal gs = 0.0;
 
     for (k = PetscMax(0, c - 2 * l); k < c; k++) gs += PetscAbsScalar(Gget(d, k, c));

@@ -279,6 +279,13 @@ void KSPPipePLCGRitzAdd_Private(KSP_PLCG *d, PetscInt i, PetscScalar g, PetscSca
   }
 }
 
+/* a segment's start: Simon's recurrence from step 0, at depth 1 none (the pivot test then uses sqrt(eps)) */
+void KSPPipePLCGOmegaStart_Private(KSP_PLCG *d)
+{
+  d->omn    = d->lrun > 1 ? 0 : -1;
+  d->omlast = 0.0;
+}
+
 /* Simon's recurrence for omega_{j+1,k} ~ (v_{j+1}, v_k) from the tridiagonal of the segment (alpha_j =
    gamma_j, beta_{j+1} = delta_j), with a rounding term of alternating sign (the same on every rank): the
    largest |omega_{j+1,k}|, k < j; 0 beyond PLCG_OMEGA_N steps */
@@ -287,7 +294,6 @@ PetscReal KSPPipePLCGOmegaStep_Private(KSP_PLCG *d, PetscInt j, PetscReal alpha,
   PetscReal *prev, *cur, *nxt, t, mx = 0.0, eps = PETSC_MACHINE_EPSILON;
   PetscInt   k;
 
-  if (j == 0) d->omn = 0;
   if (j >= PLCG_OMEGA_N || beta == 0.0 || j != d->omn) {
     d->omn = -1; /* no estimate for the rest of the segment */
     return 0.0;
