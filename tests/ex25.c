@@ -87,7 +87,8 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *type, PetscInt depth, cons
    residual is rounding and the guards restart from the true one): the test called once per iteration, as cg
    (before, again at each restart's iteration), and cg's count and reason: no test sees the floor there, so none
    ends the solve at it (before: CONVERGED_ATOL at 8-11 for cg's CONVERGED_ITS at 12); or sooner where a restart
-   found b - A x = 0 exactly, which ends CONVERGED_ATOL as cg's (r, M^{-1} r) = 0 would */
+   found b - A x = 0 exactly, which ends CONVERGED_ATOL as cg's (r, M^{-1} r) = 0 would (a recursive 0 is checked
+   there: on 2 rows pipegropp, chrongear and pipeplcg's depth 2 ended CONVERGED_ATOL at 3 with b - A x = 1e-17) */
 static PetscErrorCode NoNormOnce(Mat A, Vec b, PetscInt n, const char *type, PetscInt depth, PetscInt *itscg, KSPConvergedReason *rcg, PetscInt *fails)
 {
   Count              c;
@@ -209,6 +210,9 @@ int main(int argc, char **argv)
       test:
          suffix: plcg_krylov_end_np2
          nsize: 2
+      test:
+         suffix: plcg_krylov_tiny_np1
+         args: -n 2,3,4
       test:
          suffix: plcg_krylov_invariant_np2
          nsize: 2

@@ -63,6 +63,14 @@ static inline PetscReal KSPPipeTolerance_Private(KSP ksp)
   return PetscMax(ksp->rtol * ((KSP_Pipe *)ksp->data)->guard.rnorm0, ksp->abstol);
 }
 
+/* the convergence test sees no norm it could end on and counts iterations: KSPConvergedSkip, or a user's test
+   with no norm (it sees (its, 0)). Only its verdict or the limit ends cg there (or its recursive (r,M^{-1}r) of
+   0), so ours do not stop at the floor or at a recursive 0 of their own rounding */
+static inline PetscBool KSPPipeTestCounts_Private(KSP ksp)
+{
+  return (PetscBool)(ksp->converged == KSPConvergedSkip || (ksp->normtype == KSP_NORM_NONE && ksp->converged != KSPConvergedDefault));
+}
+
 /* r = b - A x (or r = b for a zero guess, setting x = 0) */
 PETSC_INTERN PetscErrorCode KSPPipeResidual_Private(KSP, Mat, Vec);
 /* at a solve's start: ||A|| when A changed, the gap bounds, the kept iterate and the guards' state */

@@ -491,7 +491,7 @@ PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
      and counts the iterations (a user's test to 12 on a 1-D Laplacian of 6 rows: CONVERGED_ATOL at 8-11 here
      before, cg's CONVERGED_ITS at 12; iterating on with the default test lost 14 of seed 61's lines to cg's
      beta = 0 ends) */
-  if (ksp->converged == KSPConvergedSkip || (ksp->normtype == KSP_NORM_NONE && ksp->converged != KSPConvergedDefault)) {
+  if (KSPPipeTestCounts_Private(ksp)) {
     pipe->guard.stalls = 0;
     PetscCall(PetscInfo(ksp, "at the attainable accuracy, true residual %g (%s); the convergence test is skip, or one of the user's with no norm: iterating on\n", (double)pipe->guard.best, why));
     PetscFunctionReturn(PETSC_SUCCESS);
