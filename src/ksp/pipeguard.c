@@ -284,7 +284,7 @@ PetscErrorCode KSPPipeReplaceNow_Private(KSP ksp, PetscInt its, PetscReal rn, Pe
 PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec r, Vec t, Vec d, PetscReal rn, PetscBool *now, PetscBool *measured)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-  PetscReal gap, target = ReplaceTarget(ksp);
+  PetscReal gap, tn, target = ReplaceTarget(ksp);
 
   PetscFunctionBegin;
   *now      = ReplaceAsked(ksp, its);
@@ -294,15 +294,19 @@ PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec 
   if (*now && pipe->replace == PETSC_DECIDE && target > 0) {
     PetscCall(KSPPipeTrueResidual_Private(ksp, A, t));
     PetscCall(VecWAXPY(d, -1.0, r, t));
-    PetscCall(VecNorm(d, NORM_2, &gap));
+    PetscCall(VecNormBegin(d, NORM_2, &gap)); /* one reduction for both */
+    PetscCall(VecNormBegin(t, NORM_2, &tn));
+    PetscCall(VecNormEnd(d, NORM_2, &gap));
+    PetscCall(VecNormEnd(t, NORM_2, &tn));
     *measured = PETSC_TRUE;
-    if (gap < target) {
-      /* the bound ran ahead of the gap: no replacement until it has grown PIPE_GAP_GROWTH times more (it stays a
-         bound: a convergence it does not vouch for is still checked against the true residual) */
+    if (gap < target || (gap > PIPE_GAP_PERTURB * tn && gap < PIPE_GAP_NEAR * target)) {
+      /* the bound ran ahead of the gap, or the gap is a large part of b - A x near the residual asked for: no
+         replacement until the bound has grown PIPE_GAP_GROWTH times more (it stays a bound: a convergence it does
+         not vouch for is still checked against the true residual) */
       *now              = PETSC_FALSE;
       pipe->guard.gf0   = pipe->guard.gf;
       pipe->guard.itrue = ksp->its;
-      PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured, %g, is below the residual asked for\n", its, (double)pipe->guard.gf, (double)gap));
+      PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured is %g, %.2g of ||b - A x|| and %.2g times the residual asked for\n", its, (double)pipe->guard.gf, (double)gap, (double)(tn > 0 ? gap / tn : 0), (double)(gap / target)));
     }
   }
   if (*now) PetscCall(ReplaceCount(ksp, its, rn));

@@ -306,7 +306,7 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
    Options Database Keys:
 +  -ksp_pipe_progress <none,poll,thread,auto,blocking> - how pending reductions progress (default auto)
 .  -ksp_pipe_poll_interval <us> - microseconds of wall time between MPI_Test calls of the poll hook (default 5; a thread team's master tests after every work item unless it is set)
--  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x and the auxiliary vectors when the estimated gap to the true residual, then the measured one, reaches the residual asked for (auto, default), every n iterations, or never (0)
+-  -ksp_pipe_replace <auto,n,0> - recompute r = b - A x and the auxiliary vectors when the estimated gap to the true residual, then the measured one, reaches the residual asked for (auto, default; not where that gap is over 3% of b - A x and near the residual asked for), every n iterations, or never (0)
 
    Notes:
    At the attainable accuracy, a breakdown of the recurrences is checked against the true residual: the
