@@ -65,3 +65,11 @@ foreach(sc 74:46 54:3070)
     ENVIRONMENT "${PIPEKSP_TEST_ENV}"
     PASS_REGULAR_EXPRESSION "FUZZCASE ${case} family=diag .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
 endforeach()
+# a claim refuted within twice the tolerance at depth 3, restarted at the same depth: its next claims, on x l
+# steps on, had worse true residuals (1.5e-10, 3.3e-10), then the floor stop at 11x cg's true residual (seed 72
+# case 2700, randspd, bjacobi, 1 rank); every refuted claim now finishes the solve at depth 1
+add_test(NAME fuzz-claim-depth1-s72-np1
+  COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:pipefuzz> -seed 72 -caselist 2700 -solvers pipeplcg)
+set_tests_properties(fuzz-claim-depth1-s72-np1 PROPERTIES LABELS fuzz TIMEOUT 120
+  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "FUZZCASE 2700 family=randspd .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
