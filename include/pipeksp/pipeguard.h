@@ -31,8 +31,8 @@
 /* ... and not where the gap measured is both above PIPE_GAP_PERTURB of ||b - A x|| and within PIPE_GAP_NEAR
    times the residual asked for: a replacement moves r by the gap, which then perturbs the recurrences as a
    restart would, and the check at the claim costs less (a diagonal, kappa 1.3e5, no PC, fuzzer seed 74 case
-   46: a gap of 0.33 ||b - A x|| and 1.5 times the residual asked for, 300 more iterations; seed 54 case 3070,
-   195). A gap far above the residual asked for is replaced all the same: refused, the recursive residual
+   46, 3 ranks: a gap of 0.33 ||b - A x|| and 1.5 times the residual asked for, 300 more iterations; seed 54
+   case 3070, 3 ranks, 152). A gap far above the residual asked for is replaced all the same: refused, the recursive residual
    wandered for 60 iterations before its claim (seed 54 case 1335, 2,000 times it: 147 iterations for 91) */
 #define PIPE_GAP_PERTURB 3e-2
 #define PIPE_GAP_NEAR    10.0
@@ -72,8 +72,9 @@ static inline PetscReal KSPPipeTolerance_Private(KSP ksp)
 }
 
 /* the convergence test sees no norm it could end on and counts iterations: KSPConvergedSkip, or a user's test
-   with no norm (it sees (its, 0)). Only its verdict or the limit ends cg there (or its recursive (r,M^{-1}r) of
-   0), so ours do not stop at the floor or at a recursive 0 of their own rounding */
+   with no norm (it sees (its, 0)). Only its verdict or the limit ends cg there, or cg's recursive (r,M^{-1}r) of
+   exactly 0. Ours do not stop at the floor, and end at a recursive 0 only where b - A x is 0 too: a 0 of
+   their recurrences is not cg's (where cg's is rounding too, ours iterate on and cg stops) */
 static inline PetscBool KSPPipeTestCounts_Private(KSP ksp)
 {
   return (PetscBool)(ksp->converged == KSPConvergedSkip || (ksp->normtype == KSP_NORM_NONE && ksp->converged != KSPConvergedDefault));

@@ -185,6 +185,7 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.breakreason = KSP_CONVERGED_ITERATING;
   pipe->guard.gsign = pipe->guard.dsign = 0.0;
   pipe->guard.suspect                   = PETSC_FALSE;
+  pipe->guard.checkclaim                = PETSC_FALSE;
   pipe->guard.rmin                      = PETSC_MAX_REAL;
   pipe->guard.dp1 = pipe->guard.dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
   pipe->guard.rn0                   = -1.0;
@@ -298,14 +299,17 @@ PetscErrorCode KSPPipeReplaceMeasured_Private(KSP ksp, PetscInt its, Mat A, Vec 
     PetscCall(VecNormBegin(t, NORM_2, &tn));
     PetscCall(VecNormEnd(d, NORM_2, &gap));
     PetscCall(VecNormEnd(t, NORM_2, &tn));
-    *measured = PETSC_TRUE;
-    if (gap < target || (gap > PIPE_GAP_PERTURB * tn && gap < PIPE_GAP_NEAR * target)) {
+    *measured              = PETSC_TRUE;
+    const PetscBool nearby = (PetscBool)(tn > target && gap > PIPE_GAP_PERTURB * tn && gap < PIPE_GAP_NEAR * target);
+
+    if (gap < target || nearby) {
       /* the bound ran ahead of the gap, or the gap is a large part of b - A x near the residual asked for: no
          replacement until the bound has grown PIPE_GAP_GROWTH times more (it stays a bound: a convergence it does
          not vouch for is still checked against the true residual) */
-      *now              = PETSC_FALSE;
-      pipe->guard.gf0   = pipe->guard.gf;
-      pipe->guard.itrue = ksp->its;
+      *now                   = PETSC_FALSE;
+      pipe->guard.gf0        = pipe->guard.gf;
+      pipe->guard.itrue      = ksp->its;
+      pipe->guard.checkclaim = (PetscBool)(pipe->guard.checkclaim || nearby); /* the check is what stands in for it */
       PetscCall(PetscInfo(ksp, "no residual replacement at iteration %" PetscInt_FMT ": the gap bound %g asked for one, the gap measured is %g, %.2g of ||b - A x|| and %.2g times the residual asked for\n", its, (double)pipe->guard.gf, (double)gap, (double)(tn > 0 ? gap / tn : 0), (double)(gap / target)));
     }
   }
@@ -322,6 +326,7 @@ PetscErrorCode KSPPipeReplaced_Private(KSP ksp, PetscReal tn, PetscReal xn)
   pipe->guard.gcg                                    = 0.0;
   pipe->guard.gg = pipe->guard.gh = pipe->guard.gj = 0.0;
   pipe->guard.itrue                                = ksp->its;
+  pipe->guard.checkclaim                           = PETSC_FALSE;
   PetscCall(KSPPipeBestRecord_Private(ksp, tn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -351,7 +356,7 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */
       ksp->reason         = KSP_CONVERGED_ITERATING;
       pipe->guard.suspect = PETSC_TRUE;
-    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->guard.gf > PIPE_GAP_CHECK * rn && BeyondCG(pipe)) {
+    } else if (ksp->reason > 0 && ksp->reason != KSP_CONVERGED_ITS && pipe->guard.gf > PIPE_GAP_CHECK * rn && (BeyondCG(pipe) || pipe->guard.checkclaim)) {
       /* converged by a recursive residual the gap estimate does not vouch for, and that drifted further than
          cg's would have (whose claim cg trusts): check with the true one */
       PetscCall(PetscInfo(ksp, "converged by the recursive residual %g, but the estimated gap is %g: checking the true residual\n", (double)rn, (double)pipe->guard.gf));
@@ -547,6 +552,6 @@ PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
   if (!pipe->guard.pipelined)
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual, and the gap measured then does too)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual, and the gap measured then does too, unless it is over %g of b - A x and within %g x the requested residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING, (double)PIPE_GAP_PERTURB, (double)PIPE_GAP_NEAR));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,8 +4,8 @@
 #include <pipeksp/pipeplcgimpl.h>
 
 /* at depth 1 (the shifted p(1)-CG basis of a user interval) the true residual confirms a claimed convergence
-   up to this factor of the tolerance; at depth 2 or more only within it (KSPPipePLCGCheckClaim_Private()), and a
-   refuted claim finishes the solve at depth 1 */
+   up to this factor of the tolerance; at depth 2 or more only a true residual within the tolerance itself
+   (KSPPipePLCGCheckClaim_Private()), and a refuted claim finishes the solve at depth 1 */
 #define PLCG_CONFIRM 2.0
 /* an estimated spectrum whose smallest Ritz value is above this fraction of the largest is clustered
    (KSPPipePLCGClustered_Private()) */
@@ -146,7 +146,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
       if (!(dp < PIPE_GAIN * st->lastcheck)) PetscCall(KSPPipeFloorStop_Private(ksp, "a restart from the true residual brought no progress"));
       if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp)); /* end with the kept iterate when better */
       st->lastcheck = dp;
-      if (!ksp->reason && d->lrun >= 2) {
+      if (!ksp->reason && d->lrun >= 2 && its < KSPPipeMaxIt_Private(ksp)) { /* at the limit no depth runs again */
         /* the deep basis drifted from b - A x, near the end of the solve: Gropp's CG (depth 1) finishes it from
            the true residual, as after an early breakdown. Restarted at the same depth, seed 25 case 3316 claimed
            again and again: 95 iterations against cg's 11 (now 18). Also within PLCG_CONFIRM times the tolerance:
