@@ -122,6 +122,7 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
   } else {
     if (gammaold == 0.0 || alphaold == 0.0) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      *alpha = *beta = 0.0; /* no step, where the guards iterate on from it */
       PetscCall(PetscInfo(ksp, "breakdown: zero gamma or alpha of the previous iteration\n"));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -132,12 +133,14 @@ PetscErrorCode KSPPipeCoefficients_Private(KSP ksp, PetscBool first, PetscScalar
     ksp->reason = KSP_DIVERGED_NANORINF;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* this step's alpha also where the sign check fails: a breakdown of rounding noise at the floor that the guards
+     iterate on from takes this step, not the last one's */
+  *alpha = den != 0.0 ? gamma / den : 0.0;
   if (KSPPipeSignChanged_Private(&((KSP_Pipe *)ksp->data)->guard.dsign, den)) {
     ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
     PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix, (p,Ap) = %g after values of the other sign (or 0)\n", (double)PetscRealPart(den)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  *alpha = gamma / den;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
