@@ -30,46 +30,30 @@ add_test(NAME dots-chrongear-vs-cgsr
           --lib $<TARGET_FILE:pipeksp>)
 set_tests_properties(dots-chrongear-vs-cgsr PROPERTIES LABELS fuzz TIMEOUT 300
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
-# cases of diag spectra with few distinct eigenvalues (-few_distinct, not in the seed above) that a fix mended:
-# seed 70 case 2879 (13 distinct in [1, 6.7e9], 4 ranks), where cg's own residual grows 4e3-fold and the
-# growth guard at 1e4 restarted pipegropp (58 iterations for cg's 38)
-add_test(NAME fuzz-diagfew-growth-np4
-  COMMAND ${PIPEKSP_MPIEXEC} -n 4 $<TARGET_FILE:pipefuzz> -seed 70 -caselist 2879 -few_distinct -solvers pipegropp)
-set_tests_properties(fuzz-diagfew-growth-np4 PROPERTIES LABELS fuzz TIMEOUT 120
-  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
-  PASS_REGULAR_EXPRESSION "FUZZCASE 2879 family=diagfew .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
+# one fuzzer case that a fix mended, run alone: its verdict ok, and no miss of any kind
+function(pipeksp_fuzz_case name np seed case family solvers)
+  add_test(NAME ${name}
+    COMMAND ${PIPEKSP_MPIEXEC} -n ${np} $<TARGET_FILE:pipefuzz> -seed ${seed} -caselist ${case} -solvers ${solvers} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS fuzz TIMEOUT 120
+    ENVIRONMENT "${PIPEKSP_TEST_ENV}"
+    PASS_REGULAR_EXPRESSION "FUZZCASE ${case} family=${family} .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
+endfunction()
+# diag spectra with few distinct eigenvalues (-few_distinct, not in the seed above): seed 70 case 2879 (13
+# distinct in [1, 6.7e9], 4 ranks), where cg's own residual grows 4e3-fold and the growth guard at 1e4
+# restarted pipegropp (58 iterations for cg's 38)
+pipeksp_fuzz_case(fuzz-diagfew-growth-np4 4 70 2879 diagfew pipegropp -few_distinct)
 # real directions whose Cholesky pivot was below sqrt(eps) of (z_c, z_c) (4.6e-10, 8.5e-9) but far above its
 # rounding (PLCG_NOISE in src/ksp/pipeplcg.c): taken as invariant spaces, they restarted pipeplcg at depth 5
 # and ended at 36 and 25 times cg's true residual (aniso2d, asddic, 2 ranks)
-foreach(sc 61:4561 72:4697)
-  string(REPLACE ":" ";" scl ${sc})
-  list(GET scl 0 seed)
-  list(GET scl 1 case)
-  add_test(NAME fuzz-pivot-noise-s${seed}-np2
-    COMMAND ${PIPEKSP_MPIEXEC} -n 2 $<TARGET_FILE:pipefuzz> -seed ${seed} -caselist ${case} -solvers pipeplcg)
-  set_tests_properties(fuzz-pivot-noise-s${seed}-np2 PROPERTIES LABELS fuzz TIMEOUT 120
-    ENVIRONMENT "${PIPEKSP_TEST_ENV}"
-    PASS_REGULAR_EXPRESSION "FUZZCASE ${case} family=aniso2d .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
-endforeach()
+pipeksp_fuzz_case(fuzz-pivot-noise-s61-np2 2 61 4561 aniso2d pipeplcg)
+pipeksp_fuzz_case(fuzz-pivot-noise-s72-np2 2 72 4697 aniso2d pipeplcg)
 # replacements whose measured gap was over 3 % of ||b - A x|| and within 10 times the residual asked for
 # (PIPE_GAP_PERTURB, PIPE_GAP_NEAR in include/pipeksp/pipeguard.h): they perturbed pipegv's recurrences as a
 # restart would (a diagonal, no PC, 3 ranks: seed 74 case 46, 2354 iterations for cg's 1831; seed 54 case 3070,
 # 958 for 715)
-foreach(sc 74:46 54:3070)
-  string(REPLACE ":" ";" scl ${sc})
-  list(GET scl 0 seed)
-  list(GET scl 1 case)
-  add_test(NAME fuzz-replace-near-s${seed}-np3
-    COMMAND ${PIPEKSP_MPIEXEC} -n 3 $<TARGET_FILE:pipefuzz> -seed ${seed} -caselist ${case} -solvers pipegv)
-  set_tests_properties(fuzz-replace-near-s${seed}-np3 PROPERTIES LABELS fuzz TIMEOUT 120
-    ENVIRONMENT "${PIPEKSP_TEST_ENV}"
-    PASS_REGULAR_EXPRESSION "FUZZCASE ${case} family=diag .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
-endforeach()
+pipeksp_fuzz_case(fuzz-replace-near-s74-np3 3 74 46 diag pipegv)
+pipeksp_fuzz_case(fuzz-replace-near-s54-np3 3 54 3070 diag pipegv)
 # a claim refuted within twice the tolerance at depth 3, restarted at the same depth: its next claims, on x l
 # steps on, had worse true residuals (1.5e-10, 3.3e-10), then the floor stop at 11x cg's true residual (seed 72
 # case 2700, randspd, bjacobi, 1 rank); every refuted claim now finishes the solve at depth 1
-add_test(NAME fuzz-claim-depth1-s72-np1
-  COMMAND ${PIPEKSP_MPIEXEC} -n 1 $<TARGET_FILE:pipefuzz> -seed 72 -caselist 2700 -solvers pipeplcg)
-set_tests_properties(fuzz-claim-depth1-s72-np1 PROPERTIES LABELS fuzz TIMEOUT 120
-  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
-  PASS_REGULAR_EXPRESSION "FUZZCASE 2700 family=randspd .*verdict=ok" FAIL_REGULAR_EXPRESSION "FUZZFAIL|FUZZSPREAD|FUZZXFAIL")
+pipeksp_fuzz_case(fuzz-claim-depth1-s72-np1 1 72 2700 randspd pipeplcg)
