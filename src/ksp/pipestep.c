@@ -165,16 +165,15 @@ static PetscErrorCode TestCoefficients(KSP ksp, PetscScalar gamma, KSPPipeCoef *
 
   PetscFunctionBegin;
   *stop = *restart = PETSC_FALSE;
-  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
-  if (ksp->reason == KSP_CONVERGED_ATOL && !pipe->guard.restart && KSPPipeTestCounts_Private(ksp)) {
+  if (gamma == 0.0 && !pipe->guard.restart && KSPPipeTestCounts_Private(ksp)) {
     /* a recursive 0 under a test that counts iterations: b - A x decides (a 1-D Laplacian of 2 rows, no norm, a
        user's test to 4: ours ended CONVERGED_ATOL at 3 with b - A x = 1e-17, cg CONVERGED_ITS at 4) */
     PetscCall(PetscInfo(ksp, "(r,M^{-1}r) = 0 from the recurrences, under a test that counts iterations: checking the true residual\n"));
-    ksp->reason         = KSP_CONVERGED_ITERATING;
     pipe->guard.suspect = PETSC_TRUE;
     PetscCall(KSPPipeGuardBreakdown_Private(ksp, restart));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(KSPPipeCheckGamma_Private(ksp, gamma, PETSC_FALSE));
   if (ksp->reason == KSP_CONVERGED_ATOL) { /* gamma = 0 */
     *stop = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
