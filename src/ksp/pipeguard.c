@@ -453,7 +453,8 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   PetscFunctionBegin;
   *restart = PETSC_FALSE;
   if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
-    PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n", pipe->guard.suspect ? "a recursive residual in doubt (wild growth, a claim the gap estimate does not vouch for, or a 0 under a counting test)" : KSPConvergedReasons[ksp->reason], ksp->its));
+    PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n",
+                        pipe->guard.suspect ? "a recursive residual in doubt (wild growth, a claim the gap estimate does not vouch for, or a 0 under a counting test)" : KSPConvergedReasons[ksp->reason], ksp->its));
     pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
     if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its, ksp->reason, ksp->rnorm, PETSC_TRUE));
     ksp->reason         = KSP_CONVERGED_ITERATING;
