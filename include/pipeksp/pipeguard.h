@@ -43,6 +43,18 @@
    measured before; PIPE_STALLS restarts in a row without progress are the attainable accuracy */
 #define PIPE_GAIN   0.5
 #define PIPE_STALLS 2
+/* recurrences that ran below PIPE_LOST times the true residual their restart found, at the floor (below PIPE_FLOOR_AT
+   (||A|| ||x|| + ||b||)), had lost touch with b - A x: cg's recursion goes on down to a tolerance below the floor
+   and ends converged there, so the solve stops at once (the cube 7^3 at -ksp_rtol 1e-20 on 2 ranks: pipegv 197
+   iterations, now 142; cg 113). cg's floor is about eps ||A|| ||x||; PIPE_FLOOR_NEAR's 1e4 eps stopped pipegv with
+   no replacement on 4 ranks at 7e-10 ||b||, where a restart reaches 3e-14 */
+#define PIPE_LOST     1e-3
+#define PIPE_FLOOR_AT (1e2 * PETSC_MACHINE_EPSILON)
+/* a recursive residual below the gap estimate that moves by less than PIPE_FLAT of itself at PIPE_FLAT_ITS tests in a
+   row has stagnated on its rounding: check the true one (Gropp's recursive M^{-1} r on the cube with bjacobi at
+   -ksp_rtol 1e-20 stood at 3.8068e-16 for 2,900 iterations and ended DIVERGED_ITS, where cg converged at 66) */
+#define PIPE_FLAT     1e-3
+#define PIPE_FLAT_ITS 5
 /* a recursive residual above PIPE_GROWTH times its least since the last true one has grown wildly: restart.
    cg's own residual grows by up to the square root of the condition (its A-norm error falls): 4e3 on a
    diagonal of 13 distinct eigenvalues in [1, 6.7e9] (fuzzer seed 70 case 2879, -few_distinct), where

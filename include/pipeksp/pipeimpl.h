@@ -51,11 +51,13 @@ typedef struct {
   PetscBool          restart;      /* the next step starts the recurrences afresh (beta = 0) */
   PetscBool          truenow;      /* the next reduction's ||r|| is of the true residual b - A x */
   PetscBool          frombreak;    /* ... after a restart caused by a breakdown */
-  PetscBool          suspect;      /* restart from the true residual: the recursive one grew wildly, claims what the gap
+  PetscBool          suspect;      /* restart from the true residual: the recursive one grew wildly, stagnated, claims what the gap
                                         estimate does not vouch for, or is 0 under a counting test */
   PetscBool          checkclaim;   /* a replacement was refused for a gap near the residual asked for: the next claim is
                                         checked against the true residual whatever cg's estimate says */
   PetscReal          rmin;         /* least recursive ||r|| since the last true one */
+  PetscReal          rprev;        /* the last recursive ||r|| tested */
+  PetscInt           nflat;        /* tests in a row that changed it by less than PIPE_FLAT */
   PetscInt           stalls;       /* restarts in a row that brought no progress */
   KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */
   PetscReal          gsign, dsign; /* signs of the solve's accepted (r,M^{-1}r) and (p,Ap), 0 before the

@@ -187,6 +187,8 @@ PetscErrorCode KSPPipeGuardReset_Private(KSP ksp, Mat A)
   pipe->guard.suspect                   = PETSC_FALSE;
   pipe->guard.checkclaim                = PETSC_FALSE;
   pipe->guard.rmin                      = PETSC_MAX_REAL;
+  pipe->guard.rprev                     = -1.0;
+  pipe->guard.nflat                     = 0;
   pipe->guard.dp1 = pipe->guard.dp2 = -1.0; /* no norm of this solve yet: nothing to guess the last iteration from */
   pipe->guard.rn0                   = -1.0;
   pipe->guard.itmon                 = -1;
@@ -348,6 +350,16 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
         if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
+    if (!ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn) {
+      PetscBool far; /* a replacement, or a restart of drift, whose recurrences had lost touch with b - A x */
+
+      PetscCall(KSPPipeBestRecord_Private(ksp, rn));
+      PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
+      if (!far) {
+        PetscCall(KSPPipeFloorStop_Private(ksp, "the recurrences before the restart had lost touch with it"));
+        if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
     pipe->guard.truenow = pipe->guard.frombreak = PETSC_FALSE;
     pipe->guard.rmin                            = rn;
@@ -366,8 +378,11 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     /* with no norm nothing claims convergence: below the gap estimate the recursive residual has lost
        touch with b - A x, so check the true one (and stop at the floor if it brought no progress) */
     else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->guard.gf) pipe->guard.suspect = PETSC_TRUE;
+    else if (!ksp->reason && rn < pipe->guard.gf && pipe->guard.nflat >= PIPE_FLAT_ITS) pipe->guard.suspect = PETSC_TRUE; /* stagnated */
   }
-  pipe->guard.rmin = PetscMin(pipe->guard.rmin, rn);
+  pipe->guard.rmin  = PetscMin(pipe->guard.rmin, rn);
+  pipe->guard.nflat = (!pipe->guard.restart && PetscAbsReal(rn - pipe->guard.rprev) < PIPE_FLAT * rn) ? pipe->guard.nflat + 1 : 0;
+  pipe->guard.rprev = rn;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -454,7 +469,7 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
   *restart = PETSC_FALSE;
   if ((IsBreakdown(ksp) || pipe->guard.suspect) && !pipe->guard.restart) {
     PetscCall(PetscInfo(ksp, "%s at iteration %" PetscInt_FMT " after recurrences: restarting from the true residual\n",
-                        pipe->guard.suspect ? "a recursive residual in doubt (wild growth, a claim the gap estimate does not vouch for, or a 0 under a counting test)" : KSPConvergedReasons[ksp->reason], ksp->its));
+                        pipe->guard.suspect ? "a recursive residual in doubt (wild growth, stagnation below the gap estimate, a claim the gap estimate does not vouch for, or a 0 under a counting test)" : KSPConvergedReasons[ksp->reason], ksp->its));
     pipe->guard.breakreason = IsBreakdown(ksp) ? ksp->reason : KSP_CONVERGED_ITERATING;
     if (IsBreakdown(ksp)) PetscCall(KSPPipeBreakRecord_Private(ksp, ksp->its, ksp->reason, ksp->rnorm, PETSC_TRUE));
     ksp->reason         = KSP_CONVERGED_ITERATING;
