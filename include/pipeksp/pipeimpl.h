@@ -56,7 +56,7 @@ typedef struct {
   PetscBool          checkclaim;   /* a replacement was refused for a gap near the residual asked for: the next claim is
                                         checked against the true residual whatever cg's estimate says */
   PetscReal          rmin;         /* least recursive ||r|| since the last true one */
-  PetscReal          rprev;        /* the last recursive ||r|| tested */
+  PetscReal          rprev;        /* the last ||r|| tested (recursive, or true at a restart) */
   PetscInt           nflat;        /* tests in a row that changed it by less than PIPE_FLAT */
   PetscInt           stalls;       /* restarts in a row that brought no progress */
   KSPConvergedReason breakreason;  /* the breakdown behind the last restart (ITERATING: none) */

@@ -350,11 +350,14 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
         if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
-    if (!ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn) {
-      PetscBool far; /* a replacement, or a restart of drift, whose recurrences had lost touch with b - A x */
+    /* a replacement, or a restart of drift, whose recurrences had lost touch with b - A x: only with a known floor
+       (||A||), for an x that is the best measured, and before the limit (where cg's recursion claimed nothing) */
+    if (!ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn && pipe->guard.anorm > 0 && ksp->its < KSPPipeMaxIt_Private(ksp)) {
+      PetscBool far;
 
       PetscCall(KSPPipeBestRecord_Private(ksp, rn));
-      PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
+      if (rn <= pipe->guard.best) PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
+      else far = PETSC_TRUE;
       if (!far) {
         PetscCall(KSPPipeFloorStop_Private(ksp, "the recurrences before the restart had lost touch with it"));
         if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
@@ -364,6 +367,9 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     pipe->guard.truenow = pipe->guard.frombreak = PETSC_FALSE;
     pipe->guard.rmin                            = rn;
   }
+  /* tests in a row whose recursive residual moved by less than PIPE_FLAT, this one included (0 after a restart) */
+  pipe->guard.nflat = (!pipe->guard.restart && PetscAbsReal(rn - pipe->guard.rprev) < PIPE_FLAT * rn) ? pipe->guard.nflat + 1 : 0;
+  pipe->guard.rprev = rn;
   if (!pipe->guard.restart) {
     if (ksp->reason == KSP_DIVERGED_DTOL) { /* cg's residual does not grow like that on an SPD problem */
       ksp->reason         = KSP_CONVERGED_ITERATING;
@@ -378,11 +384,9 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
     /* with no norm nothing claims convergence: below the gap estimate the recursive residual has lost
        touch with b - A x, so check the true one (and stop at the floor if it brought no progress) */
     else if (!ksp->reason && ksp->normtype == KSP_NORM_NONE && rn < pipe->guard.gf) pipe->guard.suspect = PETSC_TRUE;
-    else if (!ksp->reason && rn < pipe->guard.gf && pipe->guard.nflat >= PIPE_FLAT_ITS) pipe->guard.suspect = PETSC_TRUE; /* stagnated */
+    else if (!ksp->reason && rn < pipe->guard.gf && pipe->guard.nflat >= PIPE_FLAT_ITS && ksp->its < KSPPipeMaxIt_Private(ksp)) pipe->guard.suspect = PETSC_TRUE; /* stagnated */
   }
-  pipe->guard.rmin  = PetscMin(pipe->guard.rmin, rn);
-  pipe->guard.nflat = (!pipe->guard.restart && PetscAbsReal(rn - pipe->guard.rprev) < PIPE_FLAT * rn) ? pipe->guard.nflat + 1 : 0;
-  pipe->guard.rprev = rn;
+  pipe->guard.rmin = PetscMin(pipe->guard.rmin, rn);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
