@@ -233,8 +233,9 @@ int main(int argc, char **argv)
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_ex2_np1.out
 
-   # tolerances below the floor; -malloc_debug 0 as above (before 2026-12-03: pipegropp with bjacobi or asddic ended DIVERGED_ITS at 3000 where
-   # cg converged at 42-67, pipegv took 214 iterations for cg's 136; 12 and 15 failures on these two)
+   # tolerances below the floor; -malloc_debug 0 as above (before 2026-12-03: pipegropp with bjacobi or asddic
+   # ended DIVERGED_ITS at 3000 where cg converged at 42-67, pipegv took 214 iterations for cg's 136; 12 and 15
+   # failures on these two)
    test:
       suffix: ksp_floor_below_cube_np2
       nsize: 2

@@ -340,28 +340,27 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
   PetscFunctionBegin;
   if (pipe->guard.rn0 < 0) pipe->guard.rn0 = rn;
   if (pipe->guard.truenow) {
+    const char *floor = NULL; /* why the solve is at the floor, if it is */
+
     if (pipe->guard.frombreak && !ksp->reason) {
       /* restarted from the true residual: PIPE_STALLS times in a row no better than PIPE_GAIN of the best
          measured means the attainable accuracy is reached, iterating on cannot help */
       if (!(rn < PIPE_GAIN * pipe->guard.best)) pipe->guard.stalls++;
       else pipe->guard.stalls = 0;
-      if (pipe->guard.stalls >= PIPE_STALLS) {
-        PetscCall(KSPPipeFloorStop_Private(ksp, "restarts from the true residual brought no progress"));
-        if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-      }
+      if (pipe->guard.stalls >= PIPE_STALLS) floor = "restarts from the true residual brought no progress";
     }
     /* a replacement, or a restart of drift, whose recurrences had lost touch with b - A x: only with a known floor
        (||A||), for an x that is the best measured, and before the limit (where cg's recursion claimed nothing) */
-    if (!ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn && pipe->guard.anorm > 0 && ksp->its < KSPPipeMaxIt_Private(ksp)) {
-      PetscBool far;
+    if (!floor && !ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn && pipe->guard.anorm > 0 && ksp->its < KSPPipeMaxIt_Private(ksp)) {
+      PetscBool far = PETSC_TRUE;
 
       PetscCall(KSPPipeBestRecord_Private(ksp, rn));
       if (rn <= pipe->guard.best) PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
-      else far = PETSC_TRUE;
-      if (!far) {
-        PetscCall(KSPPipeFloorStop_Private(ksp, "the recurrences before the restart had lost touch with it"));
-        if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-      }
+      if (!far) floor = "the recurrences before the restart had lost touch with it";
+    }
+    if (floor) {
+      PetscCall(KSPPipeFloorStop_Private(ksp, floor));
+      if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(KSPPipeReplaced_Private(ksp, rn, xn));
     pipe->guard.truenow = pipe->guard.frombreak = PETSC_FALSE;
