@@ -7,7 +7,7 @@ of cg's with no more replacements than the fixed period 50. PETSc's pipecg and p
   -pcs <list>       : default jacobi,asddic,bjacobi (bjacobi with ICC(0) blocks)\n\
   -rtols <list>     : default 1e-8,1e-12,1e-14\n\
   -norms <list>     : default preconditioned,unpreconditioned,natural,none\n\
-  -types <list>     : default pipegropp,pipegv,chrongear\n\
+  -types <list>     : default pipegropp,pipegv,chrongear (pipeplcg too: -ksp_pipe_depth sets its depth)\n\
   -table            : print one line per solve\n\
   -below_floor_factor f : at an rtol below cg's floor, auto's iterations at most f x cg's + 10 (default 0: off)\n\
 Exits with an error when a check fails.\n\n";
@@ -38,7 +38,7 @@ static PetscErrorCode Solve(Mat A, Vec b, const char *type, const char *pc, Pets
   PetscCall(KSPSetNormType(ksp, norm));
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, maxit));
   PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(PetscStrInList(type, "pipegropp,pipegv,chrongear", ',', &ours));
+  PetscCall(PetscStrInList(type, "pipegropp,pipegv,chrongear,pipeplcg", ',', &ours));
   if (ours) PetscCall(KSPPipeSetReplacePeriod(ksp, replace));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &r));
@@ -247,6 +247,29 @@ int main(int argc, char **argv)
       suffix: ksp_floor_below_nu45_np4
       nsize: 4
       args: -problem cube -cube_n 8 -cube_nu 0.45 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
+      filter: grep -oE "all checks passed|FAIL|ERROR"
+      output_file: output/ex4_ksp_floor_cube_np1.out
+
+   # pipeplcg's deep basis below the floor (before 2026-12-03: 6 and 8 failures, up to 1.76x cg's iterations: restarts
+   # after a refuted claim or a replacement ran the descent to 1e-20 again from b - A x; depth 1 checked every claim)
+   test:
+      suffix: ksp_floor_below_plcg2_np2
+      nsize: 2
+      args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 2 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
+      filter: grep -oE "all checks passed|FAIL|ERROR"
+      output_file: output/ex4_ksp_floor_cube_np1.out
+
+   test:
+      suffix: ksp_floor_below_plcg3_np4
+      nsize: 4
+      args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 3 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
+      filter: grep -oE "all checks passed|FAIL|ERROR"
+      output_file: output/ex4_ksp_floor_cube_np1.out
+
+   test:
+      suffix: ksp_floor_below_plcg1_np4
+      nsize: 4
+      args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 1 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi -norms unpreconditioned -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_cube_np1.out
 

@@ -136,6 +136,9 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
 /* no progress from restarts: stop at the attainable accuracy with the reason cg reports when its recursive
    residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
    iterate on if none caused them */
+/* *lost: a restart's true residual rn (in the monitored norm; tn = ||b - A x||) at the floor, PIPE_LOST times above
+   the recursive residual rrec before it: the recurrences had lost touch with b - A x */
+PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, PetscReal, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 
 /* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions

@@ -349,14 +349,12 @@ PetscErrorCode KSPPipeGuardAfterTest_Private(KSP ksp, PetscReal rn, PetscReal xn
       else pipe->guard.stalls = 0;
       if (pipe->guard.stalls >= PIPE_STALLS) floor = "restarts from the true residual brought no progress";
     }
-    /* a replacement, or a restart of drift, whose recurrences had lost touch with b - A x: only with a known floor
-       (||A||), for an x that is the best measured, and before the limit (where cg's recursion claimed nothing) */
-    if (!floor && !ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING) && pipe->guard.rmin < PIPE_LOST * rn && pipe->guard.anorm > 0 && ksp->its < KSPPipeMaxIt_Private(ksp)) {
-      PetscBool far = PETSC_TRUE;
+    /* a replacement, or a restart of drift (not of a breakdown), whose recurrences had lost touch with b - A x */
+    if (!floor && !ksp->reason && !(pipe->guard.frombreak && pipe->guard.breakreason != KSP_CONVERGED_ITERATING)) {
+      PetscBool lost;
 
-      PetscCall(KSPPipeBestRecord_Private(ksp, rn));
-      if (rn <= pipe->guard.best) PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
-      if (!far) floor = "the recurrences before the restart had lost touch with it";
+      PetscCall(KSPPipeLostTouch_Private(ksp, pipe->guard.rmin, rn, rn, &lost));
+      if (lost) floor = "the recurrences before the restart had lost touch with it";
     }
     if (floor) {
       PetscCall(KSPPipeFloorStop_Private(ksp, floor));
@@ -494,6 +492,22 @@ PetscErrorCode KSPPipeGuardBreakdown_Private(KSP ksp, PetscBool *restart)
     }
   }
   pipe->guard.suspect = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeLostTouch_Private(KSP ksp, PetscReal rrec, PetscReal rn, PetscReal tn, PetscBool *lost)
+{
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  PetscBool far  = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  *lost = PETSC_FALSE;
+  /* only with a known floor (||A||), for an x that is the best measured, and before the limit (where cg's recursion
+     claimed nothing) */
+  if (!(rrec < PIPE_LOST * rn && pipe->guard.anorm > 0 && ksp->its < KSPPipeMaxIt_Private(ksp))) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPPipeBestRecord_Private(ksp, tn));
+  if (tn <= pipe->guard.best) PetscCall(FloorFar(ksp, PIPE_FLOOR_AT, &far, NULL, NULL));
+  *lost = (PetscBool)!far;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -124,6 +124,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   } else {
     const PetscReal confirm = PLCG_CONFIRM * KSPPipeTolerance_Private(ksp);
     const PetscInt  its     = KSPPipePLCGStartIts_Private(ksp, st);
+    const PetscReal rrec    = ksp->rnorm; /* the last recursive norm tested (the claimed one, or one up to l steps late) */
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
        its first iteration for the last (KSPPipeLastLikely_Private()). The restart point is no new iteration
@@ -137,7 +138,21 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
       ksp->reason = ksp->rtol * pipe->guard.rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
     }
     if (st->check && ksp->reason > 0) ksp->its = st->claimits; /* confirmed: the iteration that claimed it, as without the check */
-    if (st->check && !ksp->reason) {                           /* the true residual does not confirm the claimed convergence */
+    if (!ksp->reason) {
+      PetscBool lost;
+
+      /* the recursion ran PIPE_LOST times below a true residual at the floor: cg's goes on down to the tolerance and
+         ends converged with x at its floor; a restart (after a refuted claim or a replacement) would run that descent
+         again from b - A x (the cube 8^3, jacobi, -ksp_rtol 1e-20, 2 ranks: 233 iterations at depth 2, 243 at depth
+         5, where cg takes 136). Not the tolerance's distance: a breakdown mid-descent, 150x cg's floor, is below
+         PIPE_FLOOR_AT too */
+      PetscCall(KSPPipeLostTouch_Private(ksp, rrec, dp, tn, &lost));
+      if (lost) {
+        PetscCall(KSPPipeFloorStop_Private(ksp, "the tolerance is far below a true residual at the floor"));
+        if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
+      }
+    }
+    if (st->check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;
