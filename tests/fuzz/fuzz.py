@@ -9,7 +9,7 @@ Cases are spread over 1-4 ranks (case k runs on 1 + k % 4 ranks unless --np is g
 and names the first one as its reproducer.
 
 usage: fuzz.py --exe PATH [--mpiexec mpiexec] [--seed S] [--cases N] [--first K] [--np P] [--batch B]
-               [--timeout SECONDS] [--leakcheck] [--solvers LIST] [--few-distinct]
+               [--timeout SECONDS] [--leakcheck] [--solvers LIST] [--few-distinct] [--below-floor]
 exit status: 0 when no case failed, 1 otherwise; the last line is 'fuzz: N passed, N failed'."""
 import argparse, collections, os, re, subprocess, sys, tempfile, time
 
@@ -25,6 +25,7 @@ ap.add_argument("--timeout", type=float, default=300)
 ap.add_argument("--leakcheck", action="store_true", help="-malloc_debug -malloc_dump and fail on a leak line")
 ap.add_argument("--solvers", default="")
 ap.add_argument("--few-distinct", action="store_true", help="diag cases with few distinct eigenvalues too (family diagfew, open)")
+ap.add_argument("--below-floor", action="store_true", help="half the plain cases at an rtol below cg's floor (1e-20 to 1e-15)")
 a = ap.parse_args()
 
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -51,6 +52,8 @@ for np_, ks in sorted(bynp.items()):
             cmd += ["-solvers", a.solvers]
         if a.few_distinct:
             cmd += ["-few_distinct"]
+        if a.below_floor:
+            cmd += ["-below_floor"]
         if a.leakcheck:
             cmd += ["-malloc_debug", "-malloc_dump"]
         try:
@@ -77,7 +80,7 @@ for np_, ks in sorted(bynp.items()):
             rest = [k for k in batch if k not in done] or batch[-1:]
             tail = " ".join(out.strip().splitlines()[-3:])[:300]
             fails.append(f"FUZZFAIL family=? {why} in cases {rest[0]}..{rest[-1]} | reproduce: mpiexec -n {np_} "
-                         f"pipefuzz -seed {a.seed} -case {rest[0]}{' -few_distinct' if a.few_distinct else ''} -v | {tail}")
+                         f"pipefuzz -seed {a.seed} -case {rest[0]}{' -few_distinct' if a.few_distinct else ''}{' -below_floor' if a.below_floor else ''} -v | {tail}")
             for k in rest:
                 if k not in done:
                     fam_cases["(crashed)"] += 1
