@@ -233,11 +233,12 @@ int main(int argc, char **argv)
       filter: grep -oE "all checks passed|FAIL|ERROR"
       output_file: output/ex4_ksp_floor_ex2_np1.out
 
-   # tolerances below the floor; -malloc_debug 0 as above (before 2026-12-03: pipegropp with bjacobi or asddic
-   # ended DIVERGED_ITS at 3000 where cg converged at 42-67, pipegv took 214 iterations for cg's 136; 12 and 15
-   # failures on these two)
+   # tolerances below the floor; -malloc_debug 0 and timeoutfactor 3 as above (nu45_np4 once ran over 60 s beside
+   # other jobs). Before 2026-12-03: pipegropp with bjacobi or asddic ended DIVERGED_ITS at 3000 where cg converged
+   # at 42-67, pipegv took 214 iterations for cg's 136; 12 and 15 failures on these two
    test:
       suffix: ksp_floor_below_cube_np2
+      timeoutfactor: 3
       nsize: 2
       args: -problem cube -cube_n 8 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -245,6 +246,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: ksp_floor_below_nu45_np4
+      timeoutfactor: 3
       nsize: 4
       args: -problem cube -cube_n 8 -cube_nu 0.45 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -254,6 +256,7 @@ int main(int argc, char **argv)
    # after a refuted claim or a replacement ran the descent to 1e-20 again from b - A x; depth 1 checked every claim)
    test:
       suffix: ksp_floor_below_plcg2_np2
+      timeoutfactor: 3
       nsize: 2
       args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 2 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -261,6 +264,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: ksp_floor_below_plcg3_np4
+      timeoutfactor: 3
       nsize: 4
       args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 3 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi,asddic -norms preconditioned,unpreconditioned,natural -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"
@@ -268,6 +272,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: ksp_floor_below_plcg1_np4
+      timeoutfactor: 3
       nsize: 4
       args: -problem cube -cube_n 8 -types pipeplcg -ksp_pipe_depth 1 -rtols 1e-16,1e-20 -pcs jacobi,bjacobi -norms unpreconditioned -maxit 3000 -below_floor_factor 1.4 -malloc_debug 0
       filter: grep -oE "all checks passed|FAIL|ERROR"

@@ -136,10 +136,10 @@ PETSC_INTERN PetscErrorCode KSPPipeGuardBreakdown_Private(KSP, PetscBool *);
 /* no progress from restarts: stop at the attainable accuracy with the reason cg reports when its recursive
    residual gets there; far above the rounding floor end with the breakdown behind the restarts, or
    iterate on if none caused them */
-/* *lost: a restart's true residual rn (in the monitored norm; tn = ||b - A x||) at the floor, PIPE_LOST times above
-   the recursive residual rrec before it: the recurrences had lost touch with b - A x */
-PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, PetscReal, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
+/* *lost: a restart's true residual rn (in rrec's norm; tn = ||b - A x||) at the floor, PIPE_LOST times above the
+   recursive residual rrec before it: the recurrences had lost touch with b - A x. Records tn as the best if it is */
+PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, PetscReal, PetscBool *);
 
 /* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions
    below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
@@ -147,5 +147,7 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
 PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
 /* -ksp_view's line on auto residual replacement of pipegropp, pipegv and chrongear (KSPPipeOps) */
 PETSC_INTERN PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP, PetscViewer);
+/* the auto rule's line for recurrences that drift as cg's or, pipelined, further */
+PETSC_INTERN PetscErrorCode KSPPipeGuardViewReplaceRule_Private(PetscViewer, PetscBool);
 
 #endif

@@ -579,10 +579,15 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
 
 PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP ksp, PetscViewer viewer)
 {
-  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
-
   PetscFunctionBegin;
-  if (!pipe->guard.pipelined)
+  PetscCall(KSPPipeGuardViewReplaceRule_Private(viewer, ((KSP_Pipe *)ksp->data)->guard.pipelined));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPPipeGuardViewReplaceRule_Private(PetscViewer viewer, PetscBool pipelined)
+{
+  PetscFunctionBegin;
+  if (!pipelined)
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto, which is none here: these recurrences drift as cg's, which replaces nothing (a claimed convergence is checked against the true residual where the gap estimate exceeds %g x cg's)\n", (double)PIPE_GAP_CG));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (when the estimated gap between recursive and true residual reaches %g of the requested residual, at least %d iterations after the last true residual, and the gap measured then does too, unless it is over %g of b - A x and within %g x the requested residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING, (double)PIPE_GAP_PERTURB, (double)PIPE_GAP_NEAR));

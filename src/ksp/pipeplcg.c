@@ -858,8 +858,8 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
 static PetscErrorCode KSPPipeViewAutoReplace_PipePLCG(KSP ksp, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  if (PLCGGVForm((KSP_PLCG *)ksp->data)) { /* run as pipegv, with its rule */
-    PetscCall(KSPPipeGuardViewAutoReplace_Private(ksp, viewer));
+  if (PLCGGVForm((KSP_PLCG *)ksp->data)) { /* run as pipegv, with its rule (known before a solve sets it) */
+    PetscCall(KSPPipeGuardViewReplaceRule_Private(viewer, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement: auto (a restart from the true residual when the estimated gap reaches %g of the requested residual and the recursive residual, at least %d iterations after the last true residual; a convergence claimed by the recursive norm is checked against the true residual)\n", (double)PIPE_GAP_TARGET, PIPE_GAP_SPACING));

@@ -124,7 +124,8 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
   } else {
     const PetscReal confirm = PLCG_CONFIRM * KSPPipeTolerance_Private(ksp);
     const PetscInt  its     = KSPPipePLCGStartIts_Private(ksp, st);
-    const PetscReal rrec    = ksp->rnorm; /* the last recursive norm tested (the claimed one, or one up to l steps late) */
+    const PetscReal rrec    = ksp->rnorm;       /* the last norm tested: the claimed one, a recursive one up to l steps late */
+    const PetscReal best0   = pipe->guard.best; /* the replacement's progress is judged against the best before it */
 
     /* the true norm, not the claimed one, becomes the last one tested: after a refuted claim Gropp's CG took
        its first iteration for the last (KSPPipeLastLikely_Private()). The restart point is no new iteration
@@ -142,13 +143,14 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
       PetscBool lost;
 
       /* the recursion ran PIPE_LOST times below a true residual at the floor: cg's goes on down to the tolerance and
-         ends converged with x at its floor; a restart (after a refuted claim or a replacement) would run that descent
-         again from b - A x (the cube 8^3, jacobi, -ksp_rtol 1e-20, 2 ranks: 233 iterations at depth 2, 243 at depth
-         5, where cg takes 136). Not the tolerance's distance: a breakdown mid-descent, 150x cg's floor, is below
-         PIPE_FLOOR_AT too */
+         ends converged with x at its floor; a restart (after a refuted claim, a replacement, or a square-root
+         breakdown, which is the basis's and no reason of cg's) would run that descent again from b - A x
+         (docs/algorithms.md, "Tolerances below the floor"). Against the recursion, not the tolerance: a breakdown
+         mid-descent, 150x cg's floor, is below PIPE_FLOOR_AT too */
       PetscCall(KSPPipeLostTouch_Private(ksp, rrec, dp, tn, &lost));
       if (lost) {
-        PetscCall(KSPPipeFloorStop_Private(ksp, "the tolerance is far below a true residual at the floor"));
+        PetscCall(KSPPipeFloorStop_Private(ksp, "the recursion ran far below a true residual at the floor"));
+        if (ksp->reason && st->check) ksp->its = st->claimits; /* the claim's iteration, as where the check confirms it */
         if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
       }
     }
@@ -179,7 +181,7 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
          attainable accuracy of the restarted recurrences: stop there (with the kept iterate), converged as cg
          would. Any real gain counts as progress: with a short -ksp_pipe_replace period a restarted
          recurrence gains little per period, far from the floor */
-      if (tn < PLCG_GAIN * pipe->guard.best) pipe->guard.stalls = 0;
+      if (tn < PLCG_GAIN * best0) pipe->guard.stalls = 0;
       else if (++pipe->guard.stalls >= PIPE_STALLS) PetscCall(KSPPipeFloorStop_Private(ksp, "residual replacements brought no progress"));
       PetscCall(KSPPipeBestRecord_Private(ksp, tn));
       if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));

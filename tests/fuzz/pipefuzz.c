@@ -186,7 +186,10 @@ static PetscErrorCode DrawCase(PetscInt seed, PetscInt k, PetscMPIInt size, Case
     c->few = RngInt(&r, 2, 16);
     PetscCall(PetscStrncpy(c->pc, "none", sizeof(c->pc)));
   }
-  if (below_floor && c->use == USE_PLAIN && c->norm != KSP_NORM_NONE && RngUnit(&r) < 0.5) c->rtol = RngLog(&r, 1e-20, BELOW_FLOOR_RTOL);
+  if (below_floor && c->use == USE_PLAIN && c->norm != KSP_NORM_NONE && RngUnit(&r) < 0.5) {
+    c->rtol = RngLog(&r, 1e-20, BELOW_FLOOR_RTOL);
+    c->atol = 1e-50; /* or the tolerance is not below the floor */
+  }
   (void)size;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -595,8 +598,9 @@ static PetscBool KnownOpen(const Case *c, const Result *o, const char *msg)
 #define EIG_TOP_RTOL      1e-2
 #define EIG_BOTTOM_FACTOR 2.0
 
-/* at cg's floor (its claim above its true residual) ours converge within FLOOR_ITS_FACTOR cg's iterations, plus
-   FLOOR_ITS_EXTRA and the depth (tests/ex4.c's -below_floor_factor) */
+/* at cg's floor (its claim above its true residual) and an rtol below it (-below_floor), ours converge within
+   FLOOR_ITS_FACTOR cg's iterations, plus FLOOR_ITS_EXTRA and the depth (as tests/ex4.c's -below_floor_factor, whose
+   bound has no depth) */
 #define FLOOR_ITS_FACTOR 1.4
 #define FLOOR_ITS_EXTRA  10
 
@@ -634,7 +638,7 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
     if ((co == CL_CONVERGED || co == CL_ITS) && o->res <= 10 * PetscMax(g->res, floor)) {
       /* below the floor cg's count is its recursion's descent to the tolerance: ours converge at the floor sooner
          or within a margin of it (a restart there loses the Krylov space) */
-      if (co != CL_CONVERGED || o->its <= FLOOR_ITS_FACTOR * g->its + FLOOR_ITS_EXTRA + o->depth) return PETSC_TRUE;
+      if (co != CL_CONVERGED || c->rtol > BELOW_FLOOR_RTOL || o->its <= FLOOR_ITS_FACTOR * g->its + FLOOR_ITS_EXTRA + o->depth) return PETSC_TRUE;
       PetscSNPrintf(msg, len, "at cg's floor: %s needed %" PetscInt_FMT " iterations where cg took %" PetscInt_FMT " (bound %.1f)", o->name, o->its, g->its, (double)(FLOOR_ITS_FACTOR * g->its + FLOOR_ITS_EXTRA + o->depth));
       return PETSC_FALSE;
     }
