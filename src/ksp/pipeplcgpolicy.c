@@ -138,7 +138,6 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
          asked for, as cg's own gap at the end of a solve; a restart would only cost iterations */
       ksp->reason = ksp->rtol * pipe->guard.rnorm0 >= ksp->abstol ? KSP_CONVERGED_RTOL : KSP_CONVERGED_ATOL;
     }
-    if (st->check && ksp->reason > 0) ksp->its = st->claimits; /* confirmed: the iteration that claimed it, as without the check */
     if (!ksp->reason) {
       PetscBool lost;
 
@@ -150,11 +149,11 @@ PetscErrorCode KSPPipePLCGStartPoint_Private(KSP ksp, KSPPipePLCGStart *st, Pets
       PetscCall(KSPPipeLostTouch_Private(ksp, rrec, dp, tn, &lost));
       if (lost) {
         PetscCall(KSPPipeFloorStop_Private(ksp, "the recursion ran far below a true residual at the floor"));
-        if (ksp->reason && st->check) ksp->its = st->claimits; /* the claim's iteration, as where the check confirms it */
         if (ksp->reason) PetscCall(KSPPipeBestRestore_Private(ksp));
       }
     }
-    if (st->check && !ksp->reason) { /* the true residual does not confirm the claimed convergence */
+    if (st->check && ksp->reason > 0) ksp->its = st->claimits; /* confirmed, or stopped at the floor: the iteration that claimed it, as without the check */
+    if (st->check && !ksp->reason) {                           /* the true residual does not confirm the claimed convergence */
       PetscCall(PetscInfo(ksp, "converged by the recursive norm, the true one is %g: restarted from it\n", (double)dp));
       pipe->nrestart_solve++;
       pipe->nrestart_total++;

@@ -604,6 +604,11 @@ static PetscBool KnownOpen(const Case *c, const Result *o, const char *msg)
 #define FLOOR_ITS_FACTOR 1.4
 #define FLOOR_ITS_EXTRA  10
 
+static PetscReal FloorBound(PetscInt its, PetscInt l)
+{
+  return FLOOR_ITS_FACTOR * its + FLOOR_ITS_EXTRA + l;
+}
+
 /* the contract for ours (o) against cg (g); msg: why not */
 static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt N, char *msg, size_t len)
 {
@@ -638,8 +643,8 @@ static PetscBool Check(const Case *c, const Result *g, const Result *o, PetscInt
     if ((co == CL_CONVERGED || co == CL_ITS) && o->res <= 10 * PetscMax(g->res, floor)) {
       /* below the floor cg's count is its recursion's descent to the tolerance: ours converge at the floor sooner
          or within a margin of it (a restart there loses the Krylov space) */
-      if (co != CL_CONVERGED || c->rtol > BELOW_FLOOR_RTOL || o->its <= FLOOR_ITS_FACTOR * g->its + FLOOR_ITS_EXTRA + o->depth) return PETSC_TRUE;
-      PetscSNPrintf(msg, len, "at cg's floor: %s needed %" PetscInt_FMT " iterations where cg took %" PetscInt_FMT " (bound %.1f)", o->name, o->its, g->its, (double)(FLOOR_ITS_FACTOR * g->its + FLOOR_ITS_EXTRA + o->depth));
+      if (co != CL_CONVERGED || c->rtol > BELOW_FLOOR_RTOL || o->its <= FloorBound(g->its, o->depth)) return PETSC_TRUE;
+      PetscSNPrintf(msg, len, "at cg's floor: %s needed %" PetscInt_FMT " iterations where cg took %" PetscInt_FMT " (bound %.1f)", o->name, o->its, g->its, (double)FloorBound(g->its, o->depth));
       return PETSC_FALSE;
     }
     PetscSNPrintf(msg, len, "at cg's floor: %s ended %s after %" PetscInt_FMT " with true residual %.3g, cg %s after %" PetscInt_FMT " with %.3g", o->name, KSPConvergedReasons[o->reason], o->its, (double)o->res, KSPConvergedReasons[g->reason], g->its,
