@@ -130,6 +130,7 @@ typedef struct {
   PetscBool        retrying;   /* this solve retries it */
   PetscBool        estpcfail;  /* the estimate's inner CG met a PC failure: the solve's, not a depth change */
   PetscInt         nclustered; /* solves run at depth 1 on a clustered spectrum (all solves) */
+  PetscBool        lastgv;     /* the last solve ran pipegv's recurrences (-ksp_view names their replacement rule) */
   PetscReal        sigma[PLCG_MAXL];
   PetscInt         nwork_l; /* layout of ksp->work */
   PetscBool        nwork_mq, nwork_late;

@@ -199,6 +199,7 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   if (!d->user_eig && r->l > 0 && d->lrun == r->l && !r->gvform) PetscCall(KSPPipePLCGEstimate_Private(ksp)); /* depth 0, Gropp's CG and pipegv's have no shifts */
   d->rn = d->rnmax = 0;
   d->lastmon       = -1;
+  d->lastgv        = PETSC_FALSE;
   d->theta_solve   = 0.0;
   d->thetalo_solve = PETSC_MAX_REAL;
   d->nbreak        = 0;
@@ -246,6 +247,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   }
   if (r->gvform && d->lrun == 1) {
     pipe->depth_end   = 1;
+    d->lastgv         = PETSC_TRUE;
     pipe->guard.cgref = PETSC_TRUE; /* pipegv's recurrences, pipegv's rules: every claim checked cost 170 iterations where pipegv takes 127 (cg 110, rtol 1e-16) */
     PetscCall(KSPPipeGVContinue_Private(ksp, r->A, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -858,7 +860,8 @@ static PetscErrorCode KSPSetFromOptions_PipePLCG(KSP ksp, PipeKSPOptionItems Pet
 static PetscErrorCode KSPPipeViewAutoReplace_PipePLCG(KSP ksp, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  if (PLCGGVForm((KSP_PLCG *)ksp->data)) { /* run as pipegv, with its rule (known before a solve sets it) */
+  /* run as pipegv, with its rule: depth 1 (known before a solve sets it), or a last solve on a clustered spectrum */
+  if (PLCGGVForm((KSP_PLCG *)ksp->data) || ((KSP_PLCG *)ksp->data)->lastgv) {
     PetscCall(KSPPipeGuardViewReplaceRule_Private(viewer, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -143,19 +143,9 @@ def test_stats_per_solve_and_total(cube):
         # iteration 0 from the first one's norms), and uses the test's own tolerance: ||b|| for a nonzero
         # guess (rtol ||r_0|| with x_0 = 1000 guessed "last" at 22 of 61 iterations)
         assert s1["waited_first"] == s2["waited_first"] <= 1
-        if ksp.getComm().getSize() == 1:  # -ksp_view: the last solve's counters and the sums of both
-            import os, tempfile
-            fd, name = tempfile.mkstemp(suffix=".txt")
-            os.close(fd)
-            try:
-                v = PETSc.Viewer().createASCII(name, comm=ksp.getComm())
-                ksp.view(v)
-                v.destroy()
-                text = open(name).read()
-            finally:
-                os.unlink(name)
-            assert "last solve: reductions %d," % s2["reductions"] in text
-            assert "all 2 solves: reductions %d," % tot["reductions"] in text
+        text = _view_text(ksp)  # -ksp_view: the last solve's counters and the sums of both
+        assert "last solve: reductions %d," % s2["reductions"] in text
+        assert "all 2 solves: reductions %d," % tot["reductions"] in text
         x.set(1000)
         ksp.setInitialGuessNonzero(True)
         ksp.solve(cube.b, x)
@@ -552,6 +542,58 @@ def _diag(comm, values):
         A.setValue(i, i, values[i])
     A.assemble()
     return A
+
+
+def _view_text(ksp):
+    """-ksp_view's text on every rank: written by rank 0 to a file whose name (rank 0's pid) all ranks share."""
+    import os, tempfile
+    comm = ksp.getComm()
+    v = PETSc.Vec().createMPI((1, PETSc.DECIDE), comm=comm)
+    v.set(os.getpid() if comm.getRank() == 0 else 0)
+    name = os.path.join(tempfile.gettempdir(), "pipeksp-view-%d.txt" % int(v.sum()))
+    v.destroy()
+    viewer = PETSc.Viewer().createASCII(name, comm=comm)
+    ksp.view(viewer)
+    viewer.destroy()
+    comm.barrier()  # closed on rank 0 before any rank reads
+    text = open(name).read()
+    comm.barrier()
+    if comm.getRank() == 0:
+        os.unlink(name)
+    return text
+
+
+def test_pipeplcg_clustered_view_names_the_rule_it_ran(comm):
+    """At depth 2 a spectrum the estimate finds clustered ([0.9, 1]) runs at depth 1 with pipegv's recurrences and
+    pipegv's replacement rule: -ksp_view after that solve names pipegv's rule (it named the deep basis's, which the
+    solve did not run), and the deep basis's again after a solve that ran it."""
+    n = 400
+    A = _diag(comm, [0.9 + 0.1 * i / (n - 1) for i in range(n)])
+    W = _diag(comm, [1e-3 + (1.0 - 1e-3) * i / (n - 1) for i in range(n)])
+    b = A.createVecLeft()
+    b.set(1.0)
+    ksp = PETSc.KSP().create(comm)
+    gv_rule, deep_rule = "and the gap measured then does too", "a restart from the true residual when"
+    try:
+        ksp.setType("pipeplcg")
+        ksp.getPC().setType("none")
+        ksp.setTolerances(rtol=1e-8)
+        pipeksp.set_depth(ksp, 2)
+        text = _view_text(ksp)
+        assert deep_rule in text and gv_rule not in text, text
+        reason, st = _plcg_solve(A, b, ksp)
+        assert reason > 0 and st["depth"] == 1 and st["depth_changes"] == 0, st
+        text = _view_text(ksp)
+        assert "found clustered: 1" in text and gv_rule in text and deep_rule not in text, text
+        reason, st = _plcg_solve(W, b, ksp)
+        assert reason > 0 and st["depth"] == 2, st
+        text = _view_text(ksp)
+        assert deep_rule in text and gv_rule not in text, text
+    finally:
+        ksp.destroy()
+        b.destroy()
+        W.destroy()
+        A.destroy()
 
 
 @pytest.mark.parametrize("shape", ["dense", "sparse", "point"])
