@@ -511,6 +511,18 @@ PetscErrorCode KSPPipeLostTouch_Private(KSP ksp, PetscReal rrec, PetscReal rn, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode KSPPipeKrylovEnd_Private(KSP ksp, PetscInt its, PetscBool *end)
+{
+  PetscInt N;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(ksp->vec_rhs, &N));
+  *end = (PetscBool)(its == N && (ksp->normtype == KSP_NORM_NONE || !(ksp->rnorm <= PIPE_KRYLOV_NEAR * ksp->ttol))); /* no norm: nothing to be near */
+  if (*end)
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " is the global size, where CG ends in exact arithmetic: Gropp's CG from the true residual for the rest of the solve (||r|| %g, tolerance %g)\n", its, (double)ksp->rnorm, (double)ksp->ttol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode KSPPipeFloorStop_Private(KSP ksp, const char *why)
 {
   KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
