@@ -141,12 +141,12 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
    recursive residual rrec before it: the recurrences had lost touch with b - A x. Records tn as the best if it is */
 PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, PetscReal, PetscBool *);
 
-/* *end: iteration its is the global size N, where CG ends in exact arithmetic, and the norm last tested is still
-   above PIPE_KRYLOV_NEAR times the tolerance. A solve still running there is ruled by rounding, and the
-   single-reduction recurrences (pipegv's, chrongear's) lose more to it than cg's: the caller hands the rest to
-   Gropp's CG from the true residual (KSPPipeGroppContinue_Private()). Nearer the tolerance the restart would
-   throw away the Krylov space of the last few iterations (fuzzer seed 86 cases 285 and 3049, a diagonal with no
-   PC at 10 and 2.5 times the tolerance: 835 -> 929 and 291 -> 345 iterations, cg 726 and 272) */
+/* *end: iteration its is the global size N, where CG ends in exact arithmetic, before the limit, and the norm last
+   tested is still above PIPE_KRYLOV_NEAR times the tolerance (always with no norm). A solve still running there is
+   ruled by rounding, where the single-reduction recurrences (pipegv's, chrongear's) lose more than cg's: the caller
+   hands the rest to Gropp's CG from the true residual (KSPPipeGroppContinue_Private()). Nearer the tolerance that
+   restart would throw away the last iterations' Krylov space (docs/algorithms.md, "Past the end of the Krylov
+   space") */
 #define PIPE_KRYLOV_NEAR 1e2
 PETSC_INTERN PetscErrorCode KSPPipeKrylovEnd_Private(KSP, PetscInt, PetscBool *);
 

@@ -27,7 +27,7 @@ enum {
 static PetscErrorCode KSPSetUp_ChronGear(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK + 1)); /* and Gropp's sixth, for KSPPipeKrylovEnd_Private() */
+  PetscCall(KSPPipeSetUpWork_Private(ksp, CG_NWORK + 1)); /* and Gropp's sixth: its CG takes over at the Krylov space's end */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,7 +138,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
     coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeKrylovEnd_Private(ksp, i, &end));
-    if (end) { /* past the Krylov space's end: Gropp's CG (fuzzer seed 84 case 2580: 2457 iterations for cg's 1739, now 1828) */
+    if (end) { /* at the Krylov space's end: Gropp's CG for the rest */
       PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
       PetscFunctionReturn(PETSC_SUCCESS);
     }

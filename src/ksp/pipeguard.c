@@ -517,9 +517,10 @@ PetscErrorCode KSPPipeKrylovEnd_Private(KSP ksp, PetscInt its, PetscBool *end)
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(ksp->vec_rhs, &N));
-  *end = (PetscBool)(its == N && (ksp->normtype == KSP_NORM_NONE || !(ksp->rnorm <= PIPE_KRYLOV_NEAR * ksp->ttol))); /* no norm: nothing to be near */
+  /* with no norm nothing tells how near: the handover; at the limit nothing is left to hand over */
+  *end = (PetscBool)(its == N && its < KSPPipeMaxIt_Private(ksp) && (ksp->normtype == KSP_NORM_NONE || !(ksp->rnorm <= PIPE_KRYLOV_NEAR * KSPPipeTolerance_Private(ksp))));
   if (*end)
-    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " is the global size, where CG ends in exact arithmetic: Gropp's CG from the true residual for the rest of the solve (||r|| %g, tolerance %g)\n", its, (double)ksp->rnorm, (double)ksp->ttol));
+    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " is the global size, where CG ends in exact arithmetic: Gropp's CG from the true residual for the rest of the solve (||r|| %g, tolerance %g)\n", its, (double)ksp->rnorm, (double)KSPPipeTolerance_Private(ksp)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -582,7 +583,10 @@ PetscErrorCode KSPPipeContinueStart_Private(KSP ksp, Mat A, PetscInt its, Vec r)
   /* after the caller's iterations, which need M and A SPD, a (r, M^{-1} r) or (p, A p) below zero is a change of
      sign, cg's breakdown. From iteration 0 no sign is accepted yet: the first one is, as in cg (a negative
      definite PC, or a first (r, M^{-1} r) below zero at -ksp_max_it 1, where cg stops at the limit) */
-  if (its > 0) pipe->guard.gsign = pipe->guard.dsign = 1.0;
+  if (its > 0) { /* signs a caller accepted stand (pipegv on a negative definite A at KSPPipeKrylovEnd_Private()) */
+    if (pipe->guard.gsign == 0.0) pipe->guard.gsign = 1.0;
+    if (pipe->guard.dsign == 0.0) pipe->guard.dsign = 1.0;
+  }
   if (!r) PetscFunctionReturn(PETSC_SUCCESS); /* the caller has it */
   if (its == 0) PetscCall(KSPPipeResidual_Private(ksp, A, r));
   else PetscCall(KSPPipeTrueResidual_Private(ksp, A, r));

@@ -249,7 +249,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     coef.alphaold       = coef.alpha;
     i++;
     PetscCall(KSPPipeKrylovEnd_Private(ksp, i, &end));
-    if (end) { /* past the Krylov space's end: Gropp's CG (fuzzer seed 84 case 1975: 2048 iterations for cg's 465, now 511) */
+    if (end) { /* at the Krylov space's end: Gropp's CG for the rest */
       PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -330,12 +330,21 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
 
 .seealso: `KSPPIPEGROPP`, `KSPCHRONGEAR`, `KSPPIPECG`, `KSPPipeSetProgress()`
 M*/
+/* pipegv's rule, also after a solve that Gropp's CG finished (KSPPipeKrylovEnd_Private()), whose gap updates are cg's */
+static PetscErrorCode KSPViewAutoReplace_PipeGV(KSP ksp, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeGuardViewReplaceRule_Private(viewer, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
-  ((KSP_Pipe *)ksp->data)->guard.pipelined = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
-  ksp->ops->setup                          = KSPSetUp_PipeGV;
-  ksp->ops->solve                          = KSPSolve_PipeGV;
+  ((KSP_Pipe *)ksp->data)->ops.viewautoreplace = KSPViewAutoReplace_PipeGV;
+  ((KSP_Pipe *)ksp->data)->guard.pipelined     = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
+  ksp->ops->setup                              = KSPSetUp_PipeGV;
+  ksp->ops->solve                              = KSPSolve_PipeGV;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

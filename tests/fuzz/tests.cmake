@@ -58,8 +58,8 @@ pipeksp_fuzz_case(fuzz-replace-near-s54-np3 3 54 3070 diag pipegv)
 # rest (KSPPipeKrylovEnd_Private()). Diagonals with no PC: seed 84 case 1975 (N 62, kappa 3.3e7) took 2048
 # iterations with pipegv for cg's 465, case 2580 (N 98) ended at the limit 3000 with pipegv and took 2457 with
 # chrongear for cg's 1739
-pipeksp_fuzz_case(fuzz-krylov-end-s84-np4 4 84 1975 diag pipegv)
-pipeksp_fuzz_case(fuzz-krylov-end-s84-np1 1 84 2580 diag pipegv,chrongear)
+pipeksp_fuzz_case(fuzz-krylov-end-s84-1975-np4 4 84 1975 diag pipegv)
+pipeksp_fuzz_case(fuzz-krylov-end-s84-2580-np1 1 84 2580 diag pipegv,chrongear)
 # a claim refuted within twice the tolerance at depth 3, restarted at the same depth: its next claims, on x l
 # steps on, had worse true residuals (1.5e-10, 3.3e-10), then the floor stop at 11x cg's true residual (seed 72
 # case 2700, randspd, bjacobi, 1 rank); every refuted claim now finishes the solve at depth 1
