@@ -141,7 +141,7 @@ PETSC_INTERN PetscErrorCode KSPPipeFloorStop_Private(KSP, const char *);
    recursive residual rrec before it: the recurrences had lost touch with b - A x. Records tn as the best if it is */
 PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, PetscReal, PetscBool *);
 
-/* *end: iteration its is the global size N, where CG ends in exact arithmetic, before the limit, and the norm last
+/* *end: iteration its is the global size N, where CG ends in exact arithmetic, N or more before the limit, and the norm last
    tested is still above PIPE_KRYLOV_NEAR times the tolerance (always with no norm). A solve still running there is
    ruled by rounding, where the single-reduction recurrences (pipegv's, chrongear's) lose more than cg's: the caller
    hands the rest to Gropp's CG from the true residual (KSPPipeGroppContinue_Private()). Nearer the tolerance that
