@@ -154,7 +154,8 @@ PETSC_INTERN PetscErrorCode KSPPipeKrylovEnd_Private(KSP, PetscInt, PetscBool *)
    below): the guards' state of a restart, for a method that needs M and A SPD, and r = b - A x (at its 0,
    the solve's start, as KSPPipeResidual_Private()); r NULL: the caller has it in place */
 PETSC_INTERN PetscErrorCode KSPPipeContinueStart_Private(KSP, Mat, PetscInt, Vec);
-/* -ksp_view's line on auto residual replacement of pipegropp, pipegv and chrongear (KSPPipeOps) */
+/* -ksp_view's line on auto residual replacement of pipegropp and chrongear, whose recurrences drift as cg's (KSPPipeOps;
+   pipegv and pipeplcg set their own) */
 PETSC_INTERN PetscErrorCode KSPPipeGuardViewAutoReplace_Private(KSP, PetscViewer);
 /* the auto rule's line for recurrences that drift as cg's or, pipelined, further */
 PETSC_INTERN PetscErrorCode KSPPipeGuardViewReplaceRule_Private(PetscViewer, PetscBool);

@@ -330,7 +330,8 @@ PetscErrorCode KSPPipeGVContinue_Private(KSP ksp, Mat A, PetscInt its)
 
 .seealso: `KSPPIPEGROPP`, `KSPCHRONGEAR`, `KSPPIPECG`, `KSPPipeSetProgress()`
 M*/
-/* pipegv's rule, also after a solve that Gropp's CG finished (KSPPipeKrylovEnd_Private()), whose gap updates are cg's */
+/* pipegv's rule: its recurrences' gap grows beyond cg's, so auto replaces (also after a solve that Gropp's CG finished,
+   KSPPipeKrylovEnd_Private(), whose gap updates are cg's) */
 static PetscErrorCode KSPViewAutoReplace_PipeGV(KSP ksp, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -343,7 +344,6 @@ PETSC_INTERN PetscErrorCode KSPCreate_PipeGV(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPPipeCreateCommon_Private(ksp, PETSC_FALSE));
   ((KSP_Pipe *)ksp->data)->ops.viewautoreplace = KSPViewAutoReplace_PipeGV;
-  ((KSP_Pipe *)ksp->data)->guard.pipelined     = PETSC_TRUE; /* its recurrences' gap grows beyond cg's: auto replaces */
   ksp->ops->setup                              = KSPSetUp_PipeGV;
   ksp->ops->solve                              = KSPSolve_PipeGV;
   PetscFunctionReturn(PETSC_SUCCESS);
