@@ -78,6 +78,9 @@ typedef struct {
   PetscInt64     depth;            /* pipeplcg: the depth the solve ended at (0 also for depth 0; 0 for the other types) */
   PetscInt64     waited_first;     /* pipegv, pipegropp (and pipeplcg at depths 0-1): reductions waited for before their
                                     overlapped work (pipegropp: the SpMV), their test probably ending the solve */
+  PetscInt64     handovers;        /* pipegv, chrongear, pipeplcg: solves whose rest Gropp's CG (pipegropp's recurrences, two
+                                    reductions per iteration) ran, from the true residual (0 or 1 for the last solve) */
+  PetscInt64     handover_its;     /* the iteration of the last solve from which it did (-1: none; also in the sums) */
 } PipeKSPStats;
 
 /* The poll hook: cheap, throttled; call it from inside any work overlapped with a reduction. */

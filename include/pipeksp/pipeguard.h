@@ -147,7 +147,8 @@ PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, 
    hands the rest to Gropp's CG from the true residual (KSPPipeGroppContinue_Private()). Nearer the tolerance that
    restart would throw away the last iterations' Krylov space (docs/algorithms.md, "Past the end of the Krylov
    space") */
-#define PIPE_KRYLOV_NEAR 1e2
+#define PIPE_KRYLOV_NEAR    1e2
+#define PIPE_KRYLOV_END_WHY "the global size, where CG ends in exact arithmetic, reached far from the tolerance" /* -ksp_view */
 PETSC_INTERN PetscErrorCode KSPPipeKrylovEnd_Private(KSP, PetscInt, PetscBool *);
 
 /* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions

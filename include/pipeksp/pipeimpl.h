@@ -99,8 +99,13 @@ typedef struct {
   PetscInt64   nfirst_solve, nfirst_total; /* reductions waited for first (KSPPipeLastLikely_Private()) */
   PetscInt     nsolves;
   /* pipeplcg: depth changes (last solve, all solves) and the depth the last solve ended at (0: no depth) */
-  PetscInt64     ndepth_solve, ndepth_total;
-  PetscInt       depth_end;
+  PetscInt64 ndepth_solve, ndepth_total;
+  PetscInt   depth_end;
+  /* Gropp's CG took over the rest of a solve (KSPPipeGroppContinue_Private()): solves that did, and the last
+     solve's iteration (-1: none) and why (-ksp_view) */
+  PetscInt64     nhand_total;
+  PetscInt       hand_its;
+  const char    *hand_why;
   KSPPipeGuard   guard;   /* the convergence guards' state (pipeguard.c) */
   KSPPipeLanczos lanczos; /* the eigenvalue estimates' tridiagonal (pipeeig.c) */
   /* PCJACOBI on a thread team: its diagonal, read at each solve's start, applied threaded (NULL: the
@@ -148,10 +153,12 @@ PETSC_INTERN PetscErrorCode KSPPipeSolveEntry_Private(KSP, PetscErrorCode (*)(KS
    clean, resets the per-solve counters, ||A||, the gap bounds and the iteration state */
 PETSC_INTERN PetscErrorCode KSPPipeSolveStart_Private(KSP, Mat *);
 /* pipegropp's iterations from the current x at iteration its (0: the solve's start, x = 0 for a zero
-   guess), in a solve that another type started (pipeplcg at depth 0, or lowered to depth 1): no
+   guess), in a solve that another type started (pipeplcg at depth 0, or lowered to depth 1; pipegv and chrongear at
+   KSPPipeKrylovEnd_Private(), pipegv at a breakdown of its own recurrences): no
    KSPPipeSolveStart/End_Private(); needs pipegropp's 6 work vectors before the kept iterate's. fresh: the
-   caller has put r = b - A x and u = M^{-1} r of the current x in the first two */
-PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, PetscBool);
+   caller has put r = b - A x and u = M^{-1} r of the current x in the first two; why: a static string for
+   -ksp_view, which names the handover */
+PETSC_INTERN PetscErrorCode KSPPipeGroppContinue_Private(KSP, Mat, PetscInt, PetscBool, const char *);
 
 /* pipegv's iterations likewise (pipeplcg at the depth 1 that auto chose: p(1)-CG with a zero shift, in
    Ghysels and Vanroose's single fused pass): needs pipegv's 9 work vectors before the kept iterate's */

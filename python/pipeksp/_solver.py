@@ -20,7 +20,9 @@ class Stats(ctypes.Structure):
                 ("restarts", ctypes.c_int64),
                 ("depth_changes", ctypes.c_int64),
                 ("depth", ctypes.c_int64),
-                ("waited_first", ctypes.c_int64)]
+                ("waited_first", ctypes.c_int64),
+                ("handovers", ctypes.c_int64),
+                ("handover_its", ctypes.c_int64)]
 
 
 class _StatsBuffer(ctypes.Structure):
@@ -160,7 +162,9 @@ def get_stats(ksp, total=False):
     """The reduction engine's counters as a dict (keys as the fields of PipeKSPStats): reductions,
     polls, done_before_wait, wait_time, overlap_time, replacements, restarts, and for pipeplcg depth_changes
     and depth (the depth the solve ended at; 0 for the other types), waited_first (pipegv, pipegropp, pipeplcg at
-    depths 0-1: reductions waited for before their overlapped work, their test probably ending the solve).
+    depths 0-1: reductions waited for before their overlapped work, their test probably ending the solve), handovers
+    (pipegv, chrongear, pipeplcg: solves whose rest Gropp's CG ran from the true residual) and handover_its (the
+    iteration of the last solve from which it did, -1: none).
 
     By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
     total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.

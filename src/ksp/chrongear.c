@@ -139,7 +139,7 @@ static PetscErrorCode ChronGearIterate(KSP ksp, Mat A, PetscInt i)
     i++;
     PetscCall(KSPPipeKrylovEnd_Private(ksp, i, &end));
     if (end) { /* at the Krylov space's end: Gropp's CG for the rest */
-      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
+      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, PIPE_KRYLOV_END_WHY));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(KSPPipeReplaceNow_Private(ksp, i, rn, &replace));

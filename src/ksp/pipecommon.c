@@ -54,6 +54,7 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(st, sizeof(*st)));
+  st->handover_its = -1;
   if (!pipe->nsolves) PetscFunctionReturn(PETSC_SUCCESS);
   st->reductions       = pipe->red->stats.reductions - pipe->stats0.reductions;
   st->polls            = pipe->red->stats.polls - pipe->stats0.polls;
@@ -65,6 +66,8 @@ static PetscErrorCode StatsLastSolve(KSP_Pipe *pipe, PipeKSPStats *st)
   st->depth_changes    = pipe->ndepth_solve;
   st->depth            = pipe->depth_end;
   st->waited_first     = pipe->nfirst_solve;
+  st->handovers        = pipe->hand_its >= 0;
+  st->handover_its     = pipe->hand_its;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,6 +90,8 @@ static PetscErrorCode KSPPipeGetTotalStats_Pipe(KSP ksp, PipeKSPStats *stats, Pe
     stats->depth_changes = pipe->ndepth_total;
     stats->depth         = pipe->depth_end;
     stats->waited_first  = pipe->nfirst_total;
+    stats->handovers     = pipe->nhand_total;
+    stats->handover_its  = pipe->hand_its;
   }
   if (nsolves) *nsolves = pipe->nsolves;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -105,6 +110,7 @@ PetscErrorCode KSPPipeCreateCommon_Private(KSP ksp, PetscBool blocking_only)
   pipe->replace             = PETSC_DECIDE; /* auto */
   pipe->guard.cgref         = PETSC_TRUE;   /* pipeplcg sets its own at each solve */
   pipe->ops.viewautoreplace = KSPPipeGuardViewAutoReplace_Private;
+  pipe->hand_its            = -1; /* no solve yet */
   ksp->data                 = (void *)pipe;
   /* the engine from the start: it is the one holder of the progress settings */
   PetscCall(PipeKSPRedCreate_Private(PetscObjectComm((PetscObject)ksp), blocking_only, &pipe->red));
@@ -251,10 +257,13 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n", st.reductions, st.polls, st.done_before_wait,
                                      (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->depth_end > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: pipeline depth lowered %" PetscInt64_FMT " times, ended at depth %" PetscInt_FMT "\n", st.depth_changes, pipe->depth_end));
+    if (pipe->hand_its >= 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: Gropp's CG (pipegropp's recurrences, two reductions per iteration%s) from the true residual at iteration %" PetscInt_FMT " on: %s\n", pipe->red->blocking_only ? ", blocking" : "", pipe->hand_its,
+                                       pipe->hand_why));
     if (st.waited_first) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " reductions waited for before their overlapped work (their test probably the last)\n", st.waited_first));
     if (pipe->nsolves > 1)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT "\n",
-                                       pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT ", handovers to Gropp's CG %" PetscInt64_FMT "\n",
+                                       pipe->nsolves, tot.reductions, tot.polls, tot.done_before_wait, (double)tot.wait_time, (double)tot.overlap_time, tot.replacements, tot.restarts, tot.handovers));
   }
   PetscCall(KSPPipeOperatorSpMV(ksp, NULL, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -357,6 +366,8 @@ PetscErrorCode KSPPipeSolveStart_Private(KSP ksp, Mat *A)
   pipe->nrestart_solve = 0;
   pipe->ndepth_solve   = 0;
   pipe->nfirst_solve   = 0;
+  pipe->hand_its       = -1;
+  pipe->hand_why       = NULL;
   pipe->nsolves++;
   PetscCall(KSPPipeGuardReset_Private(ksp, *A));
   PetscCall(KSPPipePCSetUp_Private(ksp));

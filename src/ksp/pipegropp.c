@@ -295,12 +295,18 @@ static PetscErrorCode KSPSolve_PipeGropp(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool fresh)
+PetscErrorCode KSPPipeGroppContinue_Private(KSP ksp, Mat A, PetscInt its, PetscBool fresh, const char *why)
 {
-  Vec *v = ksp->work;
+  KSP_Pipe *pipe = (KSP_Pipe *)ksp->data;
+  Vec      *v    = ksp->work;
 
   PetscFunctionBegin;
   PetscCheck(ksp->nwork >= 6 + PIPE_NKEEP, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, pipegropp needs 6 and the kept iterate's", ksp->nwork);
+  if (why) { /* not pipeplcg's depth 0, where Gropp's CG is the type's method */
+    pipe->nhand_total++;
+    pipe->hand_its = its;
+    pipe->hand_why = why;
+  }
   PetscCall(KSPPipeContinueStart_Private(ksp, A, its, fresh ? NULL : v[0]));
   if (!fresh) PetscCall(KSPPipePCApplyLoop_Private(ksp, v[0], v[1]));
   PetscCall(PipeGroppIterate(ksp, A, its));

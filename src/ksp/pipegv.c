@@ -213,7 +213,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
          PC: DIVERGED_NANORINF at iteration 0 where cg converges). Gropp's CG forms only A u and A p, as cg, and
          meets cg's overflow if there is one */
       PetscCall(PetscInfo(ksp, "(w,u) is Inf or NaN where (r,M^{-1}r) is not: Gropp's CG for the rest of the solve\n"));
-      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
+      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, "(w,u) Inf or NaN where (r,M^{-1}r) is not"));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     rn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));
@@ -228,7 +228,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       PetscCall(KSPPipeBreakCheckPAp_Private(ksp, A, coef.beta, v[GV_U], v[GV_P], v[GV_M], v[GV_N], &refuted));
       if (refuted && lastref >= 0 && i - lastref <= GV_FORMULA_STEPS) {
         PetscCall(PetscInfo(ksp, "the formula's (p,Ap) refuted again %" PetscInt_FMT " steps after the last: Gropp's CG for the rest of the solve\n", i - lastref));
-        PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
+        PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, "the formula's (p,Ap) refuted twice in a few steps"));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       if (refuted) lastref = i;
@@ -250,7 +250,7 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
     i++;
     PetscCall(KSPPipeKrylovEnd_Private(ksp, i, &end));
     if (end) { /* at the Krylov space's end: Gropp's CG for the rest */
-      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE));
+      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, PIPE_KRYLOV_END_WHY));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* m and n are free until the next iteration's PC application and SpMV: the gap measured in them */

@@ -155,8 +155,9 @@ PetscErrorCode KSPPipeGetReplacePeriod(KSP ksp, PetscInt *n)
    Output Parameter:
 .  stats - reductions started, poll-hook `MPI_Test()` calls, reductions complete before their wait, seconds
            blocked in waits, seconds of overlapped compute, residual replacements and restarts (after a
-           breakdown of the recurrences, or to check a convergence claimed by the recursive residual), all
-           of the last solve only (all zero before the first solve)
+           breakdown of the recurrences, or to check a convergence claimed by the recursive residual), and
+           whether and from which iteration Gropp's CG ran the rest of the solve (handovers, handover_its), all
+           of the last solve only (all zero before the first solve, handover_its -1)
 
    Notes:
    The counters are per solve: a second `KSPSolve()` starts them from zero. `KSPPipeGetTotalStats()` gives

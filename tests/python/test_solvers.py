@@ -63,7 +63,8 @@ def test_poll_policy_counts_polls(cube, ktype):
         assert pipeksp.get_progress(ksp) == "poll"
         st = pipeksp.get_stats(ksp)
         assert set(st) == {"reductions", "polls", "done_before_wait", "wait_time", "overlap_time", "replacements",
-                           "restarts", "depth_changes", "depth", "waited_first"}
+                           "restarts", "depth_changes", "depth", "waited_first", "handovers", "handover_its"}
+        assert st["handovers"] == 0 and st["handover_its"] == -1, st  # an easy cube: no handover to Gropp's CG
         assert res["reason"] > 0 and res["err"] < 1e-5
         assert st["reductions"] >= res["its"]
         assert st["polls"] > 0
@@ -572,7 +573,9 @@ def test_krylov_end_hands_over_as_cg(comm, sign):
     """A diagonal of N = 60 with kappa 1e8 and no PC: cg needs more than N iterations, and pipegv and chrongear,
     still far from the tolerance at N, finish with Gropp's CG from the true residual. On -A (negative definite, which
     cg solves too) the handover kept the accepted sign of (p,Ap): it had reset it to +1 and ended
-    DIVERGED_INDEFINITE_MAT. -ksp_view of pipegv then still names pipegv's replacement rule (it named Gropp's)."""
+    DIVERGED_INDEFINITE_MAT. -ksp_view of pipegv then still names pipegv's replacement rule (it named Gropp's), and the
+    view and the counters of both name the handover at iteration N (chrongear's said one blocking MPI_Allreduce per
+    iteration for the whole solve)."""
     n = 60
     A = _diag(comm, [sign * 10.0 ** (-8.0 * i / (n - 1)) for i in range(n)])
     b = A.createVecLeft()
@@ -593,8 +596,12 @@ def test_krylov_end_hands_over_as_cg(comm, sign):
             r.aypx(-1.0, b)
             res[ktype] = (ksp.getConvergedReason(), ksp.getIterationNumber(), r.norm() / b.norm())
             r.destroy()
-            if ktype == "pipegv":
+            if ktype != "cg":
                 text = _view_text(ksp)
+                st = pipeksp.get_stats(ksp)
+                assert st["handovers"] == 1 and st["handover_its"] == n, st
+                assert "two reductions per iteration" in text and "at iteration %d on: the global size" % n in text, text
+            if ktype == "pipegv":
                 assert "the gap measured then does too" in text and "which is none here" not in text, text
             ksp.destroy()
         cg = res["cg"]
