@@ -491,6 +491,9 @@ def test_pipeplcg_retries_the_deep_pipeline_after_healthy_solves(comm):
         pipeksp.set_depth(ksp, 3)
         reason, st = _plcg_solve(A, hard.b, ksp)
         assert reason > 0 and st["depth_changes"] >= 1 and st["depth"] < 3, st
+        if st["depth"] == 1:  # lowered to Gropp's CG, which the counters and the view name
+            assert st["handovers"] == 1 and st["handover_its"] > 0, st
+            assert "on: the pipeline depth lowered to 1" in _view_text(ksp)
         A.shift(100.0)
         deep = []  # each solve started deep: it ended at depth >= 2, or lowered its depth on the way (a capped
         for _ in range(4):  # solve starts at depth 1 and changes nothing)
