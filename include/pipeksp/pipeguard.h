@@ -148,7 +148,7 @@ PETSC_INTERN PetscErrorCode KSPPipeLostTouch_Private(KSP, PetscReal, PetscReal, 
    restart would throw away the last iterations' Krylov space (docs/algorithms.md, "Past the end of the Krylov
    space") */
 #define PIPE_KRYLOV_NEAR    1e2
-#define PIPE_KRYLOV_END_WHY "the global size, where CG ends in exact arithmetic, reached far from the tolerance" /* -ksp_view */
+#define PIPE_KRYLOV_END_WHY "the global size reached, where CG ends in exact arithmetic, far from the tolerance or with no norm to tell" /* -ksp_view */
 PETSC_INTERN PetscErrorCode KSPPipeKrylovEnd_Private(KSP, PetscInt, PetscBool *);
 
 /* the start of another method's iterations inside a solve that pipeplcg began (the Continue functions

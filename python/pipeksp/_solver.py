@@ -167,7 +167,8 @@ def get_stats(ksp, total=False):
     iteration of the last solve from which it did, -1: none).
 
     By default those of the last solve only (KSPPipeGetStats: each KSPSolve starts from zero). With
-    total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats), plus 'solves', their number.
+    total=True, the sums over all solves of this KSP (KSPPipeGetTotalStats; depth and handover_its are the last
+    solve's), plus 'solves', their number.
     """
     if not isinstance(total, bool):
         raise TypeError("get_stats: total must be True or False, got %r" % (total,))

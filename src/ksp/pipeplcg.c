@@ -242,7 +242,8 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 0) {
     pipe->depth_end   = 0;
     pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), PETSC_FALSE, NULL));
+    /* a handover only after iterations of another method (depth 0 given: Gropp's CG is the type's method) */
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), PETSC_FALSE, r->st.first ? NULL : "the pipeline depth lowered to 0 (depth 1 met a pivot <= 0 from the true residual)"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
@@ -273,7 +274,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
       PetscCall(VecCopy(r->z[0], ksp->work[1]));
       PetscCall(VecCopy(r->u[0], ksp->work[0]));
     }
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), r->st.handover, "the pipeline depth lowered to 1"));
+    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), r->st.handover, r->st.first ? NULL : "the pipeline depth lowered to 1"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;

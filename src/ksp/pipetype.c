@@ -185,7 +185,8 @@ PetscErrorCode KSPPipeGetStats(KSP ksp, PipeKSPStats *stats)
 .  ksp - the Krylov solver
 
    Output Parameters:
-+  stats - the sums of the per-solve counters of `KSPPipeGetStats()` over all solves (may be NULL)
++  stats - the sums of the per-solve counters of `KSPPipeGetStats()` over all solves, except depth and handover_its,
+           the last solve's (may be NULL)
 -  nsolves - the number of solves (may be NULL)
 
    Level: intermediate

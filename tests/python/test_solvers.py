@@ -130,6 +130,9 @@ def test_stats_per_solve_and_total(cube):
     assert pipeksp.get_replace(ksp) == "auto"  # the default
     x = cube.b.duplicate()
     try:
+        for total in (False, True):  # before any solve: no handover (handover_its -1), zeros otherwise
+            st = pipeksp.get_stats(ksp, total=total)
+            assert st["handover_its"] == -1 and st["reductions"] == st["handovers"] == 0, st
         runs = []
         for _ in range(2):
             x.set(0)
@@ -500,13 +503,17 @@ def test_pipeplcg_retries_the_deep_pipeline_after_healthy_solves(comm):
             reason, st = _plcg_solve(A, hard.b, ksp)
             assert reason > 0
             deep.append(st["depth"] >= 2 or st["depth_changes"] > 0)
+            if not deep[-1]:  # depth 1 from the start is Gropp's CG from iteration 0: no handover
+                assert st["handovers"] == 0 and st["handover_its"] == -1, st
         assert deep == [False, False, False, True], deep  # back-off 3, then depth 3 is tried again
         # broken again on the hard values, then an explicit depth retries at once
         hard.A.copy(A)
         _plcg_solve(A, hard.b, ksp)
         A.shift(100.0)
         reason, st = _plcg_solve(A, hard.b, ksp)
-        assert reason > 0 and st["depth"] == 1 and st["depth_changes"] == 0, st
+        assert reason > 0 and st["depth"] == 1 and st["depth_changes"] == 0 and st["handovers"] == 0, st
+        tot = pipeksp.get_stats(ksp, total=True)
+        assert 1 <= tot["handovers"] <= 2 and tot["solves"] == 7, tot  # the hard solves' lowerings, no others
         pipeksp.set_depth(ksp, 3)
         reason, st = _plcg_solve(A, hard.b, ksp)
         assert reason > 0 and (st["depth"] >= 2 or st["depth_changes"] > 0), st
