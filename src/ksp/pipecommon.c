@@ -258,8 +258,8 @@ PetscErrorCode KSPView_Pipe(KSP ksp, PetscViewer viewer)
                                      (double)st.wait_time, (double)st.overlap_time, st.replacements, st.restarts));
     if (pipe->depth_end > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: pipeline depth lowered %" PetscInt64_FMT " times, ended at depth %" PetscInt_FMT "\n", st.depth_changes, pipe->depth_end));
     if (pipe->hand_its >= 0)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: Gropp's CG (pipegropp's recurrences and replacement rule, two reductions per iteration%s) from the true residual at iteration %" PetscInt_FMT " on: %s\n", pipe->red->blocking_only ? ", blocking" : "", pipe->hand_its,
-                                       pipe->hand_why));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: Gropp's CG (pipegropp's recurrences and replacement rule, two reductions per iteration%s) from the true residual at iteration %" PetscInt_FMT " on: %s\n", pipe->red->blocking_only ? ", blocking" : "",
+                                       pipe->hand_its, pipe->hand_why));
     if (st.waited_first) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " reductions waited for before their overlapped work (their test probably the last)\n", st.waited_first));
     if (pipe->nsolves > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "all %" PetscInt_FMT " solves: reductions %" PetscInt64_FMT ", MPI_Test polls %" PetscInt64_FMT ", done before wait %" PetscInt64_FMT ", wait %g s, overlapped compute %g s, residual replacements %" PetscInt64_FMT ", restarts %" PetscInt64_FMT ", handovers to Gropp's CG %" PetscInt64_FMT "\n",

@@ -522,7 +522,8 @@ PetscErrorCode KSPPipeKrylovEnd_Private(KSP ksp, PetscInt its, PetscBool *end)
      left before the limit it cannot pay off (a diagonal of 108 capped at 116: 1.28x cg's A-norm error after it) */
   *end = (PetscBool)(its == N && its + N <= KSPPipeMaxIt_Private(ksp) && (ksp->normtype == KSP_NORM_NONE || !(ksp->rnorm <= PIPE_KRYLOV_NEAR * KSPPipeTolerance_Private(ksp))));
   if (*end)
-    PetscCall(PetscInfo(ksp, "iteration %" PetscInt_FMT " is the global size, where CG ends in exact arithmetic: Gropp's CG from the true residual for the rest of the solve (||r|| %g, ||r_0|| %g, tolerance %g)\n", its, (double)ksp->rnorm, (double)pipe->guard.rn0, (double)KSPPipeTolerance_Private(ksp)));
+    PetscCall(
+      PetscInfo(ksp, "iteration %" PetscInt_FMT " is the global size, where CG ends in exact arithmetic: Gropp's CG from the true residual for the rest of the solve (||r|| %g, ||r_0|| %g, tolerance %g)\n", its, (double)ksp->rnorm, (double)pipe->guard.rn0, (double)KSPPipeTolerance_Private(ksp)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
