@@ -32,6 +32,10 @@
    depth 4: 0.068 where cg's lowest was 0.179; the cube 6^3 with gamg at depth 4, 20 iterations: 0.038 against
    cg's 0.354, from steps below 1e-8 of r_0's natural norm), where cg's Lanczos process stays inside it */
 #define PLCG_EIG_FLOOR 1e-8
+/* the same at depth 2, whose basis loses fewer digits: at 1e-8 a lap3d of 1331 with bjacobi at rtol 1.8e-12 kept 18 of
+   its 29 steps, a largest Ritz value of 1.381 for cg's 1.400 (fuzzer seed 89 case 1725); at 1e-13 seeds 57, 88 and
+   89 (5,000 cases each) show no estimate outside cg's */
+#define PLCG_EIG_FLOOR_DEPTH2 1e-13
 /* steps of a segment whose Lanczos coefficients are kept: for the Ritz values (the largest has converged to a
    few digits long before 64 steps) and for the orthogonality estimate */
 #define PLCG_RITZ_N   64

@@ -499,7 +499,7 @@ static PetscErrorCode PLCGColumn(KSP ksp, PLCGRun *r, PetscInt it, PetscBool *br
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   KSPPipePLCGRitzAdd_Private(d, i, GAM(i), DEL(i));
-  if (i && !(PetscAbsScalar(ZETA(i)) > PLCG_EIG_FLOOR * pipe->guard.rn0)) KSPPipeLanczosClose_Private(ksp);
+  if (i && !(PetscAbsScalar(ZETA(i)) > (d->lrun == 2 ? PLCG_EIG_FLOOR_DEPTH2 : PLCG_EIG_FLOOR) * pipe->guard.rn0)) KSPPipeLanczosClose_Private(ksp);
   KSPPipeLanczosAdd_Private(ksp, GAM(i), i ? DEL(i - 1) : 0.0);
   if (d->lrun > 1) {
     PetscReal om = KSPPipePLCGOmegaStep_Private(d, i, PetscRealPart(GAM(i)), PetscRealPart(DEL(i))), zi = PetscAbsScalar(ZETA(i));

@@ -64,3 +64,7 @@ pipeksp_fuzz_case(fuzz-krylov-end-s84-2580-np1 1 84 2580 diag pipegv,chrongear)
 # steps on, had worse true residuals (1.5e-10, 3.3e-10), then the floor stop at 11x cg's true residual (seed 72
 # case 2700, randspd, bjacobi, 1 rank); every refuted claim now finishes the solve at depth 1
 pipeksp_fuzz_case(fuzz-claim-depth1-s72-np1 1 72 2700 randspd pipeplcg)
+# the eigenvalue estimates at depth 2 from the steps above 1e-13 of r_0's natural norm (PLCG_EIG_FLOOR_DEPTH2): at
+# the deeper bases' 1e-8 a lap3d of 1331 with bjacobi at rtol 1.8e-12 kept 18 of its 29 steps, a largest Ritz value of
+# 1.381 for cg's 1.400 (seed 89 case 1725, 2 ranks)
+pipeksp_fuzz_case(fuzz-eig-depth2-s89-np2 2 89 1725 lap3d pipeplcg)
