@@ -212,8 +212,10 @@ static PetscErrorCode PipeGVIterate(KSP ksp, Mat A, PetscInt i)
       /* (r,M^{-1}r) and the norm finite, (w,u) not: the recurrences' A M^{-1} A overflowed (A of 1e200 entries, no
          PC: DIVERGED_NANORINF at iteration 0 where cg converges). Gropp's CG forms only A u and A p, as cg, and
          meets cg's overflow if there is one */
-      PetscCall(PetscInfo(ksp, "(w,u) is Inf or NaN where (r,M^{-1}r) is not: Gropp's CG for the rest of the solve\n"));
-      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, "(w,u) Inf or NaN where (r,M^{-1}r) is not"));
+      const char *why = "(w,u) Inf or NaN where (r,M^{-1}r) is not";
+
+      PetscCall(PetscInfo(ksp, "%s: Gropp's CG for the rest of the solve\n", why));
+      PetscCall(KSPPipeGroppContinue_Private(ksp, A, i, PETSC_FALSE, why));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     rn         = PetscSqrtReal(PetscAbsScalar(glob[GV_RED_RR]));
