@@ -68,3 +68,7 @@ pipeksp_fuzz_case(fuzz-claim-depth1-s72-np1 1 72 2700 randspd pipeplcg)
 # the deeper bases' 1e-8 a lap3d of 1331 with bjacobi at rtol 1.8e-12 kept 18 of its 29 steps, a largest Ritz value of
 # 1.381 for cg's 1.400 (seed 89 case 1725, 2 ranks)
 pipeksp_fuzz_case(fuzz-eig-depth2-s89-np2 2 89 1725 lap3d pipeplcg)
+# the A-norm error of a singular system measured on A's range: e = x - x* keeps x0's null-space part, and
+# e'Ae with it was the rounding of A applied to that part (Neumann, hypre, capped at 6: cg 1.84e-10, chrongear
+# 3.06e-10, both 8.29e-12 on the range; seed 91 case 3806, 3 ranks)
+pipeksp_fuzz_case(fuzz-anorm-range-s91-np3 3 91 3806 neumann chrongear,pipegropp,pipegv)
