@@ -17,9 +17,11 @@
        cg's own count out of that band (cg on t b for six t), the outer true residual within 10x cg's (or the outer
        tolerance met) instead.
    Each failure prints one line, "FUZZFAIL family=... reproduce: mpiexec -n P pipefuzz -seed S -case k ...".
-   Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=..." for tests/fuzz/fuzz.py's table.
+   Every case prints "FUZZCASE k family=... verdict=ok|fail seconds=... cg=REASON:its" for tests/fuzz/fuzz.py's table
+   (and cg's end, which a reproducer's run must match: tests/fuzz/reproduce_check.py).
 
-   -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v.
+   -seed S, then -case k (-ncases n: cases k..k+n-1) or -caselist k1,k2,...; -solvers pipegv,...; -v: each solve's
+   outcome. Every solve takes the options of the prefix fz_ (-fz_ksp_view, -fz_ksp_monitor_true_residual).
    -replace n: KSPPipeSetReplacePeriod(n) on ours (0: never; default auto), to tell a replacement's cost.
    -few_distinct: half the plain diag cases get 2-16 distinct eigenvalues and no PC (family diagfew, open).
    -below_floor: half the plain cases with a norm get an rtol from 1e-20 to 1e-15, below cg's floor, where cg's
@@ -31,8 +33,6 @@
 #include <petscksp.h>
 #include <petscdmda.h>
 #include "../common/pipeksptest.h"
-
-static PetscBool fz_verbose = PETSC_FALSE; /* -v */
 
 /* splitmix64: a case's draws depend on (seed, case) only, on every rank and platform */
 typedef struct {
@@ -464,11 +464,11 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
     PetscCall(VecNorm(b, NORM_2, &least.bn));
     PetscCall(KSPMonitorSet(ksp, LeastResMonitor, &least, NULL));
   }
-  /* a reproducer's own look inside: -v with options of the prefix fz_ (-fz_ksp_monitor_true_residual, -fz_ksp_view) */
-  if (fz_verbose) {
-    PetscCall(KSPSetOptionsPrefix(ksp, "fz_"));
-    PetscCall(KSPSetFromOptions(ksp));
-  }
+  /* options of the prefix fz_ (-fz_ksp_monitor_true_residual, -fz_ksp_view: a reproducer's look inside), and in every
+     run, -v or not: a PC's set-from-options sets defaults of its own (gamg squares the graph on its first level
+     then, and not without it: seed 93 case 204, where cg took 17 iterations in the run and 141 under -v) */
+  PetscCall(KSPSetOptionsPrefix(ksp, "fz_"));
+  PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(VecDestroy(&least.t));
   PetscCall(VecDestroy(&least.v));
@@ -885,7 +885,6 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solvers", solvers, sizeof(solvers), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
-  fz_verbose = verbose;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-replace", &replace_period, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-few_distinct", &few_distinct, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-below_floor", &below_floor, NULL));
@@ -998,7 +997,7 @@ int main(int argc, char **argv)
       }
     }
     PetscCall(PetscTime(&t1));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZCASE %" PetscInt_FMT " family=%s pc=%s use=%s np=%d verdict=%s xfail=%" PetscInt_FMT " seconds=%.3f\n", k, FamName(&c), c.pc, usename[c.use], size, ok ? "ok" : "fail", nx, (double)(t1 - t0)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FUZZCASE %" PetscInt_FMT " family=%s pc=%s use=%s np=%d verdict=%s xfail=%" PetscInt_FMT " seconds=%.3f cg=%s:%" PetscInt_FMT "\n", k, FamName(&c), c.pc, usename[c.use], size, ok ? "ok" : "fail", nx, (double)(t1 - t0), KSPConvergedReasons[g.reason], g.its));
     PetscCall(VecDestroy(&xs));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&x0));

@@ -30,6 +30,13 @@ add_test(NAME dots-chrongear-vs-cgsr
           --lib $<TARGET_FILE:pipeksp>)
 set_tests_properties(dots-chrongear-vs-cgsr PROPERTIES LABELS fuzz TIMEOUT 300
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
+# the reproducer reproduces: a batch's cases, rerun alone with -v, end as in the batch (gamg's set-from-options
+# defaults differed from its programmatic ones, and only -v set them: seed 93 case 204, cg 17 iterations in the
+# run and 141 alone)
+add_test(NAME fuzz-reproducer
+  COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reproduce_check.py --mpiexec ${PIPEKSP_MPIEXEC} --exe $<TARGET_FILE:pipefuzz>)
+set_tests_properties(fuzz-reproducer PROPERTIES LABELS fuzz TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 # one fuzzer case that a fix mended, run alone: its verdict ok, and no miss of any kind
 function(pipeksp_fuzz_case name np seed case family solvers)
   add_test(NAME ${name}
