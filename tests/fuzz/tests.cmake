@@ -36,6 +36,7 @@ set_tests_properties(dots-chrongear-vs-cgsr PROPERTIES LABELS fuzz TIMEOUT 300
 add_test(NAME fuzz-reproducer
   COMMAND ${PIPEKSP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reproduce_check.py --mpiexec ${PIPEKSP_MPIEXEC} --exe $<TARGET_FILE:pipefuzz>)
 set_tests_properties(fuzz-reproducer PROPERTIES LABELS fuzz TIMEOUT 300
+  ENVIRONMENT "${PIPEKSP_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "all checks passed" FAIL_REGULAR_EXPRESSION "FAIL")
 # one fuzzer case that a fix mended, run alone: its verdict ok, and no miss of any kind
 function(pipeksp_fuzz_case name np seed case family solvers)
