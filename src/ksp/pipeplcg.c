@@ -226,6 +226,15 @@ static PetscErrorCode PLCGSolveBegin(KSP ksp, PLCGRun *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Gropp's CG for the rest of the solve, from the start's iteration (fresh: r and u formed); a handover (why) only
+   after iterations of another method: from the solve's start Gropp's CG is the type's method at the depth it runs */
+static PetscErrorCode PLCGGroppRest(KSP ksp, PLCGRun *r, PetscBool fresh, const char *why)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), fresh, r->st.first ? NULL : why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* below depth 2 another method's iterations take over the rest of the solve (*done): depth 0 Gropp's CG
    (KSPPIPEPLCG's man page); depth 1
    (auto's or given) pipegv's (p(1)-CG with a zero shift is Ghysels and Vanroose's CG, without a shift to
@@ -242,8 +251,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
   if (d->lrun == 0) {
     pipe->depth_end   = 0;
     pipe->guard.cgref = PETSC_TRUE; /* Gropp's rules, as below */
-    /* a handover only after iterations of another method (depth 0 given: Gropp's CG is the type's method) */
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), PETSC_FALSE, r->st.first ? NULL : "the pipeline depth lowered to 0 (depth 1 met a pivot <= 0 from the true residual)"));
+    PetscCall(PLCGGroppRest(ksp, r, PETSC_FALSE, "the pipeline depth lowered to 0 (depth 1 met a pivot <= 0 from the true residual)"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r->gvform && d->lrun == 1) {
@@ -274,7 +282,7 @@ static PetscErrorCode PLCGLower(KSP ksp, PLCGRun *r, PetscBool *done)
       PetscCall(VecCopy(r->z[0], ksp->work[1]));
       PetscCall(VecCopy(r->u[0], ksp->work[0]));
     }
-    PetscCall(KSPPipeGroppContinue_Private(ksp, r->A, r->st.first ? 0 : KSPPipePLCGStartIts_Private(ksp, &r->st), r->st.handover, r->st.first ? NULL : "the pipeline depth lowered to 1"));
+    PetscCall(PLCGGroppRest(ksp, r, r->st.handover, "the pipeline depth lowered to 1"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *done = PETSC_FALSE;
