@@ -394,6 +394,17 @@ static PetscErrorCode SetSolver(const Case *c, KSP ksp, const char *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* v without its part in A's null space, where A has one */
+static PetscErrorCode RemoveNullSpace(Mat A, Vec v)
+{
+  MatNullSpace nsp;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetNullSpace(A, &nsp));
+  if (nsp) PetscCall(MatNullSpaceRemove(nsp, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const char *type, Result *res)
 {
   KSP       ksp;
@@ -528,11 +539,7 @@ static PetscErrorCode Solve(const Case *c, Mat A, Vec b, Vec xs, Vec x0, const c
   /* ||x - x*||_A on A's range: x keeps x0's null-space part, which A does not see, and e'Ae with it in e is the
      rounding of A applied to that part (seed 91 case 3806: 1.84e-10 for 8.29e-12 on the range) */
   PetscCall(VecAXPY(x, -1.0, xs));
-  {
-    MatNullSpace nsp;
-    PetscCall(MatGetNullSpace(A, &nsp));
-    if (nsp) PetscCall(MatNullSpaceRemove(nsp, x));
-  }
+  PetscCall(RemoveNullSpace(A, x));
   PetscCall(MatMult(A, x, r));
   PetscCall(VecDot(x, r, &en));
   PetscCall(MatMult(A, xs, r));
@@ -928,11 +935,7 @@ int main(int argc, char **argv)
     PetscCall(VecSetRandom(xs, rnd));
     PetscCall(VecSetRandom(x0, rnd));
     PetscCall(PetscRandomDestroy(&rnd));
-    {
-      MatNullSpace nsp;
-      PetscCall(MatGetNullSpace(A, &nsp));
-      if (nsp) PetscCall(MatNullSpaceRemove(nsp, xs));
-    }
+    PetscCall(RemoveNullSpace(A, xs));
     PetscCall(MatMult(A, xs, b));
     CaseLine(&c, line, sizeof(line));
     PetscCall(Solve(&c, A, b, xs, x0, "cg", &g));
